@@ -1,0 +1,87 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { Logger } from '@sess/core';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { createPgliteBus, createPostgresBus } from './bus.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+import * as schema from './schema/index.ts';
+import type { Database, Db } from './types.ts';
+
+export interface OpenDatabaseOptions {
+  /** Set → PostgreSQL through postgres.js; unset → embedded PGlite in `dataDir`. */
+  url?: string | undefined;
+  /** Where PGlite keeps its files (created when missing). Ignored with `url`. */
+  dataDir?: string | undefined;
+  /** Upper bound of the PostgreSQL pool (the LISTEN connection is extra). */
+  poolMax?: number;
+  logger?: Logger;
+}
+
+/**
+ * The one database factory. With a URL it opens a bounded postgres.js pool plus one dedicated
+ * LISTEN connection; without one it opens (or creates) an embedded PGlite database. Both come
+ * back as the same `Database`, so nothing above this function can tell which it got.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir ?? './.data', options);
+}
+
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const client = postgres(url, {
+    max: options.poolMax ?? 10,
+    idle_timeout: 30,
+    connect_timeout: 10,
+    onnotice: () => {},
+    connection: { application_name: 'sess' },
+  });
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const bus = createPostgresBus({ url, publisher: db, ...(options.logger ? { logger: options.logger } : {}) });
+  return {
+    driver: 'postgres',
+    db,
+    bus,
+    async ping() {
+      await client`select 1`;
+    },
+    async close() {
+      await bus.close();
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://');
+  let releaseLock = () => {};
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    // PGlite is a single in-process connection: a second process on the same files would
+    // corrupt them, so the data dir is locked for as long as it is open.
+    releaseLock = acquireDataDirLock(dataDir);
+  }
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(inMemory ? undefined : dataDir);
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const db = drizzlePglite(pg, { schema }) as unknown as Db;
+  const bus = createPgliteBus(pg, options.logger);
+  return {
+    driver: 'pglite',
+    db,
+    bus,
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      await bus.close();
+      if (!pg.closed) await pg.close();
+      releaseLock();
+    },
+  };
+}

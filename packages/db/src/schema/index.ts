@@ -1,0 +1,1 @@
+export { apiKeys, memberships, users, workspaces } from './accounts.ts';

@@ -1,0 +1,176 @@
+import { newId } from '@sess/core';
+import { createTestDatabase, type TestDatabase, testDriver } from '@sess/testkit';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, isMigrated, migrate, openDatabase, queryRows, workspaces } from '../src/index.ts';
+
+const onPostgres = testDriver() === 'postgres';
+
+/** Resolves with the next `count` payloads seen on `channel`. */
+function collect(database: Database, channel: string, count: number): { done: Promise<string[]>; stop: () => Promise<void> } {
+  const seen: string[] = [];
+  let stop = async () => {};
+  const done = new Promise<string[]>((resolve) => {
+    void database.bus
+      .subscribe(channel, (payload) => {
+        seen.push(payload);
+        if (seen.length === count) resolve(seen);
+      })
+      .then((unsubscribe) => {
+        stop = unsubscribe;
+      });
+  });
+  return { done, stop: () => stop() };
+}
+
+describe('migrations', () => {
+  it('apply exactly once when three migrators start together on one empty database', async () => {
+    const empty = await createTestDatabase({ migrated: false });
+    // On PostgreSQL three separate pools race, as three replicas would; PGlite is one
+    // process by design, so there the three run concurrently on its single connection.
+    const others = empty.url ? await Promise.all([1, 2].map(() => openDatabase({ url: empty.url, poolMax: 2 }))) : [];
+    try {
+      const migrators = [empty, ...others, ...(empty.url ? [] : [empty, empty])].slice(0, 3);
+      const reports = await Promise.all(migrators.map((database) => migrate(database.db)));
+      const total = reports[0]!.total;
+      expect(reports.map((r) => r.applied).sort()).toEqual([0, 0, total]);
+      const rows = await queryRows<{ n: number | string }>(empty.db, sql`select count(*) as n from drizzle.__drizzle_migrations`);
+      expect(Number(rows[0]!.n)).toBe(total);
+      expect(await isMigrated(empty.db)).toBe(true);
+    } finally {
+      await Promise.all(others.map((d) => d.close()));
+      await empty.destroy();
+    }
+  });
+
+  it('report an empty database as not migrated', async () => {
+    const empty = await createTestDatabase({ migrated: false });
+    try {
+      expect(await isMigrated(empty.db)).toBe(false);
+    } finally {
+      await empty.destroy();
+    }
+  });
+});
+
+describe('database', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.destroy();
+  });
+
+  it('is migrated and reachable', async () => {
+    await database.ping();
+    expect(await isMigrated(database.db)).toBe(true);
+    expect(database.driver).toBe(testDriver());
+  });
+
+  it('round-trips rows through the drizzle schema, including transactions and rollbacks', async () => {
+    const id = newId('workspace');
+    await database.db.insert(workspaces).values({ id, name: 'Tenant A' });
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.update(workspaces).set({ name: 'changed' }).where(eq(workspaces.id, id));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const [row] = await database.db.select().from(workspaces).where(eq(workspaces.id, id));
+    expect(row?.name).toBe('Tenant A');
+    expect(row?.plan).toBe('free');
+    expect(row?.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('delivers published messages to subscribers, in order per channel', async () => {
+    const { done, stop } = collect(database, 'test_order', 100);
+    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100; i++) await database.bus.publish('test_order', String(i));
+    expect(await done).toEqual(Array.from({ length: 100 }, (_, i) => String(i)));
+    await stop();
+  });
+
+  it('delivers a notification sent inside a transaction only after it commits', async () => {
+    const seen: string[] = [];
+    const stop = await database.bus.subscribe('test_tx', (p) => seen.push(p));
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_notify('test_tx', 'rolled-back')`);
+      tx.rollback();
+    }).catch(() => {});
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_notify('test_tx', 'committed')`);
+    });
+    await database.bus.publish('test_tx', 'after');
+    await expect.poll(() => seen).toEqual(['committed', 'after']);
+    await stop();
+  });
+
+  it('stops delivering after unsubscribe and keeps other subscribers', async () => {
+    const first: string[] = [];
+    const second: string[] = [];
+    const stopFirst = await database.bus.subscribe('test_unsub', (p) => first.push(p));
+    const stopSecond = await database.bus.subscribe('test_unsub', (p) => second.push(p));
+    await database.bus.publish('test_unsub', 'a');
+    await expect.poll(() => second).toEqual(['a']);
+    await stopFirst();
+    await database.bus.publish('test_unsub', 'b');
+    await expect.poll(() => second).toEqual(['a', 'b']);
+    expect(first).toEqual(['a']);
+    await stopSecond();
+  });
+
+  it('refuses bad channel names and oversized payloads', async () => {
+    await expect(database.bus.subscribe('Bad-Channel', () => {})).rejects.toThrow(/Invalid notify channel/);
+    await expect(database.bus.publish('test_big', 'x'.repeat(8000))).rejects.toThrow(/over 7900 bytes/);
+  });
+});
+
+describe.runIf(onPostgres)('bus on PostgreSQL (replicas and connection loss)', () => {
+  let database: TestDatabase;
+  let replica: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    replica = await openDatabase({ url: database.url!, poolMax: 2 });
+  });
+  afterAll(async () => {
+    await replica.close();
+    await database.destroy();
+  });
+
+  it('delivers a message published on one replica to a subscriber on another', async () => {
+    const { done, stop } = collect(replica, 'test_cross', 1);
+    await new Promise((r) => setTimeout(r, 50));
+    await database.bus.publish('test_cross', 'hello');
+    expect(await done).toEqual(['hello']);
+    await stop();
+  });
+
+  it('re-listens after its connection is killed with pg_terminate_backend, and says so', async () => {
+    const seen: string[] = [];
+    let reconnects = 0;
+    replica.bus.onReconnect(() => reconnects++);
+    const stop = await replica.bus.subscribe('test_recover', (p) => seen.push(p));
+    const killed = await queryRows<{ killed: boolean }>(
+      database.db,
+      sql`select pg_terminate_backend(pid) as killed from pg_stat_activity
+          where application_name = 'sess-listen' and datname = current_database() and query ilike 'listen%'`,
+    );
+    expect(killed.length).toBeGreaterThan(0);
+    await expect.poll(() => reconnects, { timeout: 10_000 }).toBeGreaterThan(0);
+    await database.bus.publish('test_recover', 'after-kill');
+    await expect.poll(() => seen, { timeout: 5_000 }).toEqual(['after-kill']);
+    await stop();
+  });
+});
+
+describe.runIf(!onPostgres)('embedded database files', () => {
+  it('refuses a second open of the same data directory while the first is open', async () => {
+    const database = await createTestDatabase();
+    try {
+      await expect(openDatabase({ dataDir: database.dataDir! })).rejects.toThrow(/in use by process/);
+    } finally {
+      await database.destroy();
+    }
+  });
+});

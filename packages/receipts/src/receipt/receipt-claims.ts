@@ -1,0 +1,80 @@
+/**
+ * The receipt's wire format: one protected header and one claims set, both fixed here so the
+ * signer and the verifier cannot drift apart.
+ */
+
+/** The only signature algorithm Sess signs or accepts. */
+export const RECEIPT_ALG = 'ES256';
+
+/**
+ * Explicit type of a receipt, so a receipt can never be confused with another JWT signed by the
+ * same key and vice versa.
+ * @see https://www.rfc-editor.org/rfc/rfc8725#section-3.11
+ */
+export const RECEIPT_TYP = 'sess-receipt+jwt';
+
+/** What a receipt proves about the person: they held the link. Spelled as in the seed. */
+export const ACTOR_ASSURANCE = 'link_holder';
+
+/** The protected header of every receipt: nothing else is allowed in it. */
+export interface ReceiptHeader {
+  alg: typeof RECEIPT_ALG;
+  kid: string;
+  typ: typeof RECEIPT_TYP;
+}
+
+/**
+ * The signed claims. JWT registered names where one exists (`iss`, `iat`), snake_case for the
+ * rest (the JWT convention), and `actorAssurance` exactly as the seed spells it.
+ */
+export interface ReceiptClaims {
+  /** Issuer: the Sess public URL that signed the receipt. */
+  iss: string;
+  /** Issued at, whole seconds since the epoch. */
+  iat: number;
+  workspace_id: string;
+  session_id: string;
+  /** The Surface revision the answer was given to (1, 2, …). */
+  revision: number;
+  /** The answer event id (one per accepted answer). */
+  event_id: string;
+  /** Lower-case hex SHA-256 of the exact Surface the person was shown. */
+  surface_sha256: string;
+  /** Lower-case hex SHA-256 of the answer as recorded. */
+  answer_sha256: string;
+  actorAssurance: typeof ACTOR_ASSURANCE;
+  /** Present only on an Ask answer: the respondent who gave it. */
+  respondent_id?: string;
+}
+
+/** What a signer is given: the caller's names for the claims (camelCase, like the rest of the code). */
+export interface ReceiptInput {
+  issuer: string;
+  workspaceId: string;
+  sessionId: string;
+  revision: number;
+  eventId: string;
+  surfaceSha256: string;
+  answerSha256: string;
+  respondentId?: string;
+  /** Defaults to now; injected by tests. */
+  issuedAt?: Date;
+}
+
+/** Ids are opaque here, but bounded so a receipt stays small. */
+export const MAX_ID_LENGTH = 200;
+
+/** True for a lower-case hex SHA-256 digest (64 characters). Exactly one spelling, so equality is exact. */
+export function isSha256Hex(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
+}
+
+/** True for a non-empty id within `MAX_ID_LENGTH`. */
+export function isReceiptId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_LENGTH;
+}
+
+/** Revisions start at 1. */
+export function isRevision(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}

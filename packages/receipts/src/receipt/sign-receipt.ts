@@ -1,0 +1,58 @@
+import { CompactSign } from 'jose';
+import type { ReceiptSigner } from '../keys/create-receipt-signer.ts';
+import {
+  ACTOR_ASSURANCE,
+  isReceiptId,
+  isRevision,
+  isSha256Hex,
+  RECEIPT_ALG,
+  RECEIPT_TYP,
+  type ReceiptClaims,
+  type ReceiptHeader,
+  type ReceiptInput,
+} from './receipt-claims.ts';
+
+const encoder = new TextEncoder();
+
+/**
+ * Builds the claims set from the caller's input. Refuses anything the verifier would later call
+ * malformed: signing a receipt that can never verify would only move the failure to the agent.
+ * @throws TypeError on a bad input (a bug in the caller, not a person's mistake).
+ */
+export function buildReceiptClaims(input: ReceiptInput): ReceiptClaims {
+  if (typeof input.issuer !== 'string' || !URL.canParse(input.issuer)) throw new TypeError('issuer must be an absolute URL');
+  for (const name of ['workspaceId', 'sessionId', 'eventId'] as const) {
+    if (!isReceiptId(input[name])) throw new TypeError(`${name} must be a non-empty string of at most 200 characters`);
+  }
+  if (input.respondentId !== undefined && !isReceiptId(input.respondentId)) {
+    throw new TypeError('respondentId must be a non-empty string of at most 200 characters');
+  }
+  if (!isRevision(input.revision)) throw new TypeError('revision must be a positive integer');
+  if (!isSha256Hex(input.surfaceSha256)) throw new TypeError('surfaceSha256 must be 64 lower-case hex characters');
+  if (!isSha256Hex(input.answerSha256)) throw new TypeError('answerSha256 must be 64 lower-case hex characters');
+  const issuedAt = input.issuedAt ?? new Date();
+  const claims: ReceiptClaims = {
+    iss: input.issuer,
+    iat: Math.floor(issuedAt.getTime() / 1000),
+    workspace_id: input.workspaceId,
+    session_id: input.sessionId,
+    revision: input.revision,
+    event_id: input.eventId,
+    surface_sha256: input.surfaceSha256,
+    answer_sha256: input.answerSha256,
+    actorAssurance: ACTOR_ASSURANCE,
+  };
+  if (input.respondentId !== undefined) claims.respondent_id = input.respondentId;
+  return claims;
+}
+
+/**
+ * Signs an answer receipt: a compact JWS (ES256) with the protected header
+ * `{ alg: 'ES256', kid, typ: 'sess-receipt+jwt' }` over the claims of `buildReceiptClaims`.
+ * @see https://www.rfc-editor.org/rfc/rfc7515#section-7.1
+ */
+export async function signReceipt(signer: ReceiptSigner, input: ReceiptInput): Promise<string> {
+  const header: ReceiptHeader = { alg: RECEIPT_ALG, kid: signer.kid, typ: RECEIPT_TYP };
+  const payload = encoder.encode(JSON.stringify(buildReceiptClaims(input)));
+  return new CompactSign(payload).setProtectedHeader(header).sign(signer.privateKey);
+}
