@@ -1,5 +1,5 @@
-export { ERROR_REGISTRY, SessError, isSessError, type ErrorCode, type ErrorDetails, type SessErrorBody } from './errors.ts';
-export { ID_PREFIXES, base32, isId, newId, type IdKind } from './ids.ts';
+export { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, isSessError, SessError, type SessErrorBody } from './errors.ts';
+export { base32, ID_PREFIXES, type IdKind, isId, newId } from './ids.ts';
 export { childPointer, escapePointerToken, toPointer } from './json-pointer.ts';
-export { REDACT_PATHS, createLogger, type Logger } from './logger.ts';
+export { createLogger, type Logger, REDACT_PATHS } from './logger.ts';
 export { hashSecret, newSecret, safeEqual } from './secrets.ts';

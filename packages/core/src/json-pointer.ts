@@ -8,7 +8,8 @@ export function escapePointerToken(token: string | number): string {
 /** Builds `/a/b/0` from path segments; the empty path is the whole document, `""`. */
 export function toPointer(path: ReadonlyArray<string | number | symbol>): string {
   let out = '';
-  for (const segment of path) out += `/${escapePointerToken(typeof segment === 'symbol' ? String(segment.description) : segment)}`;
+  for (const segment of path)
+    out += `/${escapePointerToken(typeof segment === 'symbol' ? String(segment.description) : segment)}`;
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { type Logger, type LoggerOptions, pino } from 'pino';
 
 /**
  * Everything that must never reach a log line: credentials, codes, links and answers.
@@ -39,7 +39,11 @@ const SENSITIVE_KEYS = [
 export const REDACT_PATHS: string[] = [
   ...SENSITIVE_KEYS,
   ...SENSITIVE_KEYS.map((k) => `*.${k}`),
-  ...['authorization', 'cookie', 'set-cookie', 'x-api-key'].flatMap((h) => [`req.headers.${h}`, `res.headers.${h}`, `headers.${h}`]),
+  ...['authorization', 'cookie', 'set-cookie', 'x-api-key'].flatMap((h) => [
+    `req.headers.${h}`,
+    `res.headers.${h}`,
+    `headers.${h}`,
+  ]),
 ];
 
 export type { Logger };

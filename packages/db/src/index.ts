@@ -1,4 +1,4 @@
-export { createPgliteBus, createPostgresBus, notify, type PostgresBusOptions } from './bus.ts';
+export { notify } from './bus.ts';
 export { isMigrated, MIGRATIONS_FOLDER, type MigrationReport, migrate } from './migrate.ts';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.ts';
 export { queryRows } from './rows.ts';

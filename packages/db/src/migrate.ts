@@ -1,11 +1,24 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { type MigrationMeta, readMigrationFiles } from 'drizzle-orm/migrator';
 import { queryRows } from './rows.ts';
 import type { Db } from './types.ts';
 
-/** The committed SQL migrations at the repository's top level. */
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../migrations', import.meta.url));
+/**
+ * The committed SQL migrations at the repository's top level, found by walking up from this
+ * module, so it resolves the same from the sources and from a bundled build in dist/.
+ */
+export const MIGRATIONS_FOLDER = findMigrationsFolder(dirname(fileURLToPath(import.meta.url)));
+
+function findMigrationsFolder(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'migrations');
+    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
+    if (dirname(dir) === dir) throw new Error(`No migrations/ folder found above ${from}.`);
+  }
+}
 
 // An arbitrary constant shared by every replica: the key of the migration advisory lock.
 const MIGRATION_LOCK_KEY = 7_368_024_417;

@@ -1,11 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from '@sess/core';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
-import { createPgliteBus, createPostgresBus } from './bus.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import * as schema from './schema/index.ts';
 import type { Database, Db } from './types.ts';
@@ -29,7 +24,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return options.url ? openPostgres(options.url, options) : openPglite(options.dataDir ?? './.data', options);
 }
 
+// Each driver is imported only when it is used: a start on PostgreSQL never loads PGlite's
+// wasm, and an embedded start never loads postgres.js.
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const [{ default: postgres }, { drizzle: drizzlePostgres }, { createPostgresBus }] = await Promise.all([
+    import('postgres'),
+    import('drizzle-orm/postgres-js'),
+    import('./postgres-bus.ts'),
+  ]);
   const client = postgres(url, {
     max: options.poolMax ?? 10,
     idle_timeout: 30,
@@ -62,7 +64,12 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
     // corrupt them, so the data dir is locked for as long as it is open.
     releaseLock = acquireDataDirLock(dataDir);
   }
-  let pg: PGlite;
+  const [{ PGlite }, { drizzle: drizzlePglite }, { createPgliteBus }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('./pglite-bus.ts'),
+  ]);
+  let pg: InstanceType<typeof PGlite>;
   try {
     pg = await PGlite.create(inMemory ? undefined : dataDir);
   } catch (error) {

@@ -94,10 +94,12 @@ describe('database', () => {
   it('delivers a notification sent inside a transaction only after it commits', async () => {
     const seen: string[] = [];
     const stop = await database.bus.subscribe('test_tx', (p) => seen.push(p));
-    await database.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_notify('test_tx', 'rolled-back')`);
-      tx.rollback();
-    }).catch(() => {});
+    await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`select pg_notify('test_tx', 'rolled-back')`);
+        tx.rollback();
+      })
+      .catch(() => {});
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_notify('test_tx', 'committed')`);
     });

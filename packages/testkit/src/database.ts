@@ -24,7 +24,9 @@ export interface TestDatabase extends Database {
 export async function createTestDatabase(options: { poolMax?: number; migrated?: boolean } = {}): Promise<TestDatabase> {
   const migrated = options.migrated ?? true;
   if (testDriver() === 'postgres') {
-    const name = `${TEST_DB_PREFIX}${newSecret(9).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    const name = `${TEST_DB_PREFIX}${newSecret(9)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, 'x')}`;
     const admin = postgres(maintenanceUrl(), { max: 1, onnotice: () => {} });
     try {
       await admin.unsafe(`create database "${name}"${migrated ? ` template "${inject('pgTemplate')}"` : ''}`);

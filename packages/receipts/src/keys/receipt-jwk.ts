@@ -35,7 +35,9 @@ export function isReceiptPublicJwk(value: unknown): value is ReceiptPublicJwk {
 
 /** True for a P-256 EC JWK that carries its private scalar `d`. */
 export function isReceiptPrivateJwk(value: unknown): value is ReceiptPrivateJwk {
-  return isReceiptPublicJwk(value) && typeof (value as { d?: unknown }).d === 'string' && B64URL.test((value as { d: string }).d);
+  if (!isReceiptPublicJwk(value)) return false;
+  const d: unknown = (value as unknown as { d?: unknown }).d;
+  return typeof d === 'string' && B64URL.test(d);
 }
 
 /**

@@ -20,7 +20,11 @@ const TAG_BYTES = 16;
 export const MIN_SECRET_BYTES = 32;
 
 /** Why a sealed key could not be opened (in `SessError.details.reason`). */
-export type SealedKeyFailure = 'SECRET_TOO_SHORT' | 'SEALED_KEY_MALFORMED' | 'SEALED_KEY_UNSUPPORTED_VERSION' | 'SEALED_KEY_UNREADABLE';
+export type SealedKeyFailure =
+  | 'SECRET_TOO_SHORT'
+  | 'SEALED_KEY_MALFORMED'
+  | 'SEALED_KEY_UNSUPPORTED_VERSION'
+  | 'SEALED_KEY_UNREADABLE';
 
 function configurationError(reason: SealedKeyFailure, message: string, kid?: string, cause?: unknown): SessError {
   return new SessError('NOT_CONFIGURED', message, kid === undefined ? { reason } : { reason, kid }, { cause });
@@ -55,7 +59,9 @@ export function sealPrivateJwk(secret: string, key: { kid: string; privateJwk: R
   cipher.setAAD(aad(key.kid));
   const plaintext = Buffer.from(JSON.stringify(key.privateJwk), 'utf8');
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return [VERSION, iv, ciphertext, cipher.getAuthTag()].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return [VERSION, iv, ciphertext, cipher.getAuthTag()]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 /**

@@ -16,12 +16,12 @@ export const RECEIPT_TYP = 'sess-receipt+jwt';
 /** What a receipt proves about the person: they held the link. Spelled as in the seed. */
 export const ACTOR_ASSURANCE = 'link_holder';
 
-/** The protected header of every receipt: nothing else is allowed in it. */
-export interface ReceiptHeader {
+/** The protected header of every receipt: nothing else is allowed in it. (A type alias, so jose's header type accepts it.) */
+export type ReceiptHeader = {
   alg: typeof RECEIPT_ALG;
   kid: string;
   typ: typeof RECEIPT_TYP;
-}
+};
 
 /**
  * The signed claims. JWT registered names where one exists (`iss`, `iat`), snake_case for the

@@ -1,0 +1,74 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createLogger, type Logger } from '@sess/core';
+import { type Database, migrate, openDatabase } from '@sess/db';
+import { buildApp } from './app.ts';
+import { type Config, embeddedDatabaseDir } from './config.ts';
+import { resolveSecret } from './secret.ts';
+
+export interface RunningServer {
+  /** The address actually bound (PORT=0 picks a free port). */
+  url: string;
+  config: Config;
+  database: Database;
+  logger: Logger;
+  /** Stops accepting, lets in-flight requests finish within the grace period, closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the database (PostgreSQL or embedded), applies migrations, and starts listening. */
+export interface StartOptions {
+  logger?: Logger;
+  /** Mounts extra routes before the app starts (for embedding Sess, and for tests). */
+  extend?: (app: ReturnType<typeof buildApp>) => void;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  resolveSecret(config);
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: embeddedDatabaseDir(config),
+    poolMax: config.dbPoolMax,
+    logger,
+  });
+  try {
+    const report = await migrate(database.db);
+    logger.info(
+      { event: 'db.migrated', driver: database.driver, applied: report.applied, total: report.total },
+      'database ready',
+    );
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const app = buildApp({ config, database, logger });
+  options.extend?.(app);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  logger.info({ event: 'server.listening', address: url, publicUrl: config.publicUrl, driver: database.driver }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      logger.info({ event: 'server.stopping', graceMs: config.shutdownGraceMs }, 'stopping');
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      const grace = setTimeout(() => {
+        logger.warn({ event: 'server.grace_elapsed' }, 'grace period over; closing open connections');
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }, config.shutdownGraceMs);
+      await stopped;
+      clearTimeout(grace);
+      await database.close();
+      logger.info({ event: 'server.stopped' }, 'stopped');
+    })();
+    return closing;
+  };
+  return { url, config, database, logger, close };
+}

@@ -1,0 +1,74 @@
+// Start-to-ready: spawn `sess serve` and time until /readyz answers 200, on an existing
+// embedded database, on PostgreSQL, and on a fresh data dir (first run, migrations included).
+// Run: node --import tsx bench/startup/run.ts   (PostgreSQL at 127.0.0.1:5432)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+
+const CLI = fileURLToPath(new URL('../../apps/server/src/cli.ts', import.meta.url));
+const RUNS = Number(process.env.RUNS ?? 5);
+
+async function startToReady(env: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr?.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/[^,]+),/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
+  });
+  for (;;) {
+    const ok = await fetch(`${base}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const elapsed = performance.now() - started;
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+  return elapsed;
+}
+
+function summary(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return `median ${(median / 1000).toFixed(2)} s (min ${(sorted[0]! / 1000).toFixed(2)}, max ${(sorted.at(-1)! / 1000).toFixed(2)}, n=${sorted.length})`;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sess-bench-startup-'));
+const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
+const dbName = `sess_bench_startup_${process.pid}`;
+try {
+  const first = await startToReady({ SESS_DATA_DIR: dataDir });
+  const embedded: number[] = [];
+  for (let i = 0; i < RUNS; i++) embedded.push(await startToReady({ SESS_DATA_DIR: dataDir }));
+
+  await admin.unsafe(`create database "${dbName}"`);
+  const url = `postgres://postgres@127.0.0.1:5432/${dbName}`;
+  const pgFirst = await startToReady({ SESS_DATA_DIR: dataDir, DATABASE_URL: url });
+  const pg: number[] = [];
+  for (let i = 0; i < RUNS; i++) pg.push(await startToReady({ SESS_DATA_DIR: dataDir, DATABASE_URL: url }));
+
+  console.log('start to ready (/readyz 200), spawn included');
+  console.log(`  embedded PGlite, first run (fresh data dir, migrations): ${(first / 1000).toFixed(2)} s`);
+  console.log(`  embedded PGlite, existing database: ${summary(embedded)}   target <= 2 s`);
+  console.log(`  PostgreSQL, first run (migrations): ${(pgFirst / 1000).toFixed(2)} s`);
+  console.log(`  PostgreSQL, migrated database: ${summary(pg)}   target <= 1 s`);
+} finally {
+  await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => {});
+  await admin.end();
+  rmSync(dataDir, { recursive: true, force: true });
+}

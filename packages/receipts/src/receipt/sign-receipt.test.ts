@@ -1,0 +1,37 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createReceiptSigner, type ReceiptSigner } from '../keys/create-receipt-signer.ts';
+import { freshKeys, receiptInput } from '../test-fixtures.ts';
+import type { ReceiptInput } from './receipt-claims.ts';
+import { buildReceiptClaims, signReceipt } from './sign-receipt.ts';
+
+let signer: ReceiptSigner;
+beforeAll(async () => {
+  const [key] = await freshKeys(1);
+  signer = await createReceiptSigner(key!);
+});
+
+describe('buildReceiptClaims', () => {
+  it('takes iat in whole seconds from issuedAt', () => {
+    expect(buildReceiptClaims(receiptInput({ issuedAt: new Date(1_700_000_000_999) })).iat).toBe(1_700_000_000);
+  });
+
+  it('leaves respondent_id out unless given', () => {
+    expect('respondent_id' in buildReceiptClaims(receiptInput())).toBe(false);
+    expect(buildReceiptClaims(receiptInput({ respondentId: 'rsp_1' })).respondent_id).toBe('rsp_1');
+  });
+
+  it.each<[string, Partial<ReceiptInput>]>([
+    ['a relative issuer', { issuer: '/sess' }],
+    ['an empty workspace id', { workspaceId: '' }],
+    ['an over-long session id', { sessionId: 's'.repeat(201) }],
+    ['an empty event id', { eventId: '' }],
+    ['an empty respondent id', { respondentId: '' }],
+    ['revision 0', { revision: 0 }],
+    ['a fractional revision', { revision: 1.5 }],
+    ['an upper-case surface hash', { surfaceSha256: 'A'.repeat(64) }],
+    ['a short answer hash', { answerSha256: 'b'.repeat(63) }],
+  ])('refuses %s (the verifier would call it malformed)', async (_name, overrides) => {
+    expect(() => buildReceiptClaims(receiptInput(overrides))).toThrow(TypeError);
+    await expect(signReceipt(signer, receiptInput(overrides))).rejects.toThrow(TypeError);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * Every reason a receipt can fail verification. Stable codes: callers and logs branch on them,
+ * never on message text. Each is triggered by a test in `verify-receipt.test.ts`.
+ */
+export const RECEIPT_FAILURE_REASONS = [
+  /** Not a compact JWS, or a header/claims set of the wrong shape. */
+  'MALFORMED',
+  /** `alg` other than ES256 (`none`, HS256, RS256, …). */
+  'ALG_NOT_ALLOWED',
+  /** A header parameter other than `alg`, `kid`, `typ` (`jwk`, `jku`, `x5u`, `crit`, `b64`, …). */
+  'HEADER_NOT_ALLOWED',
+  /** `typ` other than `sess-receipt+jwt`. */
+  'TYPE_MISMATCH',
+  /** A current key set has no key with this kid. */
+  'UNKNOWN_KEY_ID',
+  /** The key set could not be had (fetch failure or cooldown). The only retryable reason. */
+  'KEY_SET_UNAVAILABLE',
+  'BAD_SIGNATURE',
+  'ISSUER_MISMATCH',
+  'ACTOR_ASSURANCE_MISMATCH',
+  'WORKSPACE_MISMATCH',
+  'SESSION_MISMATCH',
+  'REVISION_MISMATCH',
+  'EVENT_MISMATCH',
+  'SURFACE_MISMATCH',
+  'ANSWER_MISMATCH',
+  'RESPONDENT_MISMATCH',
+] as const;
+
+/** One of `RECEIPT_FAILURE_REASONS`. */
+export type ReceiptFailureReason = (typeof RECEIPT_FAILURE_REASONS)[number];

@@ -1,0 +1,185 @@
+import { type CryptoKey, compactVerify, errors } from 'jose';
+import type { ReceiptKeySet } from '../key-set/receipt-key-set.ts';
+import {
+  ACTOR_ASSURANCE,
+  isReceiptId,
+  isRevision,
+  isSha256Hex,
+  RECEIPT_ALG,
+  RECEIPT_TYP,
+  type ReceiptClaims,
+} from '../receipt/receipt-claims.ts';
+import type { ReceiptFailureReason } from './failure-reasons.ts';
+
+/** What the verifier already knows; the receipt must say exactly the same. */
+export interface ExpectedReceipt {
+  workspaceId: string;
+  sessionId: string;
+  revision: number;
+  eventId: string;
+  /** Lower-case hex; compared exactly. */
+  surfaceSha256: string;
+  /** Lower-case hex of the answer the caller holds. Omit only when the caller holds no answer data. */
+  answerSha256?: string;
+  /** A string: must match. `null`: the receipt must have none (not an Ask answer). Omitted: not checked (the event id already pins the answer). */
+  respondentId?: string | null;
+}
+
+/** Inputs of `verifyReceipt`. */
+export interface VerifyReceiptOptions {
+  /** Where public keys come from: `createLocalKeySet` or `createRemoteKeySet`, built once and reused. */
+  keys: ReceiptKeySet;
+  /** The exact issuer expected in `iss`. */
+  issuer: string;
+  expected: ExpectedReceipt;
+}
+
+/** A failure names one stable reason; `message` is for logs and never carries secrets. */
+export type VerifyReceiptResult =
+  | { ok: true; claims: ReceiptClaims; kid: string }
+  | { ok: false; reason: ReceiptFailureReason; message: string };
+
+type Failure = Extract<VerifyReceiptResult, { ok: false }>;
+
+/** A receipt is about 700 bytes; anything far larger is refused before any parsing. */
+const MAX_RECEIPT_LENGTH = 8192;
+const ALLOWED_HEADER_PARAMETERS = new Set(['alg', 'kid', 'typ']);
+const B64URL = /^[A-Za-z0-9_-]+$/;
+
+function fail(reason: ReceiptFailureReason, message: string): Failure {
+  return { ok: false, reason, message };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function decodeJsonSegment(segment: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Compact serialization only: three base64url segments. @see https://www.rfc-editor.org/rfc/rfc7515#section-7.1 */
+function parseCompact(jws: unknown): { header: Record<string, unknown> } | Failure {
+  if (typeof jws !== 'string' || jws.length > MAX_RECEIPT_LENGTH) return fail('MALFORMED', 'not a receipt-sized string');
+  const segments = jws.split('.');
+  if (segments.length !== 3) return fail('MALFORMED', 'not a compact JWS');
+  const [header, payload, signature] = segments as [string, string, string];
+  if (!B64URL.test(header) || !B64URL.test(payload) || !/^[A-Za-z0-9_-]*$/.test(signature)) {
+    return fail('MALFORMED', 'a JWS segment is not base64url');
+  }
+  const decoded = decodeJsonSegment(header);
+  if (!isRecord(decoded)) return fail('MALFORMED', 'the protected header is not a JSON object');
+  return { header: decoded };
+}
+
+/**
+ * Only `{ alg: 'ES256', kid, typ }`. Refusing every other parameter closes key-injection
+ * (`jwk`, `jku`, `x5u`, `x5c`), unencoded payloads (`b64`) and extensions (`crit`) in one rule.
+ * @see https://www.rfc-editor.org/rfc/rfc8725#section-3.1
+ */
+function checkHeader(header: Record<string, unknown>): { kid: string } | Failure {
+  if (typeof header['alg'] !== 'string') return fail('MALFORMED', 'the header has no alg');
+  if (header['alg'] !== RECEIPT_ALG) return fail('ALG_NOT_ALLOWED', `alg ${header['alg']} is not allowed; receipts are ES256`);
+  const extra = Object.keys(header).filter((name) => !ALLOWED_HEADER_PARAMETERS.has(name));
+  if (extra.length > 0) return fail('HEADER_NOT_ALLOWED', `header parameters not allowed: ${extra.join(', ')}`);
+  if (header['typ'] !== RECEIPT_TYP) return fail('TYPE_MISMATCH', `typ must be ${RECEIPT_TYP}`);
+  if (!isReceiptId(header['kid'])) return fail('MALFORMED', 'the header has no usable kid');
+  return { kid: header['kid'] };
+}
+
+async function checkSignature(jws: string, key: CryptoKey): Promise<Uint8Array | Failure> {
+  try {
+    const { payload } = await compactVerify(jws, key, { algorithms: [RECEIPT_ALG] });
+    return payload;
+  } catch (error) {
+    if (error instanceof errors.JWSInvalid) return fail('MALFORMED', 'jose refused the JWS structure');
+    // Everything else, including errors we do not expect, fails closed as a bad signature.
+    return fail('BAD_SIGNATURE', 'the signature does not verify with the key for this kid');
+  }
+}
+
+function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(payload).toString('utf8'));
+  } catch {
+    return fail('MALFORMED', 'the payload is not JSON');
+  }
+  if (!isRecord(value)) return fail('MALFORMED', 'the payload is not a JSON object');
+  const malformed = (claim: string) => fail('MALFORMED', `claim ${claim} is missing or has the wrong type`);
+  if (typeof value['iss'] !== 'string') return malformed('iss');
+  if (!Number.isSafeInteger(value['iat']) || (value['iat'] as number) < 0) return malformed('iat');
+  for (const claim of ['workspace_id', 'session_id', 'event_id'] as const) {
+    if (!isReceiptId(value[claim])) return malformed(claim);
+  }
+  if (!isRevision(value['revision'])) return malformed('revision');
+  if (!isSha256Hex(value['surface_sha256'])) return malformed('surface_sha256');
+  if (!isSha256Hex(value['answer_sha256'])) return malformed('answer_sha256');
+  if (typeof value['actorAssurance'] !== 'string') return malformed('actorAssurance');
+  if (value['respondent_id'] !== undefined && !isReceiptId(value['respondent_id'])) return malformed('respondent_id');
+  // Rebuilt field by field: the caller gets exactly the claims that were checked, nothing extra.
+  const claims: ReceiptClaims = {
+    iss: value['iss'],
+    iat: value['iat'] as number,
+    workspace_id: value['workspace_id'] as string,
+    session_id: value['session_id'] as string,
+    revision: value['revision'],
+    event_id: value['event_id'] as string,
+    surface_sha256: value['surface_sha256'],
+    answer_sha256: value['answer_sha256'],
+    actorAssurance: value['actorAssurance'] as typeof ACTOR_ASSURANCE,
+  };
+  if (value['respondent_id'] !== undefined) claims.respondent_id = value['respondent_id'] as string;
+  return claims;
+}
+
+/** Each claim against what the caller expects, in a fixed order so the reason is deterministic. */
+function checkClaims(claims: ReceiptClaims, issuer: string, expected: ExpectedReceipt): Failure | undefined {
+  const rules: ReadonlyArray<readonly [holds: boolean, reason: ReceiptFailureReason, message: string]> = [
+    [claims.iss === issuer, 'ISSUER_MISMATCH', 'iss is not the expected issuer'],
+    [claims.actorAssurance === ACTOR_ASSURANCE, 'ACTOR_ASSURANCE_MISMATCH', `actorAssurance is not ${ACTOR_ASSURANCE}`],
+    [claims.workspace_id === expected.workspaceId, 'WORKSPACE_MISMATCH', 'workspace_id is not the expected workspace'],
+    [claims.session_id === expected.sessionId, 'SESSION_MISMATCH', 'session_id is not the expected session'],
+    [claims.revision === expected.revision, 'REVISION_MISMATCH', 'revision is not the expected revision'],
+    [claims.event_id === expected.eventId, 'EVENT_MISMATCH', 'event_id is not the expected answer event'],
+    [claims.surface_sha256 === expected.surfaceSha256, 'SURFACE_MISMATCH', 'surface_sha256 is not the Surface shown'],
+    [
+      expected.answerSha256 === undefined || claims.answer_sha256 === expected.answerSha256,
+      'ANSWER_MISMATCH',
+      'answer_sha256 is not the answer held',
+    ],
+    [
+      expected.respondentId === undefined || (claims.respondent_id ?? null) === expected.respondentId,
+      'RESPONDENT_MISMATCH',
+      'respondent_id is not the expected respondent',
+    ],
+  ];
+  for (const [holds, reason, message] of rules) if (!holds) return fail(reason, message);
+  return undefined;
+}
+
+/**
+ * Verifies an answer receipt: compact ES256 JWS, strict header, a key from `keys` by kid, a
+ * valid signature, and then every claim equal to what the caller expects. Never throws on
+ * input; every outcome is a result (map a failure with `toSessError`).
+ * @see https://www.rfc-editor.org/rfc/rfc7515#section-5.2
+ */
+export async function verifyReceipt(jws: string, options: VerifyReceiptOptions): Promise<VerifyReceiptResult> {
+  const parsed = parseCompact(jws);
+  if ('ok' in parsed) return parsed;
+  const header = checkHeader(parsed.header);
+  if ('ok' in header) return header;
+  const lookup = await options.keys.getKey(header.kid);
+  if (!lookup.found) return fail(lookup.reason, lookup.message);
+  const payload = await checkSignature(jws, lookup.key);
+  if ('ok' in payload) return payload;
+  const claims = parseClaims(payload);
+  if ('ok' in claims) return claims;
+  const mismatch = checkClaims(claims, options.issuer, options.expected);
+  if (mismatch) return mismatch;
+  return { ok: true, claims, kid: header.kid };
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// Bundles the server (our packages and their pure-JS dependencies) into dist/sess.mjs, so a
+// start loads one file instead of hundreds of transpiled modules. PGlite stays external (it
+// loads its wasm and data files beside its own module), and so does pino (worker-based
+// transports resolve files at run time).
+import { build } from 'esbuild';
+
+// `--outfile <path>` builds elsewhere (the tests build their own copy under dist/).
+const at = process.argv.indexOf('--outfile');
+const outfile = at > 0 ? process.argv[at + 1] : 'dist/sess.mjs';
+
+await build({
+  entryPoints: ['apps/server/src/cli.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  external: ['@electric-sql/pglite', 'pino'],
+  // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __sessRequire } from 'node:module'; const require = __sessRequire(import.meta.url);" },
+});
