@@ -1,5 +1,6 @@
 import type { Logger } from '@sess/core';
 import { type Database, isMigrated } from '@sess/db';
+import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { Config } from './config.ts';
@@ -11,6 +12,10 @@ export interface AppDeps {
   config: Config;
   database: Database;
   logger: Logger;
+  /** The server secret (SESS_SECRET or the generated one): seals signing keys, keys CSRF tokens. */
+  secret: string;
+  /** The clock every verb reads; tests inject their own instead of sleeping. */
+  now: () => Date;
 }
 
 /**
@@ -23,6 +28,16 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   app.use(requestLogger(deps.logger));
   app.onError(onError);
   app.notFound(onNotFound);
+
+  app.get(STYLESHEET_PATH, (c) => {
+    if (c.req.header('if-none-match') === STYLESHEET_ETAG) return c.body(null, 304);
+    return c.body(STYLESHEET, 200, {
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+      ETag: STYLESHEET_ETAG,
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
 
   let migrated = false;
   app.get('/healthz', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));

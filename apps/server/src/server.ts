@@ -19,13 +19,15 @@ export interface RunningServer {
 /** Opens the database (PostgreSQL or embedded), applies migrations, and starts listening. */
 export interface StartOptions {
   logger?: Logger;
+  /** The clock (tests inject one). */
+  now?: () => Date;
   /** Mounts extra routes before the app starts (for embedding Sess, and for tests). */
   extend?: (app: ReturnType<typeof buildApp>) => void;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  resolveSecret(config);
+  const secret = resolveSecret(config);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: embeddedDatabaseDir(config),
@@ -42,7 +44,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await database.close();
     throw error;
   }
-  const app = buildApp({ config, database, logger });
+  const app = buildApp({ config, database, logger, secret, now: options.now ?? (() => new Date()) });
   options.extend?.(app);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));

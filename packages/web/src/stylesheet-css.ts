@@ -1,0 +1,91 @@
+// The one stylesheet of every page: mobile first, system fonts, no third-party requests.
+// Kept as a module (not a .css file) so the sources and the bundled server read it alike.
+export const STYLESHEET_CSS = `
+/* Sess: one small stylesheet for every page. Mobile first, system fonts, no third-party requests. */
+:root {
+  --ink: #16181d;
+  --muted: #4a5160;
+  --line: #c9ced8;
+  --bg: #f6f7f9;
+  --card: #ffffff;
+  --accent: #1d4ed8;
+  --accent-ink: #ffffff;
+  --danger: #b42318;
+  --ok: #067647;
+  --focus: #f59e0b;
+  color-scheme: light;
+}
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body {
+  margin: 0;
+  font: 17px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: var(--ink);
+  background: var(--bg);
+}
+main { max-width: 36rem; margin: 0 auto; padding: 1rem; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 1.25rem; }
+h1 { font-size: 1.4rem; line-height: 1.25; margin: 0 0 .5rem; overflow-wrap: anywhere; }
+h2 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; overflow-wrap: anywhere; }
+p { margin: 0 0 .75rem; overflow-wrap: anywhere; }
+.lead { color: var(--muted); }
+.pre { white-space: pre-wrap; }
+.muted { color: var(--muted); font-size: .95rem; }
+dl.record { margin: .5rem 0 1rem; display: grid; grid-template-columns: minmax(6rem, 40%) 1fr; gap: .25rem .75rem; }
+dl.record dt { font-weight: 600; overflow-wrap: anywhere; }
+dl.record dd { margin: 0; overflow-wrap: anywhere; white-space: pre-wrap; }
+.field { margin: 1rem 0; }
+.field > label, .field > legend, fieldset > legend { display: block; font-weight: 600; margin-bottom: .25rem; }
+.hint { color: var(--muted); font-size: .95rem; margin: 0 0 .35rem; }
+fieldset { border: 0; padding: 0; margin: 1rem 0; }
+input[type="text"], input[type="email"], input[type="password"], input[type="number"], input[type="url"],
+input[type="date"], input[type="time"], input[type="datetime-local"], select, textarea {
+  width: 100%;
+  min-height: 44px;
+  padding: .55rem .7rem;
+  font: inherit;
+  color: var(--ink);
+  background: #fff;
+  border: 1px solid #8a93a5;
+  border-radius: 8px;
+}
+textarea { min-height: 7rem; resize: vertical; }
+.choice { display: flex; align-items: center; gap: .6rem; min-height: 44px; padding: .25rem 0; }
+.choice input { width: 1.35rem; height: 1.35rem; margin: 0; flex: none; }
+.rating { display: flex; gap: .5rem; flex-wrap: wrap; }
+.rating label { display: inline-flex; align-items: center; justify-content: center; min-width: 44px; min-height: 44px;
+  border: 1px solid #8a93a5; border-radius: 8px; cursor: pointer; }
+.rating input { position: absolute; opacity: 0; width: 1px; height: 1px; }
+.rating input:checked + span { font-weight: 700; }
+.rating label:has(input:checked) { background: var(--accent); color: var(--accent-ink); border-color: var(--accent); }
+.rating label:has(input:focus-visible) { outline: 3px solid var(--focus); outline-offset: 2px; }
+.actions { display: flex; flex-direction: column; gap: .6rem; margin-top: 1.25rem; }
+@media (min-width: 40rem) { .actions { flex-direction: row-reverse; justify-content: flex-start; } }
+button, .button {
+  min-height: 44px;
+  padding: .6rem 1.1rem;
+  font: inherit;
+  font-weight: 600;
+  border-radius: 8px;
+  border: 1px solid var(--accent);
+  background: var(--accent);
+  color: var(--accent-ink);
+  cursor: pointer;
+  text-align: center;
+  text-decoration: none;
+}
+button.secondary, .button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.error { color: var(--danger); font-size: .95rem; margin: .25rem 0 0; }
+[aria-invalid="true"] { border-color: var(--danger) !important; }
+.banner { border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; background: #eef2ff; }
+.banner.ok { background: #ecfdf3; color: var(--ok); }
+.banner.warn { background: #fffaeb; }
+.banner.error { background: #fef3f2; color: var(--danger); }
+.status { font-size: 1.1rem; font-weight: 600; }
+footer { color: var(--muted); font-size: .85rem; text-align: center; padding: 1.5rem 0; }
+table { width: 100%; border-collapse: collapse; }
+th, td { text-align: left; padding: .5rem .25rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
