@@ -22,15 +22,17 @@ export interface RateLimiterOptions {
 
 export function createRateLimiter({ limit, windowMs, now = Date.now, maxKeys = 100_000 }: RateLimiterOptions): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
-  function sweep(at: number): void {
+  function makeRoom(at: number): void {
     for (const [key, window] of windows) if (at - window.start >= windowMs) windows.delete(key);
+    // Still full: forget the oldest window (Map keeps insertion order) rather than grow.
+    if (windows.size >= maxKeys) windows.delete(windows.keys().next().value as string);
   }
   return {
     hit(key) {
       const at = now();
       let window = windows.get(key);
       if (!window || at - window.start >= windowMs) {
-        if (!window && windows.size >= maxKeys) sweep(at);
+        if (!window && windows.size >= maxKeys) makeRoom(at);
         window = { start: at, count: 0 };
         windows.set(key, window);
       }
