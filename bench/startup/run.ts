@@ -1,19 +1,21 @@
-// Start-to-ready: spawn `sess serve` and time until /readyz answers 200, on an existing
-// embedded database, on PostgreSQL, and on a fresh data dir (first run, migrations included).
+// Start-to-ready: spawn the bundled server (what `npm start` and the Docker image run) and
+// time until /readyz answers 200, on an existing embedded database, on PostgreSQL, and on a
+// fresh data dir (first run, migrations included). Spawn and Node start-up are included.
 // Run: node --import tsx bench/startup/run.ts   (PostgreSQL at 127.0.0.1:5432)
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 
-const CLI = fileURLToPath(new URL('../../apps/server/src/cli.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BUNDLE = join(ROOT, 'dist', 'bench-startup', 'sess.mjs');
 const RUNS = Number(process.env.RUNS ?? 5);
 
 async function startToReady(env: Record<string, string>): Promise<number> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [BUNDLE, 'serve'], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -48,6 +50,9 @@ function summary(samples: number[]): string {
   return `median ${(median / 1000).toFixed(2)} s (min ${(sorted[0]! / 1000).toFixed(2)}, max ${(sorted.at(-1)! / 1000).toFixed(2)}, n=${sorted.length})`;
 }
 
+if (spawnSync(process.execPath, ['scripts/build.mjs', '--outfile', BUNDLE], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
+  throw new Error('build failed');
+}
 const dataDir = mkdtempSync(join(tmpdir(), 'sess-bench-startup-'));
 const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
 const dbName = `sess_bench_startup_${process.pid}`;
@@ -62,7 +67,9 @@ try {
   const pg: number[] = [];
   for (let i = 0; i < RUNS; i++) pg.push(await startToReady({ SESS_DATA_DIR: dataDir, DATABASE_URL: url }));
 
-  console.log('start to ready (/readyz 200), spawn included');
+  console.log(
+    `start to ready (/readyz 200) of dist/sess.mjs, spawn included; load average ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`,
+  );
   console.log(`  embedded PGlite, first run (fresh data dir, migrations): ${(first / 1000).toFixed(2)} s`);
   console.log(`  embedded PGlite, existing database: ${summary(embedded)}   target <= 2 s`);
   console.log(`  PostgreSQL, first run (migrations): ${(pgFirst / 1000).toFixed(2)} s`);

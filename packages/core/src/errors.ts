@@ -38,6 +38,8 @@ export const ERROR_REGISTRY = {
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, errorClass: 'invalid_arguments' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, errorClass: 'invalid_arguments' },
   RATE_LIMITED: { status: 429, retryable: true, errorClass: 'unavailable' },
+  EMAIL_TAKEN: { status: 409, retryable: false, errorClass: 'conflict' },
+  SIGNUP_NOT_ALLOWED: { status: 403, retryable: false, errorClass: 'forbidden' },
   INTERNAL: { status: 500, retryable: true, errorClass: 'unavailable' },
 } as const satisfies Record<string, { status: number; retryable: boolean; errorClass: string }>;
 

@@ -1,3 +1,4 @@
+export { canonicalJson, compareCodePoints, sha256CanonicalJson, sha256Hex } from './canonical-json.ts';
 export { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, isSessError, SessError, type SessErrorBody } from './errors.ts';
 export { base32, ID_PREFIXES, type IdKind, isId, newId } from './ids.ts';
 export { childPointer, escapePointerToken, toPointer } from './json-pointer.ts';

@@ -71,7 +71,11 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
   ]);
   let pg: InstanceType<typeof PGlite>;
   try {
-    pg = await PGlite.create(inMemory ? undefined : dataDir);
+    // 32 MB of shared buffers instead of PostgreSQL's 128 MB: start-up zeroes the whole pool,
+    // and the smaller one cuts a reopen from about 1.2 s to about 0.6 s. The OS page cache
+    // still holds the data files, so a single-process embedded database loses little.
+    const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+    pg = await PGlite.create(inMemory ? undefined : dataDir, { startParams });
   } catch (error) {
     releaseLock();
     throw error;

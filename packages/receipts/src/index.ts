@@ -1,4 +1,3 @@
-export { canonicalJson, sha256CanonicalJson, sha256Hex } from './hash/canonical-json.ts';
 export { buildJwks, JWKS_CACHE_CONTROL, JWKS_CONTENT_TYPE, type Jwks, type PublishedJwk } from './jwks/build-jwks.ts';
 export { createLocalKeySet } from './key-set/create-local-key-set.ts';
 export { createRemoteKeySet, type RemoteKeySetOptions } from './key-set/create-remote-key-set.ts';

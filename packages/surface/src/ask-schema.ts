@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { LIMITS, STRUCTURE_LIMITS } from './limits.ts';
+import { ExpiresInSchema, machineName, readableText } from './schema.ts';
+
+/** The seed's complete, good sess_ask call; it is carried in the tool's input schema. */
+export const SESS_ASK_EXAMPLE = Object.freeze({
+  question: 'Where should we go on Saturday?',
+  details: 'I will check the forecast and suggest a plan.',
+  fields: [
+    { name: 'place', label: 'Where to?', type: 'choice', options: ['Beach', 'Mountains', 'City'] },
+    { name: 'avoid', label: 'Anything to avoid?', type: 'text', required: false },
+  ],
+  submit_label: 'Plan it',
+});
+
+const common = {
+  name: machineName(`Key of this answer in the response values; unique, at most ${LIMITS.name} characters. Example: "place"`),
+  label: readableText(LIMITS.label, `What the person answers, short, at most ${LIMITS.label} characters. Example: "Where to?"`),
+};
+const tail = {
+  help: readableText(
+    LIMITS.help,
+    `Help: one hint under the field, at most ${LIMITS.help} characters. Example: "We leave at 9."`,
+  ).optional(),
+  required: z
+    .boolean()
+    .optional()
+    .describe('Whether an answer is needed (default true). A boolean always has an answer: unchecked is false.')
+    .meta({ default: true }),
+};
+
+const OptionsSchema = z
+  .array(
+    readableText(
+      LIMITS.label,
+      `An option, shown and returned as written, short, at most ${LIMITS.label} characters. Example: "Beach"`,
+    ),
+  )
+  .min(1)
+  .max(STRUCTURE_LIMITS.options)
+  .describe(
+    `The options, 1-${STRUCTURE_LIMITS.options}, unique, each at most ${LIMITS.label} characters. Example: ["Beach", "Mountains", "City"]`,
+  );
+
+export const TextAskFieldSchema = z
+  .strictObject({
+    ...common,
+    type: z.literal('text'),
+    multiline: z.boolean().optional().describe('A multi-line box; line breaks are kept.'),
+    max_length: z
+      .int()
+      .min(1)
+      .max(LIMITS.text)
+      .optional()
+      .describe(`Most characters of the answer, at most ${LIMITS.text} (also the default). Example: 500`),
+    ...tail,
+  })
+  .describe('Free text.');
+
+export const NumberAskFieldSchema = z
+  .strictObject({
+    ...common,
+    type: z.literal('number'),
+    min: z.number().optional().describe('Smallest accepted answer.'),
+    max: z.number().optional().describe('Largest accepted answer.'),
+    ...tail,
+  })
+  .describe('A number, decimals allowed.');
+
+export const IntegerAskFieldSchema = z
+  .strictObject({
+    ...common,
+    type: z.literal('integer'),
+    min: z.int().optional().describe('Smallest accepted answer.'),
+    max: z.int().optional().describe('Largest accepted answer.'),
+    ...tail,
+  })
+  .describe('A whole number.');
+
+export const BooleanAskFieldSchema = z
+  .strictObject({ ...common, type: z.literal('boolean'), ...tail })
+  .describe('Yes or no (a checkbox).');
+
+export const ChoiceAskFieldSchema = z
+  .strictObject({ ...common, type: z.literal('choice'), options: OptionsSchema, ...tail })
+  .describe('One of the options; the answer is the option as written.');
+
+export const MultiChoiceAskFieldSchema = z
+  .strictObject({ ...common, type: z.literal('multi_choice'), options: OptionsSchema, ...tail })
+  .describe('Any of the options; the answer is a list of the options chosen.');
+
+export const RatingAskFieldSchema = z
+  .strictObject({ ...common, type: z.literal('rating'), ...tail })
+  .describe('A rating from 1 to 5; the answer is a whole number.');
+
+/** One sess_ask field: seven simple types, each closed to its own options. */
+export const AskFieldSchema = z.discriminatedUnion('type', [
+  TextAskFieldSchema,
+  NumberAskFieldSchema,
+  IntegerAskFieldSchema,
+  BooleanAskFieldSchema,
+  ChoiceAskFieldSchema,
+  MultiChoiceAskFieldSchema,
+  RatingAskFieldSchema,
+]);
+
+const respondentSeconds = z.int().min(STRUCTURE_LIMITS.minExpiresIn);
+
+export const RespondentsSchema = z
+  .strictObject({
+    max: z.int().min(1).describe('How many people may answer; exact, checked when each person starts. Example: 10'),
+    name: z
+      .boolean()
+      .optional()
+      .describe('Ask each person for their name (a required "Your name" field, respondent_name in the answer).'),
+    expires_in: ExpiresInSchema.optional().describe(
+      `The one deadline for the Ask, in whole seconds from creation, instead of the top-level expires_in; at least ${STRUCTURE_LIMITS.minExpiresIn}. Example: 86400`,
+    ),
+    respondent_expires_in: respondentSeconds
+      .optional()
+      .describe(
+        `How long each person has once they start, in whole seconds; at least ${STRUCTURE_LIMITS.minExpiresIn}. Example: 1800`,
+      ),
+  })
+  .describe(
+    'Advanced: ask many people through one link (a Sess Ask). Share the link with everyone who should answer; each gets their own page.',
+  );
+
+/** sess_ask's arguments: a question and 1-12 simple fields, turned into an ordinary interaction by `toSurface`. */
+export const AskArgumentsSchema = z
+  .strictObject({
+    question: readableText(
+      LIMITS.title,
+      `The question, shown as the heading: about 40 characters, at most ${LIMITS.title}. Example: "Where should we go on Saturday?"`,
+    ),
+    details: readableText(
+      LIMITS.text,
+      `Plain text under the question (no Markdown; line breaks kept), at most ${LIMITS.text} characters. Example: "I will check the forecast and suggest a plan."`,
+    ).optional(),
+    fields: z
+      .array(AskFieldSchema)
+      .min(1)
+      .max(STRUCTURE_LIMITS.askFields)
+      .describe(
+        `What to ask, 1-${STRUCTURE_LIMITS.askFields} fields: text, number, integer, boolean, choice, multi_choice or rating.`,
+      ),
+    submit_label: readableText(
+      LIMITS.button,
+      `The button: a verb, 1-3 words, at most ${LIMITS.button} characters (default "Submit"). Example: "Plan it"`,
+    ).optional(),
+    expires_in: ExpiresInSchema.optional(),
+    respondents: RespondentsSchema.optional(),
+  })
+  .describe(
+    `Ask a short question with up to ${STRUCTURE_LIMITS.askFields} simple fields. Lengths are Unicode code points; nothing is truncated. One complete good call: ${JSON.stringify(SESS_ASK_EXAMPLE)}`,
+  )
+  .meta({ examples: [SESS_ASK_EXAMPLE] });
+
+export type TextAskField = z.infer<typeof TextAskFieldSchema>;
+export type NumberAskField = z.infer<typeof NumberAskFieldSchema>;
+export type IntegerAskField = z.infer<typeof IntegerAskFieldSchema>;
+export type BooleanAskField = z.infer<typeof BooleanAskFieldSchema>;
+export type ChoiceAskField = z.infer<typeof ChoiceAskFieldSchema>;
+export type MultiChoiceAskField = z.infer<typeof MultiChoiceAskFieldSchema>;
+export type RatingAskField = z.infer<typeof RatingAskFieldSchema>;
+export type AskField = z.infer<typeof AskFieldSchema>;
+export type Respondents = z.infer<typeof RespondentsSchema>;
+export type AskArguments = z.infer<typeof AskArgumentsSchema>;

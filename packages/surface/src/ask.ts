@@ -1,0 +1,108 @@
+import type { AskArguments } from './ask-schema.ts';
+import { AskArgumentsSchema } from './ask-schema.ts';
+import { checkLength } from './check-surface.ts';
+import { checkInteractionSize, checkRawInput, UNSAFE_KEYS } from './guard.ts';
+import type { ArgumentIssue, Checked } from './issues.ts';
+import { valueOrThrow } from './issues.ts';
+import { LIMITS } from './limits.ts';
+import { RESPONDENT_NAME_FIELD, toSurface } from './to-surface.ts';
+import { fromZodIssues } from './zod-issues.ts';
+
+/*
+ * sess_ask is checked on its own arguments, so every pointer names what the agent sent
+ * (`/fields/0/label`, not a pointer into the generated interaction). The phases are those of
+ * `validate.ts`: raw structure, shape (zod), then lengths and rules in reading order (question,
+ * details, each field, submit_label, respondents), and last the size of the interaction it
+ * becomes. The rules are those of the interaction, so the result of `toSurface` always passes.
+ */
+
+function checkAskRules(args: AskArguments): ArgumentIssue[] {
+  const issues: ArgumentIssue[] = [];
+  checkLength(issues, args.question, '/question', LIMITS.title, 'title');
+  if (args.details !== undefined) checkLength(issues, args.details, '/details', LIMITS.text);
+
+  const names = new Set<string>();
+  if (args.respondents?.name === true) names.add(RESPONDENT_NAME_FIELD);
+  for (let i = 0; i < args.fields.length; i++) {
+    const field = args.fields[i]!;
+    const at = `/fields/${i}`;
+    checkLength(issues, field.name, `${at}/name`, LIMITS.name);
+    if (UNSAFE_KEYS.has(field.name)) {
+      issues.push({
+        field: `${at}/name`,
+        message: `${at}/name cannot be "${field.name}": it is a reserved word. Choose another name.`,
+      });
+    } else if (field.name === RESPONDENT_NAME_FIELD && names.has(field.name)) {
+      issues.push({
+        field: `${at}/name`,
+        message: `${at}/name "${field.name}" is reserved for the "Your name" field of respondents.name. Choose another name.`,
+      });
+    } else if (names.has(field.name)) {
+      issues.push({
+        field: `${at}/name`,
+        message: `${at}/name "${field.name}" is already used by an earlier field. Give each field its own name.`,
+      });
+    }
+    names.add(field.name);
+    checkLength(issues, field.label, `${at}/label`, LIMITS.label);
+    if (field.type === 'choice' || field.type === 'multi_choice') {
+      const seen = new Set<string>();
+      for (let j = 0; j < field.options.length; j++) {
+        const option = field.options[j]!;
+        checkLength(issues, option, `${at}/options/${j}`, LIMITS.label);
+        if (seen.has(option))
+          issues.push({
+            field: `${at}/options/${j}`,
+            message: `${at}/options/${j} "${option}" repeats an earlier option. Give each option once.`,
+          });
+        seen.add(option);
+      }
+    }
+    if (
+      (field.type === 'number' || field.type === 'integer') &&
+      field.min !== undefined &&
+      field.max !== undefined &&
+      field.min > field.max
+    ) {
+      issues.push({ field: `${at}/min`, message: `${at}/min is more than max; no answer could fit. Swap or fix them.` });
+    }
+    if (field.help !== undefined) checkLength(issues, field.help, `${at}/help`, LIMITS.help);
+  }
+
+  if (args.submit_label !== undefined) checkLength(issues, args.submit_label, '/submit_label', LIMITS.button);
+  if (args.respondents?.expires_in !== undefined && args.expires_in !== undefined) {
+    issues.push({
+      field: '/respondents/expires_in',
+      message:
+        '/respondents/expires_in and /expires_in both set the deadline. Give it once: respondents.expires_in for an Ask, or expires_in alone.',
+    });
+  }
+  return issues;
+}
+
+/** Checks sess_ask's arguments, pointers relative to the arguments (`/question`, `/fields/0/label`). */
+export function checkAskArguments(input: unknown): Checked<AskArguments> {
+  const raw = checkRawInput(input, '');
+  if (raw.length > 0) return { ok: false, issues: raw };
+  const parsed = AskArgumentsSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, issues: fromZodIssues(parsed.error.issues, input, '') };
+  const issues = checkAskRules(parsed.data);
+  if (issues.length > 0) return { ok: false, issues };
+  const size = checkInteractionSize(toSurface(parsed.data), '', 'The interaction built from these arguments');
+  return size.length > 0 ? { ok: false, issues: size } : { ok: true, value: parsed.data };
+}
+
+/** All issues of the first failing phase of sess_ask's arguments (empty when valid). */
+export function collectAskArgumentsIssues(input: unknown): ArgumentIssue[] {
+  const checked = checkAskArguments(input);
+  return checked.ok ? [] : checked.issues;
+}
+
+/**
+ * sess_ask's arguments, validated and deep-equal to the input (defaults such as
+ * `required: true` are applied by `toSurface`, not here). Throws `INVALID_ARGUMENTS` for the
+ * first issue; the question over 80 gets the title's message.
+ */
+export function parseAskArguments(input: unknown): AskArguments {
+  return valueOrThrow(checkAskArguments(input));
+}
