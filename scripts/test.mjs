@@ -4,7 +4,7 @@
 // with the runner's own totals on one line, "N passed, N failed", and a non-zero exit on any
 // failure.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 function run(label, command, args, options = {}) {
   process.stderr.write(`\n== ${label}\n`);
@@ -14,6 +14,11 @@ function run(label, command, args, options = {}) {
 
 const failures = [];
 if (run('services', 'bash', ['scripts/ensure-services.sh']) !== 0) failures.push('services');
+// The MCP conformance suite needs Node 22: it lives in its own install under conformance/,
+// so its node binary never shadows the project's Node 20 on PATH.
+if (!existsSync('conformance/node_modules/.bin/conformance')) {
+  if (run('conformance install', 'npm', ['ci', '--prefix', 'conformance', '--no-audit', '--no-fund']) !== 0) failures.push('conformance install');
+}
 if (run('type-check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']) !== 0) failures.push('type-check');
 if (run('lint', 'npx', ['biome', 'check', '.']) !== 0) failures.push('lint');
 
