@@ -17,7 +17,8 @@ if (run('services', 'bash', ['scripts/ensure-services.sh']) !== 0) failures.push
 // The MCP conformance suite needs Node 22: it lives in its own install under conformance/,
 // so its node binary never shadows the project's Node 20 on PATH.
 if (!existsSync('conformance/node_modules/.bin/conformance')) {
-  if (run('conformance install', 'npm', ['ci', '--prefix', 'conformance', '--no-audit', '--no-fund']) !== 0) failures.push('conformance install');
+  if (run('conformance install', 'npm', ['ci', '--prefix', 'conformance', '--no-audit', '--no-fund']) !== 0)
+    failures.push('conformance install');
 }
 if (run('type-check', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']) !== 0) failures.push('type-check');
 if (run('lint', 'npx', ['biome', 'check', '.']) !== 0) failures.push('lint');

@@ -1,5 +1,8 @@
+import { createAccountRoutes, createApiKeyAuthenticator } from '@sess/accounts';
 import type { Logger } from '@sess/core';
 import { type Database, isMigrated } from '@sess/db';
+import { createFormsRuntime, createJwksRoute, createPageRoutes, createV1Routes, type FormsRuntime } from '@sess/forms';
+import { createOAuthRoutes } from '@sess/oauth';
 import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
@@ -7,6 +10,7 @@ import type { Config } from './config.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { onError, onNotFound } from './http/errors.ts';
 import { requestLogger } from './http/request-logger.ts';
+import { mountMcp } from './mcp/mount-mcp.ts';
 
 export interface AppDeps {
   config: Config;
@@ -16,6 +20,13 @@ export interface AppDeps {
   secret: string;
   /** The clock every verb reads; tests inject their own instead of sleeping. */
   now: () => Date;
+  /** The forms runtime to use (tests pass their own to watch its waiters); built from the deps when absent. */
+  forms?: FormsRuntime;
+  /**
+   * Registers what the app opened (the forms runtime's waiters and subscriptions, the token
+   * verifier's cache) so the server closes it on shutdown, before the database.
+   */
+  onClose?: (close: () => Promise<void>) => void;
 }
 
 /**
@@ -52,6 +63,61 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
       c.get('logger').warn({ event: 'readyz.database_unreachable', err: error }, 'database unreachable');
       return c.json({ status: 'database unreachable' }, 503, { 'Cache-Control': 'no-store' });
     }
+  });
+  // Accounts: /signin, /signup, /signout, /signin/oidc/*, /account, /account/keys.
+  app.route(
+    '/',
+    createAccountRoutes({
+      db: deps.database.db,
+      secret: deps.secret,
+      publicUrl: deps.config.publicUrl,
+      signupPolicy: deps.config.signupPolicy,
+      oidc: deps.config.oidc,
+      now: deps.now,
+      logger: deps.logger,
+    }),
+  );
+  // The person's pages behind a link: /s/:token (answer, extend, Ask start, live wait).
+  // One forms runtime per process (one waiter map, one signing-key cache); /v1 shares it.
+  const forms =
+    deps.forms ??
+    createFormsRuntime({
+      database: deps.database,
+      publicUrl: deps.config.publicUrl,
+      secret: deps.secret,
+      logger: deps.logger,
+      now: deps.now,
+      linkHorizonSeconds: deps.config.linkHorizonSeconds,
+    });
+  if (!deps.forms) deps.onClose?.(() => forms.close());
+  app.route('/', createPageRoutes({ runtime: forms, secret: deps.secret }));
+  // The /v1 API (API keys) and the receipt keys: /v1/*, /.well-known/jwks.json.
+  const db = deps.database.db;
+  // API keys are checked against a 5-second cache that revocations clear on every replica.
+  const apiKeys = createApiKeyAuthenticator({ db, now: deps.now, bus: deps.database.bus, logger: deps.logger });
+  app.route('/', createV1Routes({ runtime: forms, authenticate: (key) => apiKeys.authenticate(key) }));
+  app.route('/', createJwksRoute(forms));
+  // OAuth 2.1 authorization server: discovery, DCR, CIMD, /oauth/authorize + consent, token,
+  // revoke (plus the 2025-03-26 /authorize, /token, /register), and /account/apps.
+  app.route(
+    '/',
+    createOAuthRoutes({
+      database: deps.database,
+      secret: deps.secret,
+      publicUrl: deps.config.publicUrl,
+      now: deps.now,
+      logger: deps.logger,
+      cimd: { policy: deps.config.testAllowLoopbackCimd ? 'loopback-only' : 'public' },
+    }),
+  );
+  // The MCP endpoint /mcp (OAuth bearer, handle store, the forms runtime in-process).
+  mountMcp(app, {
+    config: deps.config,
+    database: deps.database,
+    runtime: forms,
+    secret: deps.secret,
+    logger: deps.logger,
+    now: deps.now,
   });
   return app;
 }

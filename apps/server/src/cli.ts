@@ -1,6 +1,9 @@
+import { createApiKey, createUserAccount, issueFirstAccountToken } from '@sess/accounts';
 import { createLogger } from '@sess/core';
-import { migrate, openDatabase } from '@sess/db';
-import { ConfigError, embeddedDatabaseDir, loadConfig } from './config.ts';
+import { type Database, migrate, openDatabase } from '@sess/db';
+import { rotateSigningKeys } from '@sess/forms';
+import { type Config, ConfigError, embeddedDatabaseDir, loadConfig } from './config.ts';
+import { resolveSecret } from './secret.ts';
 import { startServer } from './server.ts';
 
 const USAGE = `Usage: sess [command]
@@ -8,6 +11,12 @@ const USAGE = `Usage: sess [command]
 Commands:
   serve     Start the server (default). Embedded database unless DATABASE_URL is set.
   migrate   Apply pending database migrations and exit.
+  api-key create --workspace <id> --name <name>
+            Create a /v1 API key for a workspace; the key is printed once, on stdout.
+  user create --email <email>
+            Create an account (any sign-up policy); the password is read from stdin (first line).
+  keys rotate
+            Make a new receipt signing key active; the current one stays published as previous.
   help      Show this help.
 `;
 
@@ -43,6 +52,13 @@ async function serve(): Promise<void> {
   process.stderr.write(
     `Sess is running at ${config.publicUrl} (listening on ${server.url}, ${server.database.driver} database)\n`,
   );
+  // On an empty database: a one-time link to create the first account (printed, never logged).
+  const firstAccount = await issueFirstAccountToken(server.database.db, new Date());
+  if (firstAccount) {
+    process.stderr.write(
+      `No accounts yet. Create the first one (single use, valid 24 hours):\n  ${config.publicUrl}/signup?token=${firstAccount}\n`,
+    );
+  }
   if (stopRequested) stop(stopRequested);
 }
 
@@ -58,9 +74,99 @@ async function runMigrate(): Promise<void> {
   }
 }
 
+/** `--name value` or `--name=value` from the arguments after the subcommand. */
+function option(args: string[], name: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === `--${name}`) return args[i + 1];
+    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
+  }
+  return undefined;
+}
+
+/** Opens the configured database (migrated) for a one-shot command, and closes it after. */
+async function withDatabase<T>(run: (deps: { database: Database; config: Config }) => Promise<T>): Promise<T> {
+  const config = loadConfig(process.env);
+  const logger = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: embeddedDatabaseDir(config), poolMax: 2, logger });
+  try {
+    await migrate(database.db);
+    return await run({ database, config });
+  } finally {
+    await database.close();
+  }
+}
+
+async function runApiKey(): Promise<void> {
+  const [sub, ...args] = process.argv.slice(3);
+  const workspaceId = option(args, 'workspace');
+  const name = option(args, 'name');
+  if (sub !== 'create' || !workspaceId || !name) {
+    process.stderr.write('sess: usage: sess api-key create --workspace <id> --name <name>\n');
+    process.exit(2);
+  }
+  await withDatabase(async ({ database }) => {
+    const created = await createApiKey({ ctx: { db: database.db, now: () => new Date() }, input: { workspaceId, name } });
+    process.stderr.write(`Created API key ${created.id} "${created.name}" (${created.prefix}…) for workspace ${workspaceId}.\n`);
+    process.stderr.write('It is shown once, below: store it now (for example in SESS_API_KEY).\n');
+    process.stdout.write(`${created.key}\n`);
+  });
+}
+
+/** The first line of stdin (the password for `user create`), without its line ending; at most 4 KiB. */
+function readFirstLine(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Password: ');
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const done = () => {
+      process.stdin.off('data', onData);
+      process.stdin.pause();
+      resolve(buffered.split(/\r?\n/)[0] ?? '');
+    };
+    const onData = (chunk: Buffer | string) => {
+      buffered += chunk.toString();
+      if (buffered.includes('\n') || buffered.length > 4096) done();
+    };
+    process.stdin.on('data', onData);
+    process.stdin.once('end', done);
+    process.stdin.once('error', reject);
+  });
+}
+
+async function runUser(): Promise<void> {
+  const [sub, ...args] = process.argv.slice(3);
+  const email = option(args, 'email');
+  if (sub !== 'create' || !email) {
+    process.stderr.write('sess: usage: sess user create --email <email>   (password on stdin)\n');
+    process.exit(2);
+  }
+  const password = await readFirstLine();
+  await withDatabase(async ({ database }) => {
+    const created = await createUserAccount(database.db, { email, password, now: new Date() });
+    process.stdout.write(`Created user ${created.userId} <${created.email}> with workspace ${created.workspaceId}.\n`);
+  });
+}
+
+async function runKeys(): Promise<void> {
+  const [sub] = process.argv.slice(3);
+  if (sub !== 'rotate') {
+    process.stderr.write('sess: usage: sess keys rotate\n');
+    process.exit(2);
+  }
+  await withDatabase(async ({ database, config }) => {
+    const rotated = await rotateSigningKeys(database.db, { secret: resolveSecret(config), now: new Date() });
+    process.stdout.write(
+      `Active receipt signing key: ${rotated.kid}${rotated.previousKid ? ` (previous: ${rotated.previousKid}, still published)` : ''}${rotated.retiredKid ? `; retired ${rotated.retiredKid}` : ''}.\n`,
+    );
+  });
+}
+
 const commands: Record<string, () => Promise<void>> = {
   serve,
   migrate: runMigrate,
+  'api-key': runApiKey,
+  keys: runKeys,
+  user: runUser,
   help: async () => {
     process.stdout.write(USAGE);
   },

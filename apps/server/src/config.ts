@@ -61,6 +61,29 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SESS_SECRET: z.string().min(32, 'must be at least 32 characters (for example: openssl rand -base64 32)').optional(),
   SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
+  // Horizon of extendable links (20 h or less): how long after creation "Ask for more time" may reach. 20 h to 1 year.
+  SESS_LINK_HORIZON_SECONDS: integer(72_000, 31_536_000).default(604_800),
+  SESS_SIGNUP: z.enum(['open', 'invite', 'closed'], { message: 'must be one of open, invite, closed' }).optional(),
+  OIDC_ISSUER: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+      message: "must be the provider's issuer URL, such as https://accounts.example.com",
+    })
+    .optional(),
+  OIDC_CLIENT_ID: z.string().min(1).max(512, 'must be at most 512 characters').optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(1024, 'must be at most 1024 characters').optional(),
+  OIDC_PROVIDER_NAME: z.string().min(1).max(40, 'must be at most 40 characters').optional(),
+  SESS_TEST_ALLOW_LOOPBACK_CIMD: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  // /mcp: requests per minute per client IP and per signed-in principal (0 turns a limit off),
+  // and exact browser origins allowed to call it (comma-separated; non-browser clients send none).
+  SESS_MCP_RATE_PER_IP: integer(0, 100_000_000).default(6000),
+  SESS_MCP_RATE_PER_PRINCIPAL: integer(0, 100_000_000).default(600),
+  SESS_MCP_ALLOWED_ORIGINS: z
+    .string()
+    .refine((value) => value.split(',').every((o) => URL.canParse(o.trim()) && new URL(o.trim()).origin === o.trim()), {
+      message: 'must be exact origins separated by commas, such as https://inspector.example',
+    })
+    .optional(),
 });
 
 export interface Config {
@@ -76,10 +99,30 @@ export interface Config {
   /** Undefined until resolved: generated into the data dir when absent outside production. */
   secret: string | undefined;
   shutdownGraceMs: number;
+  /** Extendable links may be extended until creation + this many seconds (default 7 days). */
+  linkHorizonSeconds: number;
+  /** Who may create an account on the web (`SESS_SIGNUP`): open in development, invite in production. */
+  signupPolicy: 'open' | 'invite' | 'closed';
+  /** The upstream OpenID Provider for "Sign in with …", or null when OIDC_ISSUER is unset. */
+  oidc: {
+    issuer: string;
+    clientId: string;
+    clientSecret: string;
+    name: string;
+    /** An http:// issuer, allowed only outside production (tests, local development). */
+    allowInsecureRequests: boolean;
+  } | null;
+  /**
+   * Test flag `SESS_TEST_ALLOW_LOOPBACK_CIMD=1`: OAuth client metadata documents are fetched only
+   * from loopback addresses (over http too) and from nowhere else. Refused in production.
+   */
+  testAllowLoopbackCimd: boolean;
+  /** /mcp limits per minute (0 = off) and the exact browser origins it accepts. */
+  mcp: { ratePerIp: number; ratePerPrincipal: number; allowedOrigins: string[] };
 }
 
 // Values of these variables are never echoed back in an error (they can hold credentials).
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SESS_SECRET']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SESS_SECRET', 'OIDC_CLIENT_SECRET']);
 
 /**
  * Parses the environment into a Config, or throws a ConfigError naming the first variable
@@ -99,6 +142,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     throw new ConfigError(variable, `${issue.message}${shown}.`);
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && e.SESS_TEST_ALLOW_LOOPBACK_CIMD === '1') {
+    throw new ConfigError('SESS_TEST_ALLOW_LOOPBACK_CIMD', 'is a test flag and must not be set when NODE_ENV=production.');
+  }
   if (e.NODE_ENV === 'production' && !e.SESS_SECRET) {
     throw new ConfigError('SESS_SECRET', 'is required when NODE_ENV=production (for example: openssl rand -base64 32).');
   }
@@ -113,6 +159,36 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: e.LOG_LEVEL,
     secret: e.SESS_SECRET,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    linkHorizonSeconds: e.SESS_LINK_HORIZON_SECONDS,
+    signupPolicy: e.SESS_SIGNUP ?? (e.NODE_ENV === 'production' ? 'invite' : 'open'),
+    oidc: loadOidc(e),
+    testAllowLoopbackCimd: e.SESS_TEST_ALLOW_LOOPBACK_CIMD === '1',
+    mcp: {
+      ratePerIp: e.SESS_MCP_RATE_PER_IP,
+      ratePerPrincipal: e.SESS_MCP_RATE_PER_PRINCIPAL,
+      allowedOrigins: e.SESS_MCP_ALLOWED_ORIGINS ? e.SESS_MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()) : [],
+    },
+  };
+}
+
+/** OIDC_* come as a set: all three or none; http:// only outside production. */
+function loadOidc(e: z.infer<typeof EnvSchema>): Config['oidc'] {
+  const set = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
+  if (set.every((value) => value === undefined)) return null;
+  if (!e.OIDC_ISSUER) throw new ConfigError('OIDC_ISSUER', 'is required when OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is set.');
+  if (!e.OIDC_CLIENT_ID) throw new ConfigError('OIDC_CLIENT_ID', 'is required when OIDC_ISSUER is set.');
+  if (!e.OIDC_CLIENT_SECRET) throw new ConfigError('OIDC_CLIENT_SECRET', 'is required when OIDC_ISSUER is set.');
+  const issuer = new URL(e.OIDC_ISSUER);
+  const insecure = issuer.protocol === 'http:';
+  if (insecure && e.NODE_ENV === 'production') {
+    throw new ConfigError('OIDC_ISSUER', 'must start with https:// when NODE_ENV=production.');
+  }
+  return {
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET,
+    name: e.OIDC_PROVIDER_NAME ?? issuer.hostname,
+    allowInsecureRequests: insecure,
   };
 }
 

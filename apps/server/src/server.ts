@@ -44,7 +44,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await database.close();
     throw error;
   }
-  const app = buildApp({ config, database, logger, secret, now: options.now ?? (() => new Date()) });
+  const closers: Array<() => Promise<void>> = [];
+  const app = buildApp({
+    config,
+    database,
+    logger,
+    secret,
+    now: options.now ?? (() => new Date()),
+    onClose: (close) => closers.push(close),
+  });
   options.extend?.(app);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
@@ -65,6 +73,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         logger.warn({ event: 'server.grace_elapsed' }, 'grace period over; closing open connections');
         if ('closeAllConnections' in server) server.closeAllConnections();
       }, config.shutdownGraceMs);
+      // Release parked waits at once (they answer "still waiting" and finish), rather than
+      // holding the shutdown for up to their 45 s; the database stays open for in-flight work.
+      for (const closeOne of closers.reverse()) {
+        await closeOne().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
+      }
       await stopped;
       clearTimeout(grace);
       await database.close();

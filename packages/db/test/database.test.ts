@@ -6,21 +6,22 @@ import { type Database, isMigrated, migrate, openDatabase, queryRows, workspaces
 
 const onPostgres = testDriver() === 'postgres';
 
-/** Resolves with the next `count` payloads seen on `channel`. */
-function collect(database: Database, channel: string, count: number): { done: Promise<string[]>; stop: () => Promise<void> } {
+/** Subscribes (LISTEN is active when this resolves); `done` resolves with the next `count` payloads. */
+async function collect(
+  database: Database,
+  channel: string,
+  count: number,
+): Promise<{ done: Promise<string[]>; stop: () => Promise<void> }> {
   const seen: string[] = [];
-  let stop = async () => {};
-  const done = new Promise<string[]>((resolve) => {
-    void database.bus
-      .subscribe(channel, (payload) => {
-        seen.push(payload);
-        if (seen.length === count) resolve(seen);
-      })
-      .then((unsubscribe) => {
-        stop = unsubscribe;
-      });
+  let resolve: (payloads: string[]) => void = () => {};
+  const done = new Promise<string[]>((r) => {
+    resolve = r;
   });
-  return { done, stop: () => stop() };
+  const stop = await database.bus.subscribe(channel, (payload) => {
+    seen.push(payload);
+    if (seen.length === count) resolve(seen);
+  });
+  return { done, stop };
 }
 
 describe('migrations', () => {
@@ -84,8 +85,7 @@ describe('database', () => {
   });
 
   it('delivers published messages to subscribers, in order per channel', async () => {
-    const { done, stop } = collect(database, 'test_order', 100);
-    await new Promise((r) => setTimeout(r, 50));
+    const { done, stop } = await collect(database, 'test_order', 100);
     for (let i = 0; i < 100; i++) await database.bus.publish('test_order', String(i));
     expect(await done).toEqual(Array.from({ length: 100 }, (_, i) => String(i)));
     await stop();
@@ -141,8 +141,7 @@ describe.runIf(onPostgres)('bus on PostgreSQL (replicas and connection loss)', (
   });
 
   it('delivers a message published on one replica to a subscriber on another', async () => {
-    const { done, stop } = collect(replica, 'test_cross', 1);
-    await new Promise((r) => setTimeout(r, 50));
+    const { done, stop } = await collect(replica, 'test_cross', 1);
     await database.bus.publish('test_cross', 'hello');
     expect(await done).toEqual(['hello']);
     await stop();

@@ -5,7 +5,7 @@ import { newSecret } from '@sess/core';
 import { type Database, openDatabase } from '@sess/db';
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { maintenanceUrl, TEST_DB_PREFIX, testDatabaseUrl, testDriver } from './test-env.ts';
+import { maintenanceUrl, testDatabasePrefix, testDriver, withDatabase } from './test-env.ts';
 
 export interface TestDatabase extends Database {
   /** PostgreSQL: this test database's URL (for a second "replica" or raw connections). */
@@ -24,17 +24,17 @@ export interface TestDatabase extends Database {
 export async function createTestDatabase(options: { poolMax?: number; migrated?: boolean } = {}): Promise<TestDatabase> {
   const migrated = options.migrated ?? true;
   if (testDriver() === 'postgres') {
-    const name = `${TEST_DB_PREFIX}${newSecret(9)
+    const template = inject('pgTemplate');
+    const name = `${testDatabasePrefix(template)}${newSecret(9)
       .toLowerCase()
       .replace(/[^a-z0-9]/g, 'x')}`;
     const admin = postgres(maintenanceUrl(), { max: 1, onnotice: () => {} });
     try {
-      await admin.unsafe(`create database "${name}"${migrated ? ` template "${inject('pgTemplate')}"` : ''}`);
+      await admin.unsafe(`create database "${name}"${migrated ? ` template "${template}"` : ''}`);
     } finally {
       await admin.end({ timeout: 5 });
     }
-    const url = new URL(testDatabaseUrl());
-    url.pathname = `/${name}`;
+    const url = new URL(withDatabase(maintenanceUrl(), name));
     const database = await openDatabase({ url: url.toString(), poolMax: options.poolMax ?? 10 });
     return {
       ...database,

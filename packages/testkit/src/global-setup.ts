@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { migrate, openDatabase } from '@sess/db';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
-import { maintenanceUrl, runDatabaseName, TEST_DB_PREFIX, testDatabaseUrl } from './test-env.ts';
+import { isDefaultRunDatabase, maintenanceUrl, runDatabaseName, testDatabasePrefix, testDatabaseUrl } from './test-env.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,7 +25,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (driver === 'postgres') {
     const admin = postgres(maintenanceUrl(), { max: 1, onnotice: () => {} });
     const template = runDatabaseName();
-    const stale = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`${TEST_DB_PREFIX}%`}`;
+    const stale = await admin<
+      { datname: string }[]
+    >`select datname from pg_database where datname like ${`${testDatabasePrefix(template)}%`}`;
     for (const { datname } of stale) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
     await admin.unsafe(`drop database if exists "${template}" with (force)`);
     await admin.unsafe(`create database "${template}"`);
@@ -35,6 +37,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('pgTemplate', template);
     project.provide('pgliteTemplate', '');
     return async () => {
+      const left = await admin<
+        { datname: string }[]
+      >`select datname from pg_database where datname like ${`${testDatabasePrefix(template)}%`}`;
+      for (const { datname } of left) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+      if (isDefaultRunDatabase()) await admin.unsafe(`drop database if exists "${template}" with (force)`);
       await admin.end({ timeout: 5 });
     };
   }

@@ -1,2 +1,32 @@
 export { createTestDatabase, type TestDatabase } from './database.ts';
+export { createTestUser, createTestWorkspace, signInTestUser, type TestUser } from './factories/accounts.ts';
+export {
+  createTestClock,
+  createTestFormsRuntime,
+  createTestSession,
+  sampleAskArguments,
+  sampleSurface,
+  TEST_PUBLIC_URL,
+  TEST_SECRET,
+  type TestClock,
+  tokenOf,
+} from './factories/forms.ts';
+export { createTestOAuthClient, type TestOAuthClient } from './factories/oauth.ts';
+export { createUser, createWorkspace, createWorkspaceWithKey, type TestWorkspace } from './factories/workspaces.ts';
+export {
+  type AuthorizationOutcome,
+  type AuthorizedTestClient,
+  CookieJar,
+  completeAuthorization,
+  createPkcePair,
+  discoverOAuth,
+  findForm,
+  type HtmlForm,
+  type OAuthDiscovery,
+  parseHtmlForms,
+  type SignInAndAuthorizeOptions,
+  signInAndAuthorize,
+  type TestClientRegistration,
+  type TestTokens,
+} from './oauth-client.ts';
 export { maintenanceUrl, testDatabaseUrl, testDriver } from './test-env.ts';

@@ -1,15 +1,33 @@
 import type { Driver } from '@sess/db';
 
-/** The PostgreSQL database of this test run (created fresh by .ci/run or by the global setup). */
+const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/sess_test';
+
+/**
+ * The PostgreSQL database of this test run: SESS_TEST_DATABASE_URL (.ci/run creates a fresh one),
+ * or by default `sess_test_<pid of the vitest main process>`, so two runs on one server (a
+ * developer's and CI's) never share, drop or template each other's databases. Call it in the
+ * global setup only; test files get the name through `inject('pgTemplate')`.
+ */
 export function testDatabaseUrl(): string {
-  return process.env.SESS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/sess_test';
+  if (process.env.SESS_TEST_DATABASE_URL) return process.env.SESS_TEST_DATABASE_URL;
+  return withDatabase(DEFAULT_URL, `sess_test_${process.pid}`);
 }
 
-/** The same server's maintenance database, from which test databases are created and dropped. */
+/** True when the run database is this process's own default (dropped again at the end). */
+export function isDefaultRunDatabase(): boolean {
+  return !process.env.SESS_TEST_DATABASE_URL;
+}
+
+/** The same server's URL with another database name. */
+export function withDatabase(url: string, name: string): string {
+  const copy = new URL(url);
+  copy.pathname = `/${name}`;
+  return copy.toString();
+}
+
+/** The server's maintenance database, from which test databases are created and dropped. */
 export function maintenanceUrl(): string {
-  const url = new URL(testDatabaseUrl());
-  url.pathname = '/postgres';
-  return url.toString();
+  return withDatabase(process.env.SESS_TEST_DATABASE_URL ?? DEFAULT_URL, 'postgres');
 }
 
 export function runDatabaseName(): string {
@@ -23,4 +41,7 @@ export function testDriver(): Driver {
   return driver;
 }
 
-export const TEST_DB_PREFIX = 'sess_t_';
+/** Test databases are named after their run's template, so a run only ever drops its own. */
+export function testDatabasePrefix(template: string): string {
+  return `${template}_t_`;
+}

@@ -12,7 +12,7 @@ export const STYLESHEET_CSS = `
   --accent-ink: #ffffff;
   --danger: #b42318;
   --ok: #067647;
-  --focus: #f59e0b;
+  --focus: #b45309;
   color-scheme: light;
 }
 * { box-sizing: border-box; }
@@ -31,11 +31,22 @@ p { margin: 0 0 .75rem; overflow-wrap: anywhere; }
 .lead { color: var(--muted); }
 .pre { white-space: pre-wrap; }
 .muted { color: var(--muted); font-size: .95rem; }
+div.record { margin: 1rem 0; }
+.caption { font-weight: 600; margin-bottom: .25rem; }
 dl.record { margin: .5rem 0 1rem; display: grid; grid-template-columns: minmax(6rem, 40%) 1fr; gap: .25rem .75rem; }
 dl.record dt { font-weight: 600; overflow-wrap: anywhere; }
 dl.record dd { margin: 0; overflow-wrap: anywhere; white-space: pre-wrap; }
+dl.record > .pair { display: contents; }
+/* The answer page's records: one ruled row per pair, key above value on a phone. */
+dl.pairs { display: block; margin: 0; border-top: 1px solid var(--line); }
+dl.pairs .pair { display: block; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+dl.pairs dt { font-size: .95rem; }
+@media (min-width: 30rem) { dl.pairs .pair { display: grid; grid-template-columns: minmax(6rem, 40%) 1fr; gap: .75rem; } }
+.context { color: var(--muted); font-size: .95rem; margin: 0 0 .25rem; overflow-wrap: anywhere; }
+.req { font-weight: 400; color: var(--muted); font-size: .9rem; }
 .field { margin: 1rem 0; }
-.field > label, .field > legend, fieldset > legend { display: block; font-weight: 600; margin-bottom: .25rem; }
+.field > label, .field > legend, fieldset > legend { display: block; font-weight: 600; margin-bottom: .25rem; padding: 0; }
+.field.invalid { border-left: 4px solid var(--danger); padding-left: .75rem; }
 .hint { color: var(--muted); font-size: .95rem; margin: 0 0 .35rem; }
 fieldset { border: 0; padding: 0; margin: 1rem 0; }
 input[type="text"], input[type="email"], input[type="password"], input[type="number"], input[type="url"],
@@ -51,16 +62,19 @@ input[type="date"], input[type="time"], input[type="datetime-local"], select, te
 }
 textarea { min-height: 7rem; resize: vertical; }
 .choice { display: flex; align-items: center; gap: .6rem; min-height: 44px; padding: .25rem 0; }
-.choice input { width: 1.35rem; height: 1.35rem; margin: 0; flex: none; }
+.choice label { flex: 1; padding: .5rem 0; cursor: pointer; }
+.choice + .hint { margin-left: 1.95rem; }
+.choice input { width: 1.35rem; height: 1.35rem; margin: 0; flex: none; accent-color: var(--accent); }
 .rating { display: flex; gap: .5rem; flex-wrap: wrap; }
-.rating label { display: inline-flex; align-items: center; justify-content: center; min-width: 44px; min-height: 44px;
+.rating label { position: relative; display: inline-flex; align-items: center; justify-content: center; min-width: 44px; min-height: 44px;
   border: 1px solid #8a93a5; border-radius: 8px; cursor: pointer; }
 .rating input { position: absolute; opacity: 0; width: 1px; height: 1px; }
 .rating input:checked + span { font-weight: 700; }
+.scale { display: flex; justify-content: space-between; max-width: 16rem; font-size: .85rem; margin-top: .35rem; }
 .rating label:has(input:checked) { background: var(--accent); color: var(--accent-ink); border-color: var(--accent); }
 .rating label:has(input:focus-visible) { outline: 3px solid var(--focus); outline-offset: 2px; }
 .actions { display: flex; flex-direction: column; gap: .6rem; margin-top: 1.25rem; }
-@media (min-width: 40rem) { .actions { flex-direction: row-reverse; justify-content: flex-start; } }
+@media (min-width: 40rem) { .actions { flex-direction: row; flex-wrap: wrap; } }
 button, .button {
   min-height: 44px;
   padding: .6rem 1.1rem;
@@ -77,7 +91,21 @@ button, .button {
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-.error { color: var(--danger); font-size: .95rem; margin: .25rem 0 0; }
+.error { color: var(--danger); font-weight: 600; font-size: .95rem; margin: .25rem 0 .35rem; }
+.banner ul { margin: .25rem 0 0; padding-left: 1.2rem; }
+.banner.error a { color: var(--danger); }
+.expires { margin: 1rem 0 0; }
+.status-card h1 { display: flex; align-items: center; gap: .6rem; }
+.mark { flex: none; display: inline-flex; align-items: center; justify-content: center; width: 2rem; height: 2rem;
+  border-radius: 50%; background: var(--muted); color: #fff; font-size: 1.1rem; }
+.mark::after { content: "\\00d7"; }
+.ok .mark { background: var(--ok); }
+.ok .mark::after { content: "\\2713"; }
+.wait .mark { background: var(--accent); }
+.wait .mark::after { content: "\\2026"; }
+.attention .mark { background: var(--focus); }
+.attention .mark::after { content: "!"; }
+h1[tabindex="-1"]:focus { outline: none; }
 [aria-invalid="true"] { border-color: var(--danger) !important; }
 .banner { border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; background: #eef2ff; }
 .banner.ok { background: #ecfdf3; color: var(--ok); }
@@ -87,5 +115,19 @@ button.danger { background: #fff; color: var(--danger); border-color: var(--dang
 footer { color: var(--muted); font-size: .85rem; text-align: center; padding: 1.5rem 0; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .5rem .25rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
+/* Account pages (sign-in, sign-up, /account, /account/keys). */
+a.button { display: inline-flex; align-items: center; justify-content: center; }
+.account-header { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .5rem 1rem; margin: 0 0 1rem; }
+.account-header p { margin: 0; overflow-wrap: anywhere; }
+.plain-list, .nav-list { list-style: none; margin: 0 0 1rem; padding: 0; }
+.plain-list li { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.plain-list .name { font-weight: 600; overflow-wrap: anywhere; }
+.plain-list form { margin-left: auto; }
+.nav-list { display: flex; flex-wrap: wrap; gap: .6rem; }
+.alt-signin { margin-top: 1rem; text-align: center; }
+button.wide { width: 100%; }
+.switch { margin-top: 1.25rem; }
+input.secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9rem; }
+td form button { white-space: nowrap; }
 `;

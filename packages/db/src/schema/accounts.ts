@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** A tenant. Every tenant-owned row carries `workspace_id`; the plan sets its limits. */
 export const workspaces = pgTable('workspaces', {
@@ -59,4 +59,81 @@ export const apiKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('api_keys_key_hash_key').on(t.keyHash), index('api_keys_workspace_idx').on(t.workspaceId)],
+);
+
+/**
+ * A signed-in browser. The cookie carries a random token; only its SHA-256 (`token_hash`) is
+ * stored. `idle_expires_at` moves forward with use but never past `expires_at` (the absolute
+ * limit), so a session is live exactly while `now < idle_expires_at`.
+ */
+export const browserSessions = pgTable(
+  'browser_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    idleExpiresAt: timestamp('idle_expires_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('browser_sessions_token_hash_key').on(t.tokenHash),
+    index('browser_sessions_user_idx').on(t.userId),
+    index('browser_sessions_idle_expires_idx').on(t.idleExpiresAt),
+  ],
+);
+
+/**
+ * Password sign-in attempts per account, counted here (not in process memory) so the limit
+ * holds across replicas. Keyed by the SHA-256 of the normalised e-mail, for known and unknown
+ * addresses alike, so the limit itself reveals nothing about which accounts exist.
+ */
+export const signInAttempts = pgTable(
+  'sign_in_attempts',
+  {
+    emailHash: text('email_hash').primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull(),
+  },
+  (t) => [index('sign_in_attempts_window_idx').on(t.windowStart)],
+);
+
+/**
+ * One-time links that let someone create an account whatever the sign-up policy allows
+ * otherwise: `first_account` (printed by `sess serve` on an empty database) and `invite`
+ * (made by a signed-in member; the new account also joins `workspace_id`). Stored only as the
+ * SHA-256 of the token; single-use (`used_at`) and expiring.
+ */
+export const signupTokens = pgTable(
+  'signup_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    kind: text('kind', { enum: ['first_account', 'invite'] }).notNull(),
+    /** The workspace an invitee joins as a member; null for the first-account link. */
+    workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    usedBy: text('used_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('signup_tokens_workspace_idx').on(t.workspaceId), index('signup_tokens_expires_idx').on(t.expiresAt)],
+);
+
+/** An upstream OpenID Provider account linked to a user: `(issuer, subject)` is the identity. */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index('user_identities_user_idx').on(t.userId)],
 );

@@ -1,1 +1,13 @@
-export { apiKeys, memberships, users, workspaces } from './accounts.ts';
+export {
+  apiKeys,
+  browserSessions,
+  memberships,
+  signInAttempts,
+  signupTokens,
+  userIdentities,
+  users,
+  workspaces,
+} from './accounts.ts';
+export { askRespondents, formAnswers, formRevisions, formSessions, idempotencyKeys, signingKeys } from './forms.ts';
+export { mcpHandles } from './mcp.ts';
+export { oauthClients, oauthCodes, oauthGrants, oauthRefreshTokens, oauthSigningKeys } from './oauth.ts';

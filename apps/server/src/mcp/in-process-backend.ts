@@ -1,0 +1,203 @@
+import type { DbOrTx } from '@sess/db';
+import {
+  completeSession,
+  createAsk,
+  createSession,
+  type AnswerView as FormsAnswerView,
+  type FormsRuntime,
+  type SessionView as FormsSessionView,
+  publishSession,
+  readAsk,
+  readSession,
+  withdrawSession,
+} from '@sess/forms';
+import type { AnswerView, BackendContext, SessBackend, SessionSummary, SessionView } from '@sess/mcp';
+import type { ReceiptKeySet } from '@sess/receipts';
+
+/*
+ * The hosted default behind the MCP tools: @sess/forms called in-process, in the same database.
+ * Nothing here is trusted by the tools; they verify every receipt themselves.
+ */
+
+/**
+ * The forms runtime, with its writes redirected into the caller's transaction. A forms verb
+ * opens its write transaction with `runtime.database.db.transaction(…)`; on a transaction that
+ * becomes a savepoint, so the session (and its idempotency key) and the MCP handle record commit
+ * or roll back together. Everything else (clock, keys, waiters, prepared reads) is the runtime's.
+ */
+function runtimeIn(runtime: FormsRuntime, tx: DbOrTx): FormsRuntime {
+  return Object.create(runtime, { database: { value: { ...runtime.database, db: tx }, enumerable: true } }) as FormsRuntime;
+}
+
+function toAnswer(answer: FormsAnswerView): AnswerView {
+  const view: AnswerView = {
+    eventId: answer.eventId,
+    revision: answer.revision,
+    actionId: answer.actionId,
+    values: answer.values as Record<string, unknown>,
+    receipt: answer.receipt,
+    answeredAt: answer.answeredAt,
+  };
+  if (answer.respondentId) view.respondentId = answer.respondentId;
+  return view;
+}
+
+function toSessionView(workspaceId: string, view: FormsSessionView): SessionView {
+  const state: SessionView['state'] =
+    view.state === 'completed'
+      ? 'completed'
+      : view.state === 'withdrawn'
+        ? 'withdrawn'
+        : view.state === 'expired'
+          ? 'expired'
+          : 'open';
+  const out: SessionView = {
+    sessionId: view.sessionId,
+    workspaceId,
+    state,
+    revision: view.revision,
+    surfaceSha256: view.surfaceSha256,
+    expiresAt: view.expiresAt,
+  };
+  if (view.response) out.answer = toAnswer(view.response);
+  return out;
+}
+
+/** A receipt key set that always looks keys up in the runtime's current ring (rotation-aware, no fetch). */
+export function createRuntimeKeySet(runtime: FormsRuntime): ReceiptKeySet {
+  return {
+    async getKey(kid) {
+      const ring = await runtime.keyRing();
+      return ring.keySet.getKey(kid);
+    },
+  };
+}
+
+/** The in-process SessBackend over a forms runtime. */
+export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
+  const ctxOf = (ctx: BackendContext, tx?: DbOrTx) => ({
+    runtime: tx ? runtimeIn(runtime, tx) : runtime,
+    workspaceId: ctx.workspaceId,
+  });
+  return {
+    origin: runtime.publicUrl,
+    sharesTransactions: true,
+
+    async createSession(ctx, input, options) {
+      const args: { interaction: unknown; expires_in?: number } = { interaction: input.surface };
+      if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
+      // Inside the caller's transaction the create and its handle commit together, so there is no
+      // lost outcome to replay and no idempotency record to write.
+      const created = await createSession({
+        ctx: ctxOf(ctx, options?.tx),
+        input: args,
+        idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
+      });
+      return {
+        sessionId: created.sessionId,
+        workspaceId: ctx.workspaceId,
+        state: 'open',
+        revision: created.revision,
+        surfaceSha256: created.surfaceSha256,
+        expiresAt: created.expiresAt,
+        humanUrl: created.humanUrl,
+      };
+    },
+
+    async createAsk(ctx, input, options) {
+      const created = await createAsk({
+        ctx: ctxOf(ctx, options?.tx),
+        input: input.ask,
+        idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
+      });
+      return {
+        askId: created.askId,
+        workspaceId: ctx.workspaceId,
+        state: 'open',
+        surfaceSha256: created.surfaceSha256,
+        expiresAt: created.expiresAt,
+        counts: { started: 0, answered: 0, max: created.ask.max },
+        answers: [],
+        humanUrl: created.humanUrl,
+      };
+    },
+
+    async readSession(ctx, input) {
+      const view = await readSession({
+        ctx: ctxOf(ctx),
+        sessionId: input.sessionId,
+        revision: input.revision,
+        waitMs: input.waitMs,
+        signal: input.signal,
+      });
+      return toSessionView(ctx.workspaceId, view);
+    },
+
+    async readAsk(ctx, input) {
+      const view = await readAsk({ ctx: ctxOf(ctx), askId: input.askId });
+      return {
+        askId: view.askId,
+        workspaceId: ctx.workspaceId,
+        state: view.state === 'waiting' ? 'open' : 'closed',
+        surfaceSha256: view.surfaceSha256,
+        expiresAt: view.expiresAt,
+        counts: view.counts,
+        answers: view.answers.map((answer) => {
+          const out = { ...toAnswer(answer), respondentId: answer.respondentId ?? '' } as AnswerView & {
+            respondentId: string;
+            name?: string;
+          };
+          if (typeof answer.respondentName === 'string') out.name = answer.respondentName;
+          return out;
+        }),
+      };
+    },
+
+    async publish(ctx, input) {
+      const view = await publishSession({
+        ctx: ctxOf(ctx),
+        sessionId: input.sessionId,
+        expectedRevision: input.expectedRevision,
+        idempotencyKey: input.idempotencyKey,
+        input: { response_event_id: input.responseEventId, interaction: input.surface },
+      });
+      return toSessionView(ctx.workspaceId, view);
+    },
+
+    async complete(ctx, input) {
+      const view = await completeSession({
+        ctx: ctxOf(ctx),
+        sessionId: input.sessionId,
+        expectedRevision: input.expectedRevision,
+        idempotencyKey: input.idempotencyKey,
+        input: { response_event_id: input.responseEventId },
+      });
+      return toSessionView(ctx.workspaceId, view);
+    },
+
+    async withdraw(ctx, input) {
+      const view = await withdrawSession({ ctx: ctxOf(ctx), sessionId: input.sessionId, idempotencyKey: input.idempotencyKey });
+      return { sessionId: view.sessionId, state: 'withdrawn', revision: view.revision };
+    },
+
+    async listSessions(ctx, input) {
+      const summaries = await Promise.all(
+        input.sessionIds.slice(0, 50).map(async (sessionId): Promise<SessionSummary | undefined> => {
+          try {
+            const view = await readSession({ ctx: ctxOf(ctx), sessionId, waitMs: 0 });
+            return {
+              sessionId,
+              state: toSessionView(ctx.workspaceId, view).state,
+              revision: view.revision,
+              expiresAt: view.expiresAt,
+              answered: view.state === 'answered',
+            };
+          } catch {
+            return undefined;
+          }
+        }),
+      );
+      return summaries.filter((summary): summary is SessionSummary => summary !== undefined);
+    },
+  };
+}

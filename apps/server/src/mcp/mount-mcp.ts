@@ -1,0 +1,72 @@
+import type { IncomingMessage } from 'node:http';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Logger } from '@sess/core';
+import type { Database } from '@sess/db';
+import type { FormsRuntime } from '@sess/forms';
+import { createPostgresHandleStore, createSessMcpHttpHandler, type SessMcpHttpHandler } from '@sess/mcp';
+import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
+import type { Hono } from 'hono';
+import type { Config } from '../config.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { createInProcessBackend, createRuntimeKeySet } from './in-process-backend.ts';
+import { createOAuthAuthenticate } from './oauth-authenticate.ts';
+
+export interface McpMountDeps {
+  config: Config;
+  database: Database;
+  runtime: FormsRuntime;
+  secret: string;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** Hosts `/mcp` answers for: the public URL's host, plus loopback names outside production. */
+function allowedHostsFor(config: Config): string[] {
+  const hosts = [new URL(config.publicUrl).host];
+  if (config.nodeEnv !== 'production') hosts.push('localhost', '127.0.0.1', '[::1]');
+  return hosts;
+}
+
+/**
+ * Mounts the MCP endpoint at `/mcp`: the edge from @sess/mcp with the OAuth verifier as its one
+ * `authenticate`, the PostgreSQL handle store (sealed with the server secret), and the forms
+ * runtime in-process as the backend (receipts verified against the runtime's own key ring).
+ */
+export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHandler {
+  const urls = buildOAuthUrls(deps.config.publicUrl);
+  const verifier = createAccessTokenVerifier({
+    database: deps.database,
+    publicUrl: deps.config.publicUrl,
+    now: deps.now,
+    logger: deps.logger,
+  });
+  const store = createPostgresHandleStore({ db: deps.database.db, secret: deps.secret, now: deps.now });
+  const handler = createSessMcpHttpHandler({
+    authenticate: createOAuthAuthenticate(verifier, deps.logger),
+    handleStore: store.bind,
+    allowedHosts: allowedHostsFor(deps.config),
+    allowedOrigins: deps.config.mcp.allowedOrigins,
+    requiredScopes: [SCOPE_INTERACT],
+    resourceMetadataUrl: urls.protectedResourceMetadata,
+    backend: createInProcessBackend(deps.runtime),
+    receipts: { keys: createRuntimeKeySet(deps.runtime), issuer: deps.runtime.publicUrl },
+    logger: deps.logger,
+    now: deps.now,
+    rateLimit: {
+      perIp: deps.config.mcp.ratePerIp > 0 ? { limit: deps.config.mcp.ratePerIp, windowMs: 60_000 } : false,
+      perPrincipal: deps.config.mcp.ratePerPrincipal > 0 ? { limit: deps.config.mcp.ratePerPrincipal, windowMs: 60_000 } : false,
+    },
+  });
+  app.all('/mcp', (c) => {
+    let clientAddress = 'unknown';
+    try {
+      clientAddress = getConnInfo(c).remote.address ?? 'unknown';
+    } catch {
+      // Not on @hono/node-server (e.g. app.request in a test): no socket address.
+    }
+    // On @hono/node-server the socket's message is at hand: the edge reads the body from it directly.
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    return handler.fetch(c.req.raw, incoming ? { clientAddress, incoming } : { clientAddress });
+  });
+  return handler;
+}

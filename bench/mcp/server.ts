@@ -1,0 +1,188 @@
+/**
+ * The server half of bench/mcp (started by run.ts, pinned to one core). It serves, side by side:
+ *
+ * - the whole edge: the real app (buildApp: request ids, logging, OAuth verifier, handle store on
+ *   PostgreSQL, forms in-process) at `EDGE/mcp`;
+ * - a bare `createMcpHandler` serving the same seven tools (the same server factory, no
+ *   preflight, no token verification, the SDK reading the body itself) at `BARE/mcp`;
+ * - a bare Hono JSON route (parse the body, answer a JSON-RPC-shaped object) at `BARE/json`;
+ * - `STATS/stats`: RSS, heap and how many /mcp requests are in flight.
+ *
+ * One person signs in through the real OAuth flow (DCR, sign-in page, consent, token) and connects
+ * GRANTS apps, one per workspace; it prints one JSON line with the URLs, the tokens and one waiting
+ * handle.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createLogger } from '@sess/core';
+import { openDatabase, workspaces } from '@sess/db';
+import { createFormsRuntime } from '@sess/forms';
+import { createPostgresHandleStore, createServerFactory, type RequestScope, SCOPE_KEY } from '@sess/mcp';
+import { createAccessTokenVerifier } from '@sess/oauth';
+import { buildApp, loadConfig } from '@sess/server';
+import { type CookieJar, createTestUser, createTestWorkspace, sampleSurface, signInAndAuthorize } from '@sess/testkit';
+import { eq, sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
+
+const DATABASE_URL = process.env.DATABASE_URL!;
+const GRANTS = Number(process.env.BENCH_GRANTS ?? 55);
+const SECRET = process.env.BENCH_SECRET!;
+
+const database = await openDatabase({ url: DATABASE_URL, poolMax: 20 });
+const { migrate } = await import('@sess/db');
+await migrate(database.db);
+
+// The whole edge: the real app, PUBLIC_URL = its own address.
+let inflight = 0;
+let appFetch: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
+const edgeServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
+  const s = serve(
+    {
+      fetch: async (request, env) => {
+        const isMcp = request.url.endsWith('/mcp');
+        if (isMcp) inflight++;
+        try {
+          return await appFetch(request, env);
+        } finally {
+          if (isMcp) inflight--;
+        }
+      },
+      port: 0,
+      hostname: '127.0.0.1',
+    },
+    () => resolve(s),
+  );
+});
+(edgeServer as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 120_000;
+const edgeUrl = `http://127.0.0.1:${(edgeServer.address() as AddressInfo).port}`;
+const config = loadConfig({
+  NODE_ENV: 'production',
+  PORT: '0',
+  PUBLIC_URL: edgeUrl,
+  LOG_LEVEL: 'warn',
+  SESS_SECRET: SECRET,
+  SESS_SIGNUP: 'open',
+  DATABASE_URL,
+  SESS_MCP_RATE_PER_IP: process.env.SESS_MCP_RATE_PER_IP ?? '6000',
+  SESS_MCP_RATE_PER_PRINCIPAL: process.env.SESS_MCP_RATE_PER_PRINCIPAL ?? '600',
+});
+const logger = createLogger({ level: 'warn' });
+const app = buildApp({ config, database, logger, secret: SECRET, now: () => new Date() });
+appFetch = (request, env) => app.fetch(request, env);
+
+// Real tokens: one person signs in once and connects GRANTS apps, each to a workspace of its own
+// (a principal per workspace, so the 100-unfinished cap applies to each), on a plan without an
+// open-session limit. One sign-in and GRANTS registrations stay within the per-IP limits of the
+// sign-in page (30) and of registration (60 an hour).
+const tokens: string[] = [];
+const person = await createTestUser(database.db);
+const workspaceIds = [person.workspaceId];
+for (let i = 1; i < GRANTS; i++)
+  workspaceIds.push((await createTestWorkspace(database.db, { userId: person.userId, role: 'owner' })).workspaceId);
+let browser: CookieJar | undefined;
+for (const workspaceId of workspaceIds) {
+  await database.db.update(workspaces).set({ plan: 'enterprise' }).where(eq(workspaces.id, workspaceId));
+  const connected = await signInAndAuthorize({ baseUrl: edgeUrl, user: person, workspaceId, ...(browser ? { browser } : {}) });
+  browser = connected.browser;
+  tokens.push(connected.tokens.accessToken);
+}
+
+// One waiting interaction of person 0, for the sess_response cases.
+const created = await fetch(`${edgeUrl}/mcp`, {
+  method: 'POST',
+  headers: {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${tokens[0]}`,
+  },
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'sess_request', arguments: { interaction: sampleSurface() } },
+  }),
+});
+const createdText = await created.text();
+const handle = /"handle":"(hdl_[a-z2-7]+)"/.exec(createdText)?.[1];
+if (!handle) throw new Error(`could not create the bench interaction: ${createdText.slice(0, 300)}`);
+
+// The bare createMcpHandler: the same factory and tools, a fixed authority, no edge in front.
+const verifier = createAccessTokenVerifier({ database, publicUrl: edgeUrl });
+const verified = await verifier.verify(tokens[0]!);
+if (!verified.ok) throw new Error('token 0 did not verify');
+const principal = verified.principal;
+const forms = createFormsRuntime({ database, publicUrl: edgeUrl, secret: SECRET, logger });
+const backend = createInProcessBackend(forms);
+const store = createPostgresHandleStore({ db: database.db, secret: SECRET });
+const binding = {
+  origin: backend.origin,
+  workspaceId: principal.workspaceId,
+  principalId: principal.principalId,
+  clientId: principal.clientId,
+  grantId: principal.grantId,
+  grantGeneration: principal.grantGeneration,
+};
+const scope: RequestScope = { principal, binding, store: store.bind(binding), deadline: new AbortController().signal };
+const bareMcp = createMcpHandler(
+  createServerFactory({
+    backend,
+    receipts: { keys: createRuntimeKeySet(forms), issuer: forms.publicUrl },
+    now: () => new Date(),
+    maxWaitMs: 45_000,
+  }),
+);
+const authInfo = {
+  token: 'bench',
+  clientId: principal.clientId,
+  scopes: principal.scopes,
+  expiresAt: principal.expiresAt,
+  extra: { [SCOPE_KEY]: scope },
+};
+const bare = new Hono();
+bare.post('/json', async (c) => {
+  const body = (await c.req.json()) as { id?: unknown };
+  return c.json({ jsonrpc: '2.0', id: body.id ?? null, result: { ok: true } });
+});
+bare.all('/mcp', (c) => bareMcp.fetch(c.req.raw, { authInfo }));
+const bareServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
+  const s = serve({ fetch: bare.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+});
+(bareServer as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 120_000;
+
+const stats = new Hono();
+stats.get('/stats', (c) => {
+  const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  return c.json({ rss: memory.rss, heapUsed: memory.heapUsed, inflight, cpuMicros: cpu.user + cpu.system });
+});
+stats.post('/gc', (c) => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return c.json({ ok: true });
+});
+const statsServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
+  const s = serve({ fetch: stats.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+});
+
+await database.db.execute(sql`select 1`);
+console.log(
+  JSON.stringify({
+    ready: true,
+    edge: edgeUrl,
+    bare: `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}`,
+    stats: `http://127.0.0.1:${(statsServer.address() as AddressInfo).port}`,
+    tokens,
+    handle,
+  }),
+);
+
+process.on('SIGTERM', async () => {
+  edgeServer.close();
+  bareServer.close();
+  statsServer.close();
+  await forms.close();
+  await verifier.close();
+  await database.close();
+  process.exit(0);
+});

@@ -1,0 +1,146 @@
+import { isSessError } from '@sess/core';
+import { type AccountView, renderAccountPage, renderMessagePage } from '@sess/web';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { BrowserSession } from '../browser-sessions/read-browser-session.ts';
+import { checkCsrfToken, csrfToken } from '../csrf/csrf-token.ts';
+import { createInvite, INVITE_TTL_MS } from '../signup/signup-tokens.ts';
+import { listWorkspacesForUser } from '../workspaces/list-workspaces-for-user.ts';
+import { mountApiKeyRoutes } from './api-key-routes.ts';
+import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
+import { mountOidcRoutes } from './oidc-routes.ts';
+import { requireSession } from './require-session.ts';
+import { readForm, refusedForm, sendPage } from './respond.ts';
+import { mountSignInRoutes } from './sign-in-routes.ts';
+import { mountSignUpRoutes } from './sign-up-routes.ts';
+
+/** Where the OAuth engineer's connected-apps page lives (linked from the overview). */
+export const CONNECTED_APPS_PATH = '/account/apps';
+
+/** Every path these routes answer (and the only ones their middleware runs on). */
+const OWN_PATHS = [
+  '/signin',
+  '/signin/*',
+  '/signup',
+  '/signout',
+  '/account',
+  '/account/invites',
+  '/account/keys',
+  '/account/keys/*',
+];
+
+/**
+ * All account routes as one Hono app to mount at `/`: sign-in, sign-up, sign-out, the
+ * upstream OpenID sign-in (when configured), `/account` and `/account/keys`. Form bodies are
+ * capped at 16 KiB; every post carries a CSRF token.
+ */
+export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> {
+  const app = new Hono<AccountsEnv>();
+  // Middleware is scoped to our own paths: this app is mounted at `/`, and a bare `use()` would
+  // also run in front of every other package's routes (e.g. /account/apps, /oauth/*).
+  const ensureLogger: MiddlewareHandler<AccountsEnv> = async function ensureLogger(c, next) {
+    // Mounted in apps/server the request logger is already set; standing alone, use the root.
+    if (!c.get('logger')) c.set('logger', deps.logger);
+    await next();
+  };
+  for (const path of OWN_PATHS) app.use(path, ensureLogger);
+  // Errors on these routes end as a page, not JSON; the cause goes to the log only.
+  app.onError((error, c) => {
+    c.get('logger')?.error({ event: 'accounts.http.unhandled', err: error }, 'unhandled error');
+    return sendPage(c, 500, (nonce) =>
+      renderMessagePage(
+        { title: 'Something went wrong', message: 'Something failed on our side. Try again in a moment.', tone: 'error' },
+        nonce,
+      ),
+    );
+  });
+  const limit = bodyLimit({
+    maxSize: 16 * 1024,
+    onError: (c) =>
+      sendPage(c, 413, (nonce) =>
+        renderMessagePage({ title: 'Too much', message: 'That form was too large to accept.', tone: 'error' }, nonce),
+      ),
+  });
+  for (const path of OWN_PATHS) app.post(path, limit);
+
+  mountSignInRoutes(app, deps);
+  mountSignUpRoutes(app, deps);
+  if (deps.oidc) mountOidcRoutes(app, deps, deps.oidc);
+
+  const signedIn = requireSession(deps);
+  app.use('/account', signedIn);
+  app.use('/account/invites', signedIn);
+  app.use('/account/keys', signedIn);
+  app.use('/account/keys/*', signedIn);
+
+  async function overview(c: Context<AccountsEnv>, status: number, extra: Partial<AccountView> = {}): Promise<Response> {
+    const session: BrowserSession = c.get('session');
+    const workspaces = await listWorkspacesForUser(deps.db, session.userId);
+    const view: AccountView = {
+      email: session.email,
+      workspaces,
+      csrf: {
+        signout: csrfToken(deps.secret, session.sessionId, 'signout'),
+        invite: csrfToken(deps.secret, session.sessionId, 'account:invite'),
+      },
+      invitesEnabled: deps.signupPolicy !== 'closed',
+      links: { apiKeys: '/account/keys', connectedApps: CONNECTED_APPS_PATH },
+      ...extra,
+    };
+    return sendPage(c, status, (nonce) => renderAccountPage(view, nonce));
+  }
+
+  app.get('/account', (c) => overview(c, 200));
+
+  app.post('/account/invites', async (c) => {
+    const session = c.get('session');
+    const form = await readForm(c);
+    if (!checkCsrfToken(deps.secret, session.sessionId, 'account:invite', form._csrf)) return refusedForm(c, '/account');
+    if (deps.signupPolicy === 'closed') {
+      return sendPage(c, 403, (nonce) =>
+        renderMessagePage(
+          {
+            title: 'Invites are off',
+            message: 'Sign-up is closed on this server; accounts are created by its administrator.',
+            link: { href: '/account', label: 'Your account' },
+            tone: 'warn',
+          },
+          nonce,
+        ),
+      );
+    }
+    const now = deps.now();
+    const workspaceId = form.workspace_id ?? '';
+    try {
+      const token = await createInvite(deps.db, { userId: session.userId, workspaceId, now });
+      const workspaces = await listWorkspacesForUser(deps.db, session.userId);
+      const workspaceName = workspaces.find((w) => w.id === workspaceId)?.name ?? workspaceId;
+      c.get('logger').info({ event: 'accounts.invite.created', userId: session.userId, workspaceId }, 'invite created');
+      return overview(c, 201, {
+        createdInvite: {
+          workspaceName,
+          url: `${deps.publicUrl}/signup?token=${token}`,
+          expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+        },
+      });
+    } catch (error) {
+      if (isSessError(error) && error.code === 'NOT_FOUND') {
+        return sendPage(c, 404, (nonce) =>
+          renderMessagePage(
+            {
+              title: 'No such workspace',
+              message: 'You can make invite links only for workspaces you own.',
+              link: { href: '/account', label: 'Your account' },
+              tone: 'error',
+            },
+            nonce,
+          ),
+        );
+      }
+      throw error;
+    }
+  });
+
+  mountApiKeyRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,79 @@
+// The public surface of @sess/accounts: explicit named exports only. Each area adds its own lines.
+
+export {
+  API_KEY_CACHE_TTL_MS,
+  API_KEYS_CHANNEL,
+  type ApiKeyAuthenticator,
+  type ApiKeyAuthenticatorOptions,
+  createApiKeyAuthenticator,
+} from './api-keys/api-key-authenticator.ts';
+// API keys for /v1 (workspace-scoped, shown once, stored as SHA-256 + prefix).
+export {
+  API_KEY_DISPLAY_LENGTH,
+  API_KEY_PREFIX,
+  apiKeyDisplayPrefix,
+  isApiKeyShape,
+  newApiKey,
+} from './api-keys/api-key-format.ts';
+export {
+  type ApiKeyPrincipal,
+  authenticateApiKey,
+  LAST_USED_GRANULARITY_SECONDS,
+} from './api-keys/authenticate-api-key.ts';
+export { API_KEY_NAME_MAX, type CreateApiKeyInput, type CreatedApiKey, createApiKey } from './api-keys/create-api-key.ts';
+export { type ApiKeySummary, listApiKeys } from './api-keys/list-api-keys.ts';
+export { revokeApiKey } from './api-keys/revoke-api-key.ts';
+// Browser sessions (the `sess_session` cookie) — read by the OAuth pages.
+export { type CreatedBrowserSession, createBrowserSession } from './browser-sessions/create-browser-session.ts';
+export {
+  deleteBrowserSession,
+  deleteBrowserSessionsOfUser,
+  deleteExpiredBrowserSessions,
+} from './browser-sessions/delete-browser-session.ts';
+export { type BrowserSession, readBrowserSession } from './browser-sessions/read-browser-session.ts';
+export {
+  clearSessionCookie,
+  readCookieValues,
+  SESSION_ABSOLUTE_MS,
+  SESSION_COOKIE,
+  SESSION_IDLE_MS,
+  serializeCookie,
+  sessionCookie,
+} from './browser-sessions/session-cookie.ts';
+// CSRF tokens for forms posted by signed-in pages.
+export { checkCsrfToken, csrfToken } from './csrf/csrf-token.ts';
+// The HTTP face: sign-in, sign-up, sign-out, /account, /account/keys, "Sign in with …".
+export { CONNECTED_APPS_PATH, createAccountRoutes } from './http/account-routes.ts';
+export type { AccountRateLimits, AccountRoutesDeps, AccountsEnv, OidcSettings } from './http/deps.ts';
+export { OIDC_CALLBACK_PATH } from './http/oidc-routes.ts';
+// Upstream OpenID sign-in.
+export { createOidcClient, type OidcClient, type OidcIdentity, OidcSignInError } from './oidc/oidc-client.ts';
+export { signInWithOidcIdentity } from './oidc/sign-in-with-oidc.ts';
+// Passwords, users, sign-in and sign-up.
+export { checkPassword, PASSWORD_MAX, PASSWORD_MIN } from './passwords/check-password.ts';
+export { hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from './passwords/password-hash.ts';
+// Where to go after sign-in.
+export { DEFAULT_RETURN_TO, parseReturnTo, safeReturnTo } from './return-to/safe-return-to.ts';
+export {
+  ACCOUNT_ATTEMPT_LIMIT,
+  ACCOUNT_ATTEMPT_WINDOW_MS,
+  countSignInAttempt,
+  deleteStaleSignInAttempts,
+} from './sign-in/count-sign-in-attempt.ts';
+export { type SignInLimits, signInWithPassword, WRONG_CREDENTIALS } from './sign-in/sign-in-with-password.ts';
+export { checkSignupInput, createUserAccount, signUp } from './signup/sign-up.ts';
+export { SIGNUP_POLICIES, type SignupPolicy } from './signup/signup-policy.ts';
+export {
+  consumeSignupLink,
+  createInvite,
+  deleteStaleSignupTokens,
+  FIRST_ACCOUNT_LINK_TTL_MS,
+  INVITE_TTL_MS,
+  issueFirstAccountToken,
+  peekSignupLink,
+  type SignupLink,
+} from './signup/signup-tokens.ts';
+export { type CreatedUser, personalWorkspaceName } from './users/create-user.ts';
+export { EMAIL_MAX, normalizeEmail } from './users/normalize-email.ts';
+// Workspaces of a person.
+export { listWorkspacesForUser, type UserWorkspace } from './workspaces/list-workspaces-for-user.ts';

@@ -1,0 +1,166 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { workspaces } from './accounts.ts';
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * One link (`/s/<token>`): an interaction (one person, revisions one after another) or an Ask
+ * (many respondents, one revision). Only the SHA-256 of the link token is stored. `state` holds
+ * what an agent or a person did (open → completed | withdrawn); "answered" and "expired" are
+ * derived on read from the answers and the clock, so expiry needs no background job.
+ *
+ * Time: `expires_at` is the deadline as created; `deadline_at` is the current one (moved forward
+ * by "Ask for more time" on extendable links, never past `horizon_at`); `closes_at` is the moment
+ * the link is over for good (`horizon_at` when extendable, else `expires_at`).
+ */
+export const formSessions = pgTable(
+  'form_sessions',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['interaction', 'ask'] }).notNull(),
+    state: text('state', { enum: ['open', 'completed', 'withdrawn'] })
+      .notNull()
+      .default('open'),
+    currentRevision: integer('current_revision').notNull().default(1),
+    linkTokenHash: text('link_token_hash').notNull(),
+    lifetimeSeconds: integer('lifetime_seconds').notNull(),
+    extendable: boolean('extendable').notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    deadlineAt: at('deadline_at').notNull(),
+    horizonAt: at('horizon_at'),
+    closesAt: at('closes_at').notNull(),
+    extendedAt: at('extended_at'),
+    completedAt: at('completed_at'),
+    withdrawnAt: at('withdrawn_at'),
+    /** Ask settings and counters (null for an interaction). The counters move in the same transaction as their rows. */
+    askMax: integer('ask_max'),
+    askName: boolean('ask_name'),
+    askRespondentSeconds: integer('ask_respondent_seconds'),
+    askStarted: integer('ask_started').notNull().default(0),
+    askAnswered: integer('ask_answered').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('form_sessions_link_token_hash_key').on(t.linkTokenHash),
+    // listSessions: newest first within a workspace, keyset-paginated on (created_at, id).
+    index('form_sessions_workspace_created_idx').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+    // The plan's open-session count: open rows not yet closed for good.
+    index('form_sessions_workspace_open_idx').on(t.workspaceId, t.closesAt).where(sql`${t.state} = 'open'`),
+  ],
+);
+
+/** Each Surface shown on a session, immutable once written; its SHA-256 is what receipts sign. */
+export const formRevisions = pgTable(
+  'form_revisions',
+  {
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => formSessions.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    surface: jsonb('surface').notNull(),
+    surfaceSha256: text('surface_sha256').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.revision] }), index('form_revisions_workspace_idx').on(t.workspaceId)],
+);
+
+/**
+ * One person of an Ask: their own page token (hashed), their own deadline. A slot is taken from
+ * the start until the answer, or until `expires_at` passes unanswered.
+ */
+export const askRespondents = pgTable(
+  'ask_respondents',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id').notNull(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => formSessions.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    name: text('name'),
+    startedAt: at('started_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    answeredAt: at('answered_at'),
+  },
+  (t) => [
+    uniqueIndex('ask_respondents_token_hash_key').on(t.tokenHash),
+    index('ask_respondents_session_idx').on(t.sessionId, t.expiresAt),
+    index('ask_respondents_workspace_idx').on(t.workspaceId),
+  ],
+);
+
+/**
+ * Accepted answers: one per revision of an interaction (the partial unique index makes the
+ * first answer win atomically) and one per respondent of an Ask. Each carries its signed receipt.
+ */
+export const formAnswers = pgTable(
+  'form_answers',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id').notNull(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => formSessions.id, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    respondentId: text('respondent_id').references(() => askRespondents.id, { onDelete: 'cascade' }),
+    actionId: text('action_id').notNull(),
+    values: jsonb('values').notNull(),
+    answerSha256: text('answer_sha256').notNull(),
+    receipt: text('receipt').notNull(),
+    answeredAt: at('answered_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('form_answers_session_revision_key').on(t.sessionId, t.revision).where(sql`${t.respondentId} is null`),
+    uniqueIndex('form_answers_respondent_key').on(t.respondentId).where(sql`${t.respondentId} is not null`),
+    index('form_answers_session_idx').on(t.sessionId, t.answeredAt),
+    index('form_answers_workspace_idx').on(t.workspaceId),
+  ],
+);
+
+/**
+ * Idempotent writes: the first request with a key stores its response; the same key with the
+ * same request replays it, with another request it is refused. A response that carries a link
+ * (a create) is stored sealed with the server secret. Rows older than 24 hours are swept.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestSha256: text('request_sha256').notNull(),
+    status: integer('status').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Receipt signing keys (global, not per tenant). The private JWK is sealed with the server
+ * secret (AES-256-GCM, kid bound). At most one `active` and one `previous` key; both are
+ * published in the JWKS, `retired` keys are not.
+ */
+export const signingKeys = pgTable(
+  'signing_keys',
+  {
+    kid: text('kid').primaryKey(),
+    alg: text('alg').notNull(),
+    publicJwk: jsonb('public_jwk').notNull(),
+    sealedPrivateJwk: text('sealed_private_jwk').notNull(),
+    status: text('status', { enum: ['active', 'previous', 'retired'] }).notNull(),
+    createdAt: at('created_at').notNull(),
+    rotatedAt: at('rotated_at'),
+  },
+  (t) => [
+    uniqueIndex('signing_keys_one_active_key').on(t.status).where(sql`${t.status} = 'active'`),
+    uniqueIndex('signing_keys_one_previous_key').on(t.status).where(sql`${t.status} = 'previous'`),
+  ],
+);

@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { workspaces } from './accounts.ts';
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * The MCP adapter's durable records: one per handle an agent holds (`hdl_…`). A handle is bound
+ * to the authority that created it (API origin, workspace, principal, OAuth client, grant and
+ * grant generation) and carries the adapter state, the saved create intent and the exact
+ * publish/complete request saved before dispatch. The link and the answer data are sealed with
+ * the server secret (`sealed`) and removed once the handle is finished. `version` is the row's
+ * compare-and-set counter: every state change is conditional on the version it read.
+ */
+export const mcpHandles = pgTable(
+  'mcp_handles',
+  {
+    handle: text('handle').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    principalId: text('principal_id').notNull(),
+    clientId: text('client_id').notNull(),
+    grantId: text('grant_id').notNull(),
+    grantGeneration: integer('grant_generation').notNull(),
+    origin: text('origin').notNull(),
+    kind: text('kind', { enum: ['interaction', 'ask'] }).notNull(),
+    state: text('state', {
+      enum: ['create_intent', 'create_unknown', 'waiting', 'answered', 'blocked', 'completed', 'expired', 'cancelled', 'closed'],
+    }).notNull(),
+    version: integer('version').notNull().default(1),
+    sessionId: text('session_id'),
+    askId: text('ask_id'),
+    revision: integer('revision').notNull().default(1),
+    surfaceSha256: text('surface_sha256'),
+    title: text('title').notNull(),
+    expiresAt: at('expires_at'),
+    /** The create intent: idempotency key and request hash, saved before (or with) the create. */
+    intent: jsonb('intent'),
+    /** The exact publish/complete/cancel request saved before dispatch (body, If-Match, idempotency key). */
+    pending: jsonb('pending'),
+    /** The last confirmed mutation, so an identical replay can succeed without a request. */
+    confirmed: jsonb('confirmed'),
+    /** AES-256-GCM sealed `{ humanUrl, response }`; null once the handle is finished. */
+    sealed: text('sealed'),
+    blockedReason: text('blocked_reason'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    index('mcp_handles_workspace_idx').on(t.workspaceId),
+    // sess_list: a principal's handles, newest first, keyset-paginated on (created_at, handle).
+    index('mcp_handles_principal_created_idx').on(t.workspaceId, t.principalId, t.createdAt.desc(), t.handle.desc()),
+    // The 100-unfinished cap per principal counts these rows.
+    index('mcp_handles_principal_unfinished_idx')
+      .on(t.workspaceId, t.principalId)
+      .where(sql`${t.state} in ('create_intent', 'create_unknown', 'waiting', 'answered', 'blocked')`),
+  ],
+);

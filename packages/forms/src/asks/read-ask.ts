@@ -1,0 +1,64 @@
+import { askRespondents, formAnswers } from '@sess/db';
+import { asc, eq } from 'drizzle-orm';
+import { type AskState, askState } from '../model/derive-state.ts';
+import { askNotFound } from '../model/errors.ts';
+import type { AnswerRow } from '../model/session-row.ts';
+import { type AnswerView, toAnswerView } from '../model/views.ts';
+import type { WorkspaceContext } from '../sessions/context.ts';
+
+/** An Ask as the agent reads it. */
+export interface AskView {
+  askId: string;
+  kind: 'ask';
+  /** `waiting` while answers may still come; `closed` once none can (expired, or `max` answered); `withdrawn`. */
+  state: AskState;
+  open: boolean;
+  counts: { started: number; answered: number; max: number };
+  createdAt: string;
+  expiresAt: string;
+  surfaceSha256: string;
+  /** Each respondent's answer with its receipt, oldest first. */
+  answers: AnswerView[];
+}
+
+/**
+ * Reads an Ask once (no waiting, as the seed's sess_response on an Ask): whether it is open,
+ * its counts, and every answer with its receipt (bounded by `max` ≤ 1,000).
+ * @throws SessError `NOT_FOUND` (unknown, another workspace's, or not an Ask).
+ */
+export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: string }): Promise<AskView> {
+  const { runtime } = ctx;
+  const snapshot = await runtime.queries.sessionById(ctx.workspaceId, askId);
+  if (snapshot?.session.kind !== 'ask') throw askNotFound(askId);
+  const { session, revision } = snapshot;
+  const rows = await runtime.database.db
+    .select({
+      id: formAnswers.id,
+      revision: formAnswers.revision,
+      respondentId: formAnswers.respondentId,
+      actionId: formAnswers.actionId,
+      values: formAnswers.values,
+      answerSha256: formAnswers.answerSha256,
+      receipt: formAnswers.receipt,
+      answeredAt: formAnswers.answeredAt,
+      name: askRespondents.name,
+    })
+    .from(formAnswers)
+    .innerJoin(askRespondents, eq(askRespondents.id, formAnswers.respondentId))
+    .where(eq(formAnswers.sessionId, askId))
+    .orderBy(asc(formAnswers.answeredAt), asc(formAnswers.id));
+  const state = askState(session, runtime.now());
+  return {
+    askId,
+    kind: 'ask',
+    state,
+    open: state === 'waiting',
+    counts: { started: session.askStarted, answered: session.askAnswered, max: session.askMax ?? 0 },
+    createdAt: session.createdAt.toISOString(),
+    expiresAt: session.expiresAt.toISOString(),
+    surfaceSha256: revision.surfaceSha256,
+    answers: rows.map(({ name, ...answer }) =>
+      toAnswerView(answer as AnswerRow, revision.surfaceSha256, session.askName ? (name ?? null) : undefined),
+    ),
+  };
+}

@@ -1,0 +1,183 @@
+import { hashSecret, newId, SessError } from '@sess/core';
+import { queryRows } from '@sess/db';
+import { type AnswerError, hashAnswer, RESPONDENT_NAME_FIELD, validateAnswer } from '@sess/surface';
+import { sql } from 'drizzle-orm';
+import { linkState } from '../model/derive-state.ts';
+import { alreadyAnswered, linkClosed, linkNotFound } from '../model/errors.ts';
+import { classifyToken } from '../model/link-tokens.ts';
+import { signAnswerReceipt } from '../model/receipt.ts';
+import { isoParam } from '../model/sql-values.ts';
+import type { FormsRuntime } from '../runtime/forms-runtime.ts';
+import { FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
+
+/** What the answer page posts. */
+export interface SubmitLinkAnswerInput {
+  /** The revision the page showed (a hidden field); an answer for an older one is refused. */
+  revision: number;
+  /** The button pressed (its action id); may be left out when the form has one button. */
+  actionId?: string | undefined;
+  /** Field name → value, as posted (strings, string lists) or JSON-typed. */
+  submitted: Record<string, unknown>;
+}
+
+/** The outcome of a submit: accepted (with its event id) or the person's mistakes to show inline. */
+export type SubmitLinkAnswerResult = { ok: true; eventId: string; revision: number } | { ok: false; errors: AnswerError[] };
+
+/**
+ * Records a person's answer to the link's current revision. The answer is checked with
+ * `validateAnswer` against the Surface shown; if it fails, nothing is written and the errors
+ * come back for the page. An accepted answer gets an event id and a signed receipt, and every
+ * wait on the session is woken (NOTIFY in the same statement, delivered on commit).
+ *
+ * One answer per revision: the first accepted answer wins atomically (a unique index); a
+ * concurrent or later second submit gets `ALREADY_ANSWERED`. For a respondent token, the answer
+ * completes that respondent's page.
+ *
+ * @throws SessError `NOT_FOUND` (unknown token), `ALREADY_ANSWERED` (this revision, or an older
+ * one the page still showed, has its answer), `LINK_CLOSED` with `details.state` (`lapsed`,
+ * `expired`, `completed`, `withdrawn`), `REVISION_MISMATCH` (a revision the link never had).
+ */
+export async function submitLinkAnswer(
+  runtime: FormsRuntime,
+  token: string,
+  input: SubmitLinkAnswerInput,
+): Promise<SubmitLinkAnswerResult> {
+  const kind = classifyToken(token);
+  if (!kind) throw linkNotFound();
+  return kind === 'respondent' ? submitRespondentAnswer(runtime, token, input) : submitInteractionAnswer(runtime, token, input);
+}
+
+async function submitInteractionAnswer(
+  runtime: FormsRuntime,
+  token: string,
+  input: SubmitLinkAnswerInput,
+): Promise<SubmitLinkAnswerResult> {
+  const now = runtime.now();
+  const snapshot = await runtime.queries.sessionByTokenHash(hashSecret(token));
+  if (!snapshot) throw linkNotFound();
+  const { session, revision } = snapshot;
+  if (session.kind === 'ask') {
+    throw new SessError('INVALID_STATE', 'This is the shared link of an Ask: start your own page to answer.', { state: 'ask' });
+  }
+  checkRevisionOpen(session.currentRevision, input.revision, linkState(session, snapshot.answer !== null, now));
+
+  const checked = validateAnswer(revision.surface, { actionId: input.actionId, values: input.submitted });
+  if (!checked.ok) return { ok: false, errors: checked.errors };
+
+  const eventId = newId('answer');
+  const answer = { actionId: checked.actionId, values: checked.values };
+  const answerSha256 = hashAnswer(answer);
+  const receipt = await signAnswerReceipt(runtime, {
+    workspaceId: session.workspaceId,
+    sessionId: session.id,
+    revision: input.revision,
+    eventId,
+    surfaceSha256: revision.surfaceSha256,
+    answerSha256,
+    issuedAt: now,
+  });
+  const at = isoParam(now);
+  // One statement: the guard (still open, still this revision, before the deadline), the insert
+  // (first answer wins on the partial unique index) and the NOTIFY (sent only if a row went in).
+  const rows = await queryRows<{ id: string }>(
+    runtime.database.db,
+    sql`with ins as (
+          insert into form_answers
+            (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at)
+          select ${eventId}, s.workspace_id, s.id, ${input.revision}, null, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
+                 ${answerSha256}, ${receipt}, ${at}::timestamptz
+            from form_sessions s
+           where s.id = ${session.id} and s.state = 'open' and s.current_revision = ${input.revision}
+             and s.deadline_at > ${at}::timestamptz
+          on conflict (session_id, revision) where respondent_id is null do nothing
+          returning id, session_id, revision)
+        select id, pg_notify(${FORM_EVENTS_CHANNEL}, session_id || ' ' || revision) as notified from ins`,
+  );
+  if (rows.length === 1) return { ok: true, eventId, revision: input.revision };
+
+  // Nothing went in: find out why, from a fresh read.
+  const fresh = await runtime.queries.sessionByTokenHash(hashSecret(token));
+  if (!fresh) throw linkNotFound();
+  checkRevisionOpen(
+    fresh.session.currentRevision,
+    input.revision,
+    linkState(fresh.session, fresh.answer !== null, runtime.now()),
+  );
+  throw alreadyAnswered(input.revision);
+}
+
+/** Refuses an answer for a revision that is not the open current one. */
+function checkRevisionOpen(currentRevision: number, revision: number, state: string): void {
+  if (!Number.isSafeInteger(revision) || revision < 1 || revision > currentRevision) {
+    throw new SessError('REVISION_MISMATCH', `This link is at revision ${currentRevision}. Reload the page.`, {
+      currentRevision,
+    });
+  }
+  // An older revision was answered before the agent published the next one.
+  if (revision < currentRevision || state === 'answered') throw alreadyAnswered(revision);
+  if (state !== 'open') throw linkClosed(state);
+}
+
+async function submitRespondentAnswer(
+  runtime: FormsRuntime,
+  token: string,
+  input: SubmitLinkAnswerInput,
+): Promise<SubmitLinkAnswerResult> {
+  const now = runtime.now();
+  const snapshot = await runtime.queries.respondentByTokenHash(hashSecret(token));
+  if (!snapshot) throw linkNotFound();
+  const { session, respondent, revision } = snapshot;
+  checkRespondentOpen(snapshot.answer !== null, session.state, respondent.expiresAt, input.revision, now);
+
+  const checked = validateAnswer(revision.surface, { actionId: input.actionId, values: input.submitted });
+  if (!checked.ok) return { ok: false, errors: checked.errors };
+
+  const eventId = newId('answer');
+  const answer = { actionId: checked.actionId, values: checked.values };
+  const answerSha256 = hashAnswer(answer);
+  const receipt = await signAnswerReceipt(runtime, {
+    workspaceId: session.workspaceId,
+    sessionId: session.id,
+    revision: 1,
+    eventId,
+    surfaceSha256: revision.surfaceSha256,
+    answerSha256,
+    respondentId: respondent.id,
+    issuedAt: now,
+  });
+  const name = session.askName ? String(checked.values[RESPONDENT_NAME_FIELD] ?? '') || null : null;
+  const at = isoParam(now);
+  const rows = await queryRows<{ id: string }>(
+    runtime.database.db,
+    sql`with ins as (
+          insert into form_answers
+            (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at)
+          select ${eventId}, p.workspace_id, p.session_id, 1, p.id, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
+                 ${answerSha256}, ${receipt}, ${at}::timestamptz
+            from ask_respondents p join form_sessions s on s.id = p.session_id
+           where p.id = ${respondent.id} and p.answered_at is null and p.expires_at > ${at}::timestamptz and s.state = 'open'
+          on conflict (respondent_id) where respondent_id is not null do nothing
+          returning id, session_id, respondent_id),
+        r as (update ask_respondents set answered_at = ${at}::timestamptz, name = ${name}
+               where id in (select respondent_id from ins) returning id),
+        c as (update form_sessions set ask_answered = ask_answered + 1
+               where id in (select session_id from ins) returning id)
+        select id, pg_notify(${FORM_EVENTS_CHANNEL}, session_id || ' 1') as notified,
+               (select count(*) from r) as r, (select count(*) from c) as c
+          from ins`,
+  );
+  if (rows.length === 1) return { ok: true, eventId, revision: 1 };
+
+  const fresh = await runtime.queries.respondentByTokenHash(hashSecret(token));
+  if (!fresh) throw linkNotFound();
+  checkRespondentOpen(fresh.answer !== null, fresh.session.state, fresh.respondent.expiresAt, input.revision, runtime.now());
+  throw alreadyAnswered(1);
+}
+
+function checkRespondentOpen(answered: boolean, state: string, expiresAt: Date, revision: number, now: Date): void {
+  if (revision !== 1)
+    throw new SessError('REVISION_MISMATCH', 'This page is at revision 1. Reload the page.', { currentRevision: 1 });
+  if (answered) throw alreadyAnswered(1);
+  if (state === 'withdrawn') throw linkClosed('withdrawn');
+  if (state !== 'open' || now.getTime() >= expiresAt.getTime()) throw linkClosed('expired');
+}

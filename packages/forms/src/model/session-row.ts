@@ -1,0 +1,52 @@
+import type { AnswerValue, Surface } from '@sess/surface';
+
+/** A session as the verbs see it (one row of `form_sessions`, dates as Date). */
+export interface SessionRow {
+  id: string;
+  workspaceId: string;
+  kind: 'interaction' | 'ask';
+  state: 'open' | 'completed' | 'withdrawn';
+  currentRevision: number;
+  lifetimeSeconds: number;
+  extendable: boolean;
+  createdAt: Date;
+  expiresAt: Date;
+  deadlineAt: Date;
+  horizonAt: Date | null;
+  closesAt: Date;
+  completedAt: Date | null;
+  withdrawnAt: Date | null;
+  askMax: number | null;
+  askName: boolean | null;
+  askRespondentSeconds: number | null;
+  askStarted: number;
+  askAnswered: number;
+}
+
+/** The Surface shown at one revision. */
+export interface RevisionRow {
+  revision: number;
+  surface: Surface;
+  surfaceSha256: string;
+}
+
+/** One accepted answer with its receipt. */
+export interface AnswerRow {
+  id: string;
+  revision: number;
+  respondentId: string | null;
+  actionId: string;
+  values: Record<string, AnswerValue>;
+  answerSha256: string;
+  receipt: string;
+  answeredAt: Date;
+}
+
+/** An Ask respondent. */
+export interface RespondentRow {
+  id: string;
+  name: string | null;
+  startedAt: Date;
+  expiresAt: Date;
+  answeredAt: Date | null;
+}

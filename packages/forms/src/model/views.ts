@@ -1,0 +1,235 @@
+import type { AnswerValue, Surface } from '@sess/surface';
+import { askState, type LinkState, linkState, type SessionState, sessionState } from './derive-state.ts';
+import type { AnswerRow, RevisionRow, SessionRow } from './session-row.ts';
+
+/** An accepted answer as the agent receives it, with everything needed to verify its receipt. */
+export interface AnswerView {
+  /** The answer event id (`evt_…`), the receipt's `event_id`. */
+  eventId: string;
+  revision: number;
+  actionId: string;
+  values: Record<string, AnswerValue>;
+  answeredAt: string;
+  /** SHA-256 (hex) of the exact Surface the person answered (`hashSurface`). */
+  surfaceSha256: string;
+  /** SHA-256 (hex) of `{ actionId, values }` (`hashAnswer`). */
+  answerSha256: string;
+  /** Compact JWS signed by the server; verify with `verifyReceipt` and the JWKS. */
+  receipt: string;
+  /** Ask answers only. */
+  respondentId?: string;
+  /** Ask answers with `respondents.name` only. */
+  respondentName?: string | null;
+}
+
+/** An interaction as the agent reads it (GET /v1/sessions/:id). */
+export interface SessionView {
+  sessionId: string;
+  kind: 'interaction';
+  /** The current revision. */
+  revision: number;
+  /** The state of the current revision. */
+  state: SessionState;
+  createdAt: string;
+  /** When the link stops taking answers, as created. */
+  expiresAt: string;
+  /** The current deadline (later than `expiresAt` after the person asked for more time). */
+  deadlineAt: string;
+  /** When an extendable link is over for good; null when the link cannot be extended. */
+  horizonAt: string | null;
+  extendable: boolean;
+  /** Hash of the current revision's Surface. */
+  surfaceSha256: string;
+  completedAt: string | null;
+  withdrawnAt: string | null;
+  /** The answer of the revision read (the current one unless `revision` asked for an older one). */
+  response: AnswerView | null;
+}
+
+export function toAnswerView(answer: AnswerRow, surfaceSha256: string, respondentName?: string | null): AnswerView {
+  const view: AnswerView = {
+    eventId: answer.id,
+    revision: answer.revision,
+    actionId: answer.actionId,
+    values: answer.values,
+    answeredAt: answer.answeredAt.toISOString(),
+    surfaceSha256,
+    answerSha256: answer.answerSha256,
+    receipt: answer.receipt,
+  };
+  if (answer.respondentId) {
+    view.respondentId = answer.respondentId;
+    if (respondentName !== undefined) view.respondentName = respondentName;
+  }
+  return view;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toSessionView(
+  session: SessionRow,
+  current: { revision: RevisionRow; answer: AnswerRow | null },
+  now: Date,
+  response?: AnswerView | null,
+): SessionView {
+  return {
+    sessionId: session.id,
+    kind: 'interaction',
+    revision: session.currentRevision,
+    state: sessionState(session, current.answer !== null, now),
+    createdAt: session.createdAt.toISOString(),
+    expiresAt: session.expiresAt.toISOString(),
+    deadlineAt: session.deadlineAt.toISOString(),
+    horizonAt: iso(session.horizonAt),
+    extendable: session.extendable,
+    surfaceSha256: current.revision.surfaceSha256,
+    completedAt: iso(session.completedAt),
+    withdrawnAt: iso(session.withdrawnAt),
+    response:
+      response !== undefined ? response : current.answer ? toAnswerView(current.answer, current.revision.surfaceSha256) : null,
+  };
+}
+
+/** The answer a person already gave, as their page shows it. */
+export interface LinkAnswer {
+  eventId: string;
+  actionId: string;
+  values: Record<string, AnswerValue>;
+  answeredAt: string;
+}
+
+/**
+ * What the page behind `/s/<token>` shows. Three kinds:
+ *
+ * - `interaction`: one person's link. `state`:
+ *   - `open`: show `surface`; the person may answer revision `revision`;
+ *   - `answered`: the current revision has an answer (`answer`); "Sent — waiting for the next
+ *     step" (follow it with `waitLink`; a publish moves to `open` at revision + 1);
+ *   - `completed`: "Done" (the agent has the answer; `answer` is the last one);
+ *   - `withdrawn`: the agent no longer needs an answer;
+ *   - `lapsed`: past `deadlineAt` but `canExtend`: offer "Ask for more time" (`extendLink`);
+ *   - `expired`: closed for good, nothing was answered.
+ * - `ask`: the shared link of an Ask. `state` is `open` (anyone may start: `canStart`), `full`
+ *   (every place is taken for now; places of people who let their page expire come back),
+ *   `closed` (over: expired or `max` answered) or `withdrawn`. A person who may start gets their
+ *   own page with `startRespondent` → redirect to `/s/<respondentToken>`.
+ * - `respondent`: one person's page of an Ask, reached by its own token at the same `/s/`
+ *   path. `state`: `open`, `completed` (their answer was accepted; `answer`), `expired` (their
+ *   time or the Ask's ran out) or `withdrawn`.
+ */
+export type LinkView = InteractionLinkView | AskLinkView | RespondentLinkView;
+
+interface LinkViewBase {
+  sessionId: string;
+  /** The form shown (for an Ask, the question every respondent answers). */
+  surface: Surface;
+  revision: number;
+  /** When this link (or respondent page) stops taking answers, as created. */
+  expiresAt: string;
+  /** The current deadline (moves forward when the person asks for more time). */
+  deadlineAt: string;
+}
+
+export interface InteractionLinkView extends LinkViewBase {
+  kind: 'interaction';
+  state: LinkState;
+  /** True when the link may be extended at all (lifetime of 20 hours or less). */
+  extendable: boolean;
+  /** True when "Ask for more time" should be offered now (state `lapsed`). */
+  canExtend: boolean;
+  /** Extendable links: the latest possible deadline. */
+  horizonAt: string | null;
+  /** The answer to the current revision, if any. */
+  answer: LinkAnswer | null;
+}
+
+export interface AskLinkView extends LinkViewBase {
+  kind: 'ask';
+  state: 'open' | 'full' | 'closed' | 'withdrawn';
+  /** True when a new respondent may start now. */
+  canStart: boolean;
+  /** Whether respondents are asked for their name (the Surface carries the field). */
+  askName: boolean;
+}
+
+export interface RespondentLinkView extends LinkViewBase {
+  kind: 'respondent';
+  respondentId: string;
+  state: 'open' | 'completed' | 'expired' | 'withdrawn';
+  answer: LinkAnswer | null;
+}
+
+export function toLinkAnswer(answer: AnswerRow): LinkAnswer {
+  return { eventId: answer.id, actionId: answer.actionId, values: answer.values, answeredAt: answer.answeredAt.toISOString() };
+}
+
+export function toInteractionLinkView(
+  session: SessionRow,
+  revision: RevisionRow,
+  answer: AnswerRow | null,
+  now: Date,
+): InteractionLinkView {
+  const state = linkState(session, answer !== null, now);
+  return {
+    kind: 'interaction',
+    sessionId: session.id,
+    state,
+    revision: session.currentRevision,
+    surface: revision.surface,
+    expiresAt: session.expiresAt.toISOString(),
+    deadlineAt: session.deadlineAt.toISOString(),
+    horizonAt: iso(session.horizonAt),
+    extendable: session.extendable,
+    canExtend: state === 'lapsed',
+    answer: answer ? toLinkAnswer(answer) : null,
+  };
+}
+
+/** Places taken in an Ask: answered, plus started pages still running (counted by the caller). */
+export function toAskLinkView(session: SessionRow, revision: RevisionRow, activeStarted: number, now: Date): AskLinkView {
+  const base = askState(session, now);
+  const state: AskLinkView['state'] =
+    base === 'withdrawn'
+      ? 'withdrawn'
+      : base === 'closed'
+        ? 'closed'
+        : session.askAnswered + activeStarted >= (session.askMax ?? 0)
+          ? 'full'
+          : 'open';
+  return {
+    kind: 'ask',
+    sessionId: session.id,
+    state,
+    canStart: state === 'open',
+    askName: session.askName === true,
+    revision: 1,
+    surface: revision.surface,
+    expiresAt: session.expiresAt.toISOString(),
+    deadlineAt: session.deadlineAt.toISOString(),
+  };
+}
+
+export function toRespondentLinkView(
+  session: SessionRow,
+  respondent: { id: string; expiresAt: Date; startedAt: Date },
+  revision: RevisionRow,
+  answer: AnswerRow | null,
+  now: Date,
+): RespondentLinkView {
+  let state: RespondentLinkView['state'];
+  if (answer) state = 'completed';
+  else if (session.state === 'withdrawn') state = 'withdrawn';
+  else if (now.getTime() >= respondent.expiresAt.getTime() || session.state !== 'open') state = 'expired';
+  else state = 'open';
+  return {
+    kind: 'respondent',
+    sessionId: session.id,
+    respondentId: respondent.id,
+    state,
+    revision: 1,
+    surface: revision.surface,
+    expiresAt: respondent.expiresAt.toISOString(),
+    deadlineAt: respondent.expiresAt.toISOString(),
+    answer: answer ? toLinkAnswer(answer) : null,
+  };
+}

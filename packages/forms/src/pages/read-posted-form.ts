@@ -1,0 +1,32 @@
+import { FORM_FIELDS } from '@sess/web';
+
+/** A posted answer form, split into the page's own hidden inputs and the person's values. */
+export interface PostedForm {
+  control: { csrf: string | undefined; revision: string | undefined; action: string | undefined };
+  /** Field name → the posted string, or every string when a name repeats (checkboxes). */
+  values: Record<string, string | string[]>;
+}
+
+/**
+ * Reads an `application/x-www-form-urlencoded` post (what an HTML form sends without files).
+ * Names starting with `_` are the page's own (field names start with a letter); an unknown
+ * `_` name is dropped, every other name is a value for validateAnswer to judge (an unknown
+ * field is refused there, not silently dropped here). Returns null for any other body type.
+ */
+export async function readPostedForm(request: Request): Promise<PostedForm | null> {
+  const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') return null;
+  const params = new URLSearchParams(await request.text());
+  // No prototype: a posted `__proto__` is just an unknown field name.
+  const values: Record<string, string | string[]> = Object.create(null);
+  for (const name of new Set(params.keys())) {
+    if (name.startsWith('_')) continue;
+    const all = params.getAll(name);
+    values[name] = all.length === 1 ? all[0]! : all;
+  }
+  const first = (name: string) => params.get(name) ?? undefined;
+  return {
+    control: { csrf: first(FORM_FIELDS.csrf), revision: first(FORM_FIELDS.revision), action: first(FORM_FIELDS.action) },
+    values,
+  };
+}

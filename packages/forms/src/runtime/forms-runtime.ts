@@ -1,0 +1,85 @@
+import type { Logger } from '@sess/core';
+import type { Database } from '@sess/db';
+import type { SigningKeyRing } from '@sess/receipts';
+import { KeyRingCache } from '../keys/key-ring-cache.ts';
+import { SIGNING_KEYS_CHANNEL } from '../keys/signing-keys.ts';
+import { prepareQueries, type Queries } from '../model/queries.ts';
+import { WaiterHub } from '../waits/waiter-hub.ts';
+
+/** Default horizon of an extendable link: 7 days from its creation (`SESS_LINK_HORIZON_SECONDS`). */
+export const DEFAULT_LINK_HORIZON_SECONDS = 7 * 86_400;
+/** Links of this lifetime or less may be extended by the person ("Ask for more time"). */
+export const EXTENDABLE_MAX_SECONDS = 20 * 3_600;
+/** `expires_in` when a create leaves it out: 20 hours (so the link is extendable), or the plan's ceiling if lower. */
+export const DEFAULT_EXPIRES_IN_SECONDS = 20 * 3_600;
+/** The longest wait of a read (`wait_ms`), as in the seed. */
+export const MAX_WAIT_MS = 45_000;
+/** The largest `respondents.max` of an Ask. */
+export const MAX_ASK_RESPONDENTS = 1_000;
+
+export interface FormsRuntimeOptions {
+  database: Database;
+  /** PUBLIC_URL without a trailing slash: the base of every link and the receipts' issuer. */
+  publicUrl: string;
+  /** The server secret: seals signing keys and idempotent create responses. */
+  secret: string;
+  logger: Logger;
+  /** The clock; tests inject one. */
+  now?: () => Date;
+  /** Horizon of extendable links, in seconds from creation (default 7 days). */
+  linkHorizonSeconds?: number;
+}
+
+/**
+ * Everything the verbs share in one process: the database, the clock, the signing keys
+ * (imported once, reloaded on rotation), the prepared hot queries, and the waiter map fed by
+ * one notify-bus subscription. Create one per process with `createFormsRuntime` and pass it to
+ * every verb; `close()` releases parked waits and the subscriptions.
+ */
+export interface FormsRuntime {
+  readonly database: Database;
+  readonly publicUrl: string;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly linkHorizonSeconds: number;
+  /** Internal: the server secret. */
+  readonly secret: string;
+  /** Internal: prepared statements of the hot reads. */
+  readonly queries: Queries;
+  /** Internal: the parked waits of this process. */
+  readonly waiters: WaiterHub;
+  /** The signing key ring (created on first use when the database has none). */
+  keyRing(): Promise<SigningKeyRing>;
+  /** Subscribes to the bus (idempotent); verbs call it before they park. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the runtime. Nothing touches the database until the first verb runs. */
+export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
+  const now = options.now ?? (() => new Date());
+  const keys = new KeyRingCache(options.database.db, options.secret, now, options.logger);
+  const waiters = new WaiterHub(options.database.bus, options.logger);
+  let queries: Queries | undefined;
+  const start = () => waiters.start({ [SIGNING_KEYS_CHANNEL]: () => keys.invalidate() });
+  return {
+    database: options.database,
+    publicUrl: options.publicUrl.replace(/\/+$/, ''),
+    logger: options.logger,
+    now,
+    linkHorizonSeconds: options.linkHorizonSeconds ?? DEFAULT_LINK_HORIZON_SECONDS,
+    secret: options.secret,
+    get queries() {
+      queries ??= prepareQueries(options.database.db);
+      return queries;
+    },
+    waiters,
+    async keyRing() {
+      // Listening first means a rotation committed after this load is never missed.
+      await start();
+      return keys.ring();
+    },
+    start,
+    close: () => waiters.close(),
+  };
+}

@@ -1,0 +1,70 @@
+import { notify } from '@sess/db';
+import { sql } from 'drizzle-orm';
+import { runIdempotent } from '../idempotency/run-idempotent.ts';
+import { isoParam } from '../model/sql-values.ts';
+import { type SessionView, toAnswerView } from '../model/views.ts';
+import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
+import type { WorkspaceContext } from './context.ts';
+import { lockSession } from './lock-session.ts';
+import { checkExpectedRevision, checkRevisionWrite, readResponseEventId, readStrictBody } from './revision-write.ts';
+
+export interface CompleteSessionInput {
+  ctx: WorkspaceContext;
+  sessionId: string;
+  /** The revision the agent acts on (If-Match). */
+  expectedRevision: number;
+  idempotencyKey: string;
+  /** `{ response_event_id }`. */
+  input: unknown;
+}
+
+/**
+ * Closes the link to new answers and keeps what was given; the person's page shows "Done".
+ * Same preconditions as publish (answer event of the expected revision). Allowed after the
+ * link's end too: an answer accepted in time can always be completed.
+ * @throws SessError as `publishSession` (except expiry).
+ */
+export async function completeSession(request: CompleteSessionInput): Promise<SessionView> {
+  const { ctx, sessionId, expectedRevision, idempotencyKey } = request;
+  checkExpectedRevision(expectedRevision);
+  const body = readStrictBody(request.input, ['response_event_id']);
+  const responseEventId = readResponseEventId(body);
+  const { runtime } = ctx;
+  const { value } = await runIdempotent(
+    runtime,
+    ctx.workspaceId,
+    {
+      key: idempotencyKey,
+      operation: `sessions.complete ${sessionId}`,
+      request: { expectedRevision, body: request.input },
+    },
+    async (tx) => {
+      const now = runtime.now();
+      const locked = await lockSession(tx, ctx.workspaceId, sessionId);
+      checkRevisionWrite(locked, expectedRevision, responseEventId, 'complete');
+      await tx.execute(
+        sql`update form_sessions set state = 'completed', completed_at = ${isoParam(now)}::timestamptz
+             where id = ${sessionId} and workspace_id = ${ctx.workspaceId}`,
+      );
+      await notify(tx, FORM_EVENTS_CHANNEL, formEventPayload(sessionId, expectedRevision));
+      const s = locked.session;
+      const view: SessionView = {
+        sessionId,
+        kind: 'interaction',
+        revision: expectedRevision,
+        state: 'completed',
+        createdAt: s.createdAt.toISOString(),
+        expiresAt: s.expiresAt.toISOString(),
+        deadlineAt: s.deadlineAt.toISOString(),
+        horizonAt: s.horizonAt?.toISOString() ?? null,
+        extendable: s.extendable,
+        surfaceSha256: locked.surfaceSha256,
+        completedAt: now.toISOString(),
+        withdrawnAt: null,
+        response: locked.answer ? toAnswerView(locked.answer, locked.surfaceSha256) : null,
+      };
+      return view;
+    },
+  );
+  return value;
+}

@@ -1,0 +1,102 @@
+import { newId, SessError } from '@sess/core';
+import { hashSurface, parseAskArguments, toSurface } from '@sess/surface';
+import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
+import { planFor } from '../model/plans.ts';
+import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../runtime/forms-runtime.ts';
+import type { WorkspaceContext } from './context.ts';
+import { checkLifetime, type Lifetime, linkTimes, storeNewSession } from './insert-session.ts';
+
+/** A new Ask: one shared link, many respondents. */
+export interface CreatedAsk {
+  askId: string;
+  /** The same id: an Ask is a session of kind `ask`. */
+  sessionId: string;
+  kind: 'ask';
+  revision: 1;
+  state: 'waiting';
+  /** The shared link, shown once: everyone who should answer opens it and gets their own page. */
+  humanUrl: string;
+  createdAt: string;
+  expiresAt: string;
+  surfaceSha256: string;
+  ask: { id: string; max: number; name: boolean; respondentExpiresIn: number | null };
+}
+
+export interface CreateAskInput {
+  ctx: WorkspaceContext;
+  /** sess_ask's arguments with `respondents` (validated here; errors point into it). */
+  input: unknown;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * Creates an Ask from sess_ask arguments with `respondents: { max, name?, expires_in?,
+ * respondent_expires_in? }`. The Surface is `toSurface(args)` (with `name: true`, a required
+ * "Your name" field first). The Ask's one deadline is `respondents.expires_in`, else
+ * `expires_in`, else the default; Asks are not extendable. `max` is at most 1,000.
+ * @throws SessError `INVALID_ARGUMENTS` (with `field`), `PLAN_LIMIT_REACHED`, `IDEMPOTENCY_KEY_REUSED`.
+ */
+export async function createAsk({ ctx, input, idempotencyKey }: CreateAskInput): Promise<CreatedAsk> {
+  const args = parseAskArguments(input);
+  const respondents = args.respondents;
+  if (!respondents) {
+    throw new SessError(
+      'INVALID_ARGUMENTS',
+      'respondents is required for an Ask: { "max": 10 } asks up to ten people through one link. Without it, create an ordinary session.',
+      { field: '/respondents' },
+    );
+  }
+  if (respondents.max > MAX_ASK_RESPONDENTS) {
+    throw new SessError(
+      'INVALID_ARGUMENTS',
+      `respondents/max is ${respondents.max}; an Ask takes at most ${MAX_ASK_RESPONDENTS} respondents.`,
+      { field: '/respondents/max', limit: MAX_ASK_RESPONDENTS, length: respondents.max },
+    );
+  }
+  const given: Lifetime | undefined =
+    respondents.expires_in !== undefined
+      ? { seconds: respondents.expires_in, field: '/respondents/expires_in' }
+      : args.expires_in !== undefined
+        ? { seconds: args.expires_in, field: '/expires_in' }
+        : undefined;
+  const perRespondent: Lifetime | undefined =
+    respondents.respondent_expires_in !== undefined
+      ? { seconds: respondents.respondent_expires_in, field: '/respondents/respondent_expires_in' }
+      : undefined;
+  if (ctx.plan !== undefined) {
+    const plan = planFor(ctx.plan);
+    if (given) checkLifetime(plan, given);
+    if (perRespondent) checkLifetime(plan, perRespondent);
+  }
+  const surface = toSurface(args);
+  const { runtime } = ctx;
+  return storeNewSession(
+    ctx,
+    idempotencyKey === undefined ? undefined : { key: idempotencyKey, operation: 'asks.create', request: input, sealed: true },
+    (plan, now) => {
+      const lifetime = given ?? { seconds: Math.min(DEFAULT_EXPIRES_IN_SECONDS, plan.linkLifetimeSeconds), field: '/expires_in' };
+      checkLifetime(plan, lifetime);
+      if (perRespondent) checkLifetime(plan, perRespondent);
+      const id = newId('ask');
+      const token = newLinkToken();
+      const times = linkTimes(runtime, now, lifetime.seconds, false);
+      const ask = { max: respondents.max, name: respondents.name === true, respondentSeconds: perRespondent?.seconds ?? null };
+      const result: CreatedAsk = {
+        askId: id,
+        sessionId: id,
+        kind: 'ask',
+        revision: 1,
+        state: 'waiting',
+        humanUrl: linkUrl(runtime.publicUrl, token),
+        createdAt: times.createdAt.toISOString(),
+        expiresAt: times.expiresAt.toISOString(),
+        surfaceSha256: hashSurface(surface),
+        ask: { id, max: ask.max, name: ask.name, respondentExpiresIn: ask.respondentSeconds },
+      };
+      return {
+        session: { id, workspaceId: ctx.workspaceId, kind: 'ask', token, lifetimeSeconds: lifetime.seconds, times, surface, ask },
+        result,
+      };
+    },
+  );
+}

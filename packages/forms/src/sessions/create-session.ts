@@ -1,0 +1,84 @@
+import { newId } from '@sess/core';
+import { hashSurface, parseRequestArguments } from '@sess/surface';
+import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
+import { planFor } from '../model/plans.ts';
+import { DEFAULT_EXPIRES_IN_SECONDS } from '../runtime/forms-runtime.ts';
+import type { WorkspaceContext } from './context.ts';
+import { checkLifetime, linkTimes, storeNewSession } from './insert-session.ts';
+
+/** A new interaction: the link is in `humanUrl`, shown here once and never again. */
+export interface CreatedSession {
+  sessionId: string;
+  kind: 'interaction';
+  revision: 1;
+  state: 'waiting';
+  /** `PUBLIC_URL/s/<token>`: a bearer capability; only its hash is stored. */
+  humanUrl: string;
+  createdAt: string;
+  expiresAt: string;
+  /** When an extendable link is over for good (null when it cannot be extended). */
+  horizonAt: string | null;
+  extendable: boolean;
+  surfaceSha256: string;
+}
+
+export interface CreateSessionInput {
+  ctx: WorkspaceContext;
+  /** sess_request's arguments: `{ interaction, expires_in? }` (validated here; errors point into it). */
+  input: unknown;
+  /** Makes the create safe to repeat: the same key and arguments return the same session. */
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * Creates an interaction from a valid Surface. `expires_in` (whole seconds, 30 up to the plan's
+ * link lifetime; default 20 hours or the plan's ceiling if lower) sets `expiresAt`; a lifetime
+ * of 20 hours or less makes the link extendable up to the runtime's horizon.
+ * @throws SessError `INVALID_ARGUMENTS` (with `field`; an `expires_in` over the plan's ceiling
+ * names the ceiling in `limit`), `PLAN_LIMIT_REACHED` (open sessions at the plan's limit;
+ * nothing is created), `IDEMPOTENCY_KEY_REUSED`.
+ */
+export async function createSession({ ctx, input, idempotencyKey }: CreateSessionInput): Promise<CreatedSession> {
+  const args = parseRequestArguments(input);
+  const { runtime } = ctx;
+  if (ctx.plan !== undefined && args.expires_in !== undefined) {
+    checkLifetime(planFor(ctx.plan), { seconds: args.expires_in, field: '/expires_in' });
+  }
+  return storeNewSession(
+    ctx,
+    idempotencyKey === undefined
+      ? undefined
+      : { key: idempotencyKey, operation: 'sessions.create', request: input, sealed: true },
+    (plan, now) => {
+      const seconds = args.expires_in ?? Math.min(DEFAULT_EXPIRES_IN_SECONDS, plan.linkLifetimeSeconds);
+      checkLifetime(plan, { seconds, field: '/expires_in' });
+      const id = newId('session');
+      const token = newLinkToken();
+      const times = linkTimes(runtime, now, seconds, true);
+      const result: CreatedSession = {
+        sessionId: id,
+        kind: 'interaction',
+        revision: 1,
+        state: 'waiting',
+        humanUrl: linkUrl(runtime.publicUrl, token),
+        createdAt: times.createdAt.toISOString(),
+        expiresAt: times.expiresAt.toISOString(),
+        horizonAt: times.horizonAt?.toISOString() ?? null,
+        extendable: times.extendable,
+        surfaceSha256: hashSurface(args.interaction),
+      };
+      return {
+        session: {
+          id,
+          workspaceId: ctx.workspaceId,
+          kind: 'interaction',
+          token,
+          lifetimeSeconds: seconds,
+          times,
+          surface: args.interaction,
+        },
+        result,
+      };
+    },
+  );
+}

@@ -1,0 +1,102 @@
+import type { Tx } from '@sess/db';
+import { queryRows } from '@sess/db';
+import type { AnswerValue } from '@sess/surface';
+import { sql } from 'drizzle-orm';
+import { sessionNotFound } from '../model/errors.ts';
+import type { AnswerRow, SessionRow } from '../model/session-row.ts';
+import { toDate } from '../model/sql-values.ts';
+
+interface RawLocked {
+  id: string;
+  workspace_id: string;
+  kind: 'interaction' | 'ask';
+  state: 'open' | 'completed' | 'withdrawn';
+  current_revision: number;
+  lifetime_seconds: number;
+  extendable: boolean;
+  created_at: string;
+  expires_at: string;
+  deadline_at: string;
+  horizon_at: string | null;
+  closes_at: string;
+  completed_at: string | null;
+  withdrawn_at: string | null;
+  ask_max: number | null;
+  ask_name: boolean | null;
+  ask_respondent_seconds: number | null;
+  ask_started: number;
+  ask_answered: number;
+  surface_sha256: string;
+  a_id: string | null;
+  a_action_id: string | null;
+  a_values: Record<string, AnswerValue> | null;
+  a_answer_sha256: string | null;
+  a_receipt: string | null;
+  a_answered_at: string | null;
+  [key: string]: unknown;
+}
+
+/** A session locked for a write, with its current revision's Surface hash and answer. */
+export interface LockedSession {
+  session: SessionRow;
+  surfaceSha256: string;
+  answer: AnswerRow | null;
+}
+
+/**
+ * Locks one session of one workspace (`for update`) for the rest of the transaction, so
+ * publish, complete and withdraw on the same session run one after another.
+ * @throws SessError `NOT_FOUND` (also for another workspace's session).
+ */
+export async function lockSession(tx: Tx, workspaceId: string, sessionId: string): Promise<LockedSession> {
+  const [raw] = await queryRows<RawLocked>(
+    tx,
+    sql`select s.id, s.workspace_id, s.kind, s.state, s.current_revision, s.lifetime_seconds, s.extendable,
+               s.created_at, s.expires_at, s.deadline_at, s.horizon_at, s.closes_at, s.completed_at, s.withdrawn_at,
+               s.ask_max, s.ask_name, s.ask_respondent_seconds, s.ask_started, s.ask_answered,
+               r.surface_sha256,
+               a.id as a_id, a.action_id as a_action_id, a.values as a_values, a.answer_sha256 as a_answer_sha256,
+               a.receipt as a_receipt, a.answered_at as a_answered_at
+          from form_sessions s
+          join form_revisions r on r.session_id = s.id and r.revision = s.current_revision
+          left join form_answers a on a.session_id = s.id and a.revision = s.current_revision and a.respondent_id is null
+         where s.id = ${sessionId} and s.workspace_id = ${workspaceId}
+           for update of s`,
+  );
+  if (!raw) throw sessionNotFound(sessionId);
+  const session: SessionRow = {
+    id: raw.id,
+    workspaceId: raw.workspace_id,
+    kind: raw.kind,
+    state: raw.state,
+    currentRevision: raw.current_revision,
+    lifetimeSeconds: raw.lifetime_seconds,
+    extendable: raw.extendable,
+    createdAt: toDate(raw.created_at),
+    expiresAt: toDate(raw.expires_at),
+    deadlineAt: toDate(raw.deadline_at),
+    horizonAt: raw.horizon_at === null ? null : toDate(raw.horizon_at),
+    closesAt: toDate(raw.closes_at),
+    completedAt: raw.completed_at === null ? null : toDate(raw.completed_at),
+    withdrawnAt: raw.withdrawn_at === null ? null : toDate(raw.withdrawn_at),
+    askMax: raw.ask_max,
+    askName: raw.ask_name,
+    askRespondentSeconds: raw.ask_respondent_seconds,
+    askStarted: raw.ask_started,
+    askAnswered: raw.ask_answered,
+  };
+  const answer: AnswerRow | null =
+    raw.a_id === null
+      ? null
+      : {
+          id: raw.a_id,
+          revision: raw.current_revision,
+          respondentId: null,
+          actionId: raw.a_action_id ?? '',
+          values: raw.a_values ?? {},
+          answerSha256: raw.a_answer_sha256 ?? '',
+          receipt: raw.a_receipt ?? '',
+          answeredAt: toDate(raw.a_answered_at),
+        };
+  return { session, surfaceSha256: raw.surface_sha256, answer };
+}

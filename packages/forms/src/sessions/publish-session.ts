@@ -1,0 +1,89 @@
+import { notify } from '@sess/db';
+import { hashSurface, parseSurface } from '@sess/surface';
+import { sql } from 'drizzle-orm';
+import { runIdempotent } from '../idempotency/run-idempotent.ts';
+import { isoParam } from '../model/sql-values.ts';
+import type { SessionView } from '../model/views.ts';
+import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
+import type { WorkspaceContext } from './context.ts';
+import { lockSession } from './lock-session.ts';
+import {
+  checkExpectedRevision,
+  checkPublishable,
+  checkRevisionWrite,
+  readResponseEventId,
+  readStrictBody,
+} from './revision-write.ts';
+
+export interface PublishSessionInput {
+  ctx: WorkspaceContext;
+  sessionId: string;
+  /** The revision the agent acts on (If-Match). */
+  expectedRevision: number;
+  /** Required: an identical repeat returns the same result; the same key with another request is refused. */
+  idempotencyKey: string;
+  /** `{ response_event_id, interaction }`. */
+  input: unknown;
+}
+
+/**
+ * Shows the next Surface on the same link, at revision + 1. Needs the answer event of the
+ * expected revision (the person answered what the agent acts on). Wakes every wait on the
+ * session (the person's page shows the next form).
+ * @throws SessError `INVALID_ARGUMENTS`, `NOT_FOUND`, `INVALID_STATE` (an Ask, withdrawn,
+ * completed, not answered yet, expired), `REVISION_MISMATCH` (names the current revision in the
+ * message and `details.currentRevision`), `RESPONSE_MISMATCH`, `IDEMPOTENCY_KEY_REUSED`.
+ */
+export async function publishSession(request: PublishSessionInput): Promise<SessionView> {
+  const { ctx, sessionId, expectedRevision, idempotencyKey } = request;
+  checkExpectedRevision(expectedRevision);
+  const body = readStrictBody(request.input, ['response_event_id', 'interaction']);
+  const responseEventId = readResponseEventId(body);
+  const surface = parseSurface(body['interaction'], '/interaction');
+  const { runtime } = ctx;
+  const { value } = await runIdempotent(
+    runtime,
+    ctx.workspaceId,
+    {
+      key: idempotencyKey,
+      operation: `sessions.publish ${sessionId}`,
+      request: { expectedRevision, body: request.input },
+    },
+    async (tx) => {
+      const now = runtime.now();
+      const locked = await lockSession(tx, ctx.workspaceId, sessionId);
+      checkRevisionWrite(locked, expectedRevision, responseEventId, 'publish');
+      checkPublishable(locked, now);
+      const next = expectedRevision + 1;
+      const surfaceSha256 = hashSurface(surface);
+      await tx.execute(
+        sql`with r as (
+              insert into form_revisions (session_id, revision, workspace_id, surface, surface_sha256, created_at)
+              values (${sessionId}, ${next}, ${ctx.workspaceId}, ${JSON.stringify(surface)}::jsonb, ${surfaceSha256},
+                      ${isoParam(now)}::timestamptz)
+              returning session_id)
+            update form_sessions set current_revision = ${next}
+             where id = ${sessionId} and workspace_id = ${ctx.workspaceId} and id in (select session_id from r)`,
+      );
+      await notify(tx, FORM_EVENTS_CHANNEL, formEventPayload(sessionId, next));
+      const s = locked.session;
+      const view: SessionView = {
+        sessionId,
+        kind: 'interaction',
+        revision: next,
+        state: 'waiting',
+        createdAt: s.createdAt.toISOString(),
+        expiresAt: s.expiresAt.toISOString(),
+        deadlineAt: s.deadlineAt.toISOString(),
+        horizonAt: s.horizonAt?.toISOString() ?? null,
+        extendable: s.extendable,
+        surfaceSha256,
+        completedAt: null,
+        withdrawnAt: null,
+        response: null,
+      };
+      return view;
+    },
+  );
+  return value;
+}

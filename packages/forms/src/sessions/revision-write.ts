@@ -1,0 +1,91 @@
+import { SessError } from '@sess/core';
+import { checkRawInput, toInvalidArguments } from '@sess/surface';
+import { timePhase } from '../model/derive-state.ts';
+import type { LockedSession } from './lock-session.ts';
+
+/** Reads a JSON object body strictly: only `allowed` keys, no unsafe keys. */
+export function readStrictBody(input: unknown, allowed: readonly string[]): Record<string, unknown> {
+  const raw = checkRawInput(input, '');
+  if (raw.length > 0) throw toInvalidArguments(raw[0]!);
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new SessError('INVALID_ARGUMENTS', 'The arguments must be a JSON object.', { field: '' });
+  }
+  for (const key of Object.keys(input)) {
+    if (!allowed.includes(key)) {
+      throw new SessError('INVALID_ARGUMENTS', `/${key} is not allowed here. Allowed: ${allowed.join(', ')}.`, {
+        field: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      });
+    }
+  }
+  return input as Record<string, unknown>;
+}
+
+/** `response_event_id`: the answer event the agent acts on. */
+export function readResponseEventId(body: Record<string, unknown>): string {
+  const value = body['response_event_id'];
+  if (typeof value !== 'string' || value.length === 0 || value.length > 200) {
+    throw new SessError('INVALID_ARGUMENTS', 'response_event_id must be the eventId of the answer you read (evt_…).', {
+      field: '/response_event_id',
+    });
+  }
+  return value;
+}
+
+/** `expected_revision` (If-Match): a whole number of at least 1. */
+export function checkExpectedRevision(expected: number): void {
+  if (!Number.isSafeInteger(expected) || expected < 1) {
+    throw new SessError('INVALID_ARGUMENTS', 'The expected revision must be a whole number of at least 1.', {
+      field: '/expected_revision',
+    });
+  }
+}
+
+/**
+ * The preconditions of publish and complete, in order: an interaction, still open, at the
+ * expected revision, and answered with exactly that event. Each refusal changes nothing.
+ */
+export function checkRevisionWrite(locked: LockedSession, expectedRevision: number, responseEventId: string, verb: string): void {
+  const { session, answer } = locked;
+  if (session.kind !== 'interaction') {
+    throw new SessError('INVALID_STATE', `${session.id} is an Ask; ${verb} works on interactions only.`, { kind: 'ask' });
+  }
+  if (session.state === 'withdrawn') {
+    throw new SessError('INVALID_STATE', `${session.id} was withdrawn; it takes no more steps.`, { state: 'withdrawn' });
+  }
+  if (session.state === 'completed') {
+    throw new SessError('INVALID_STATE', `${session.id} is already completed.`, { state: 'completed' });
+  }
+  if (expectedRevision !== session.currentRevision) {
+    throw new SessError(
+      'REVISION_MISMATCH',
+      `The session is at revision ${session.currentRevision}, not ${expectedRevision}. Read it again and act on revision ${session.currentRevision}.`,
+      { currentRevision: session.currentRevision },
+    );
+  }
+  if (!answer) {
+    throw new SessError(
+      'INVALID_STATE',
+      `Revision ${session.currentRevision} has no answer yet; wait for it before you ${verb}.`,
+      { state: 'waiting', currentRevision: session.currentRevision },
+    );
+  }
+  if (answer.id !== responseEventId) {
+    throw new SessError('RESPONSE_MISMATCH', `response_event_id is not the answer of revision ${session.currentRevision}.`, {
+      field: '/response_event_id',
+      currentRevision: session.currentRevision,
+    });
+  }
+}
+
+/** Publishing needs a link a person can still use (lapsed is fine: they can ask for more time). */
+export function checkPublishable(locked: LockedSession, now: Date): void {
+  if (timePhase(locked.session, now) === 'closed') {
+    throw new SessError(
+      'INVALID_STATE',
+      `${locked.session.id} has expired; nobody can answer a next step. Complete it instead.`,
+      {
+        state: 'expired',
+      },
+    );
+  }
+}

@@ -1,0 +1,71 @@
+import { SessError } from '@sess/core';
+import { notify } from '@sess/db';
+import { sql } from 'drizzle-orm';
+import { runIdempotent } from '../idempotency/run-idempotent.ts';
+import { isoParam } from '../model/sql-values.ts';
+import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
+import type { WorkspaceContext } from './context.ts';
+import { lockSession } from './lock-session.ts';
+import { readStrictBody } from './revision-write.ts';
+
+/** The outcome of a withdraw. */
+export interface WithdrawnSession {
+  sessionId: string;
+  kind: 'interaction' | 'ask';
+  state: 'withdrawn';
+  revision: number;
+  withdrawnAt: string;
+}
+
+export interface WithdrawSessionInput {
+  ctx: WorkspaceContext;
+  /** An interaction (`ses_…`) or an Ask (`ask_…`). */
+  sessionId: string;
+  idempotencyKey?: string | undefined;
+  /** `{}` (or nothing). */
+  input?: unknown;
+}
+
+/**
+ * The agent no longer needs the answer (backs `sess_cancel`): the link stops taking answers
+ * and the page says the question was withdrawn; waits return `withdrawn`. Idempotent: a
+ * withdrawn session stays withdrawn and the same result comes back. Answers already given are
+ * kept. Works on an Ask too (it closes for everyone).
+ * @throws SessError `NOT_FOUND`, `INVALID_STATE` (already completed), `INVALID_ARGUMENTS`.
+ */
+export async function withdrawSession(request: WithdrawSessionInput): Promise<WithdrawnSession> {
+  const { ctx, sessionId } = request;
+  if (request.input !== undefined && request.input !== null) readStrictBody(request.input, []);
+  const { runtime } = ctx;
+  const { value } = await runIdempotent(
+    runtime,
+    ctx.workspaceId,
+    request.idempotencyKey === undefined
+      ? undefined
+      : { key: request.idempotencyKey, operation: `sessions.withdraw ${sessionId}`, request: request.input ?? null },
+    async (tx) => {
+      const now = runtime.now();
+      const { session } = await lockSession(tx, ctx.workspaceId, sessionId);
+      if (session.state === 'completed') {
+        throw new SessError('INVALID_STATE', `${sessionId} is already completed; there is nothing to withdraw.`, {
+          state: 'completed',
+        });
+      }
+      const result: WithdrawnSession = {
+        sessionId,
+        kind: session.kind,
+        state: 'withdrawn',
+        revision: session.currentRevision,
+        withdrawnAt: (session.withdrawnAt ?? now).toISOString(),
+      };
+      if (session.state === 'withdrawn') return result;
+      await tx.execute(
+        sql`update form_sessions set state = 'withdrawn', withdrawn_at = ${isoParam(now)}::timestamptz
+             where id = ${sessionId} and workspace_id = ${ctx.workspaceId}`,
+      );
+      await notify(tx, FORM_EVENTS_CHANNEL, formEventPayload(sessionId, session.currentRevision));
+      return result;
+    },
+  );
+  return value;
+}

@@ -1,0 +1,18 @@
+/* Small helpers shared by the forms test files (not exported from the package). */
+import { isSessError, type SessErrorBody } from '@sess/core';
+
+/** The SessError body a promise rejects with (fails the test if it resolves or throws something else). */
+export async function refusal(promise: Promise<unknown>): Promise<SessErrorBody> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSessError(error)) return error.toBody();
+    throw error;
+  }
+  throw new Error('expected a refusal, but the call succeeded');
+}
+
+/** A fresh idempotency key. */
+export function key(): string {
+  return crypto.randomUUID();
+}

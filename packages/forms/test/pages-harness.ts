@@ -1,0 +1,196 @@
+/*
+ * The answer page's test harness: the real app (buildApp from apps/server, with its request
+ * logger and the pages mounted as in production) on 127.0.0.1:0 over a fresh test database, a
+ * forms runtime of the test's own for the agent's verbs (as another replica would be), one
+ * workspace, and a clock the test moves instead of sleeping.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createLogger, newId, newSecret } from '@sess/core';
+import { workspaces } from '@sess/db';
+import { buildApp, loadConfig } from '@sess/server';
+import { createTestDatabase, type TestDatabase } from '@sess/testkit';
+import {
+  completeSession,
+  createAsk,
+  createFormsRuntime,
+  createSession,
+  type FormsRuntime,
+  publishSession,
+  readSession,
+  type WorkspaceContext,
+  withdrawSession,
+} from '../src/index.ts';
+
+export interface PagesHarness {
+  /** Where the server listens, e.g. http://127.0.0.1:43117 */
+  url: string;
+  database: TestDatabase;
+  runtime: FormsRuntime;
+  ctx: WorkspaceContext;
+  /** Every log line the server wrote (JSON). */
+  logs: string[];
+  /** Moves the shared clock forward. */
+  advance(ms: number): void;
+  now(): Date;
+  close(): Promise<void>;
+}
+
+const START = Date.parse('2030-01-07T09:00:00.000Z');
+
+/** Starts the real app on a fresh database; `waitMs` is not configurable here (the app's own). */
+export async function startPagesHarness(): Promise<PagesHarness> {
+  const database = await createTestDatabase({ poolMax: 10 });
+  let clock = START;
+  const now = () => new Date(clock);
+  const logs: string[] = [];
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logs.push(line) } });
+  const secret = newSecret(32);
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', SESS_SECRET: secret, PUBLIC_URL: 'http://sess.test' });
+  const app = buildApp({ config, database, logger, secret, now });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const runtime = createFormsRuntime({ database, publicUrl: config.publicUrl, secret, logger, now });
+  const workspaceId = newId('workspace');
+  await database.db.insert(workspaces).values({ id: workspaceId, name: 'Pages test', plan: 'pro' });
+  return {
+    url,
+    database,
+    runtime,
+    ctx: { runtime, workspaceId },
+    logs,
+    advance: (ms) => {
+      clock += ms;
+    },
+    now,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      });
+      await runtime.close();
+      await database.destroy();
+    },
+  };
+}
+
+/** The token of a `humanUrl` (`PUBLIC_URL/s/<token>`). */
+export function tokenOf(humanUrl: string): string {
+  const token = new URL(humanUrl).pathname.split('/')[2];
+  if (!token) throw new Error('no token in humanUrl');
+  return token;
+}
+
+/** Creates an interaction; returns its id and the page URL on the test server. */
+export async function createLink(h: PagesHarness, interaction: unknown, expiresIn = 3600) {
+  const created = await createSession({ ctx: h.ctx, input: { interaction, expires_in: expiresIn } });
+  const token = tokenOf(created.humanUrl);
+  return { sessionId: created.sessionId, token, pageUrl: `${h.url}/s/${token}` };
+}
+
+/** Creates an Ask from sess_ask arguments; returns its id and the shared page URL. */
+export async function createAskLink(h: PagesHarness, args: unknown) {
+  const created = await createAsk({ ctx: h.ctx, input: args });
+  const token = tokenOf(created.humanUrl);
+  return { askId: created.askId, token, pageUrl: `${h.url}/s/${token}` };
+}
+
+/** The answer event of a session's current revision (what the agent reads before publish/complete). */
+async function answerEvent(h: PagesHarness, sessionId: string) {
+  const view = await readSession({ ctx: h.ctx, sessionId });
+  if (!view.response) throw new Error(`session ${sessionId} has no answer at revision ${view.revision}`);
+  return {
+    revision: view.revision,
+    eventId: view.response.eventId,
+    values: view.response.values,
+    actionId: view.response.actionId,
+  };
+}
+
+/** The agent shows the next step on the same link (through the runtime's verb). */
+export async function publishNext(h: PagesHarness, sessionId: string, interaction: unknown) {
+  const answer = await answerEvent(h, sessionId);
+  return publishSession({
+    ctx: h.ctx,
+    sessionId,
+    expectedRevision: answer.revision,
+    idempotencyKey: newSecret(12),
+    input: { response_event_id: answer.eventId, interaction },
+  });
+}
+
+/** The agent completes the session (through the runtime's verb). */
+export async function completeLink(h: PagesHarness, sessionId: string) {
+  const answer = await answerEvent(h, sessionId);
+  return completeSession({
+    ctx: h.ctx,
+    sessionId,
+    expectedRevision: answer.revision,
+    idempotencyKey: newSecret(12),
+    input: { response_event_id: answer.eventId },
+  });
+}
+
+export { answerEvent, withdrawSession };
+
+/** The seed's sample interaction (sess-mcp-readme.md, "First interaction"). */
+export function commitInteraction() {
+  return {
+    mode: 'interactive',
+    title: 'Approve this commit?',
+    description: 'The tests pass. Edit the message if you like.',
+    source: {
+      kind: 'sess_surface',
+      components: [
+        {
+          type: 'record',
+          label: 'What changed (sample)',
+          fields: {
+            'src/greeting.js': "Greeting now uses the user's first name",
+            'test/greeting.test.js': 'One new test for the first-name greeting',
+          },
+        },
+        {
+          type: 'field',
+          name: 'message',
+          label: 'Commit message',
+          multiline: true,
+          schema: { type: 'string', minLength: 1, maxLength: 2000 },
+          value: 'Greet users by first name\n\nAdds a test for the new greeting.',
+        },
+      ],
+    },
+    actions: [
+      { id: 'approve', label: 'Approve and commit', intent: 'approve' },
+      { id: 'stop', label: 'Stop', intent: 'reject' },
+    ],
+  };
+}
+
+/** A follow-up step the agent publishes after the first answer. */
+export function pushInteraction() {
+  return {
+    mode: 'interactive',
+    title: 'Push to main now?',
+    source: {
+      kind: 'sess_surface',
+      components: [
+        { type: 'text', text: 'The commit is ready.\nPushing starts the deploy.' },
+        {
+          type: 'field',
+          name: 'when',
+          label: 'When to push',
+          schema: { type: 'string', enum: ['now', 'tonight'], option_labels: ['Now', 'Tonight'] },
+          value: 'now',
+        },
+      ],
+    },
+    actions: [
+      { id: 'push', label: 'Push', intent: 'approve' },
+      { id: 'hold', label: 'Hold', intent: 'reject' },
+    ],
+  };
+}

@@ -1,0 +1,216 @@
+import { type Database, openDatabase, queryRows } from '@sess/db';
+import {
+  type FormsRuntime,
+  publishSession,
+  readSession,
+  submitLinkAnswer,
+  type WorkspaceContext,
+  waitLink,
+  withdrawSession,
+} from '@sess/forms';
+import {
+  createTestDatabase,
+  createTestFormsRuntime,
+  createTestSession,
+  createWorkspace,
+  sampleSurface,
+  type TestDatabase,
+  testDriver,
+} from '@sess/testkit';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { key } from './helpers.ts';
+
+const onPostgres = testDriver() === 'postgres';
+
+/*
+ * The clock here runs with real time plus an offset the test moves, so a wait's timers (real
+ * time) and the verbs' clock agree; "time passing" is an offset change, never a sleep.
+ */
+let offset = 0;
+const now = () => new Date(Date.now() + offset);
+
+let database: TestDatabase;
+let runtime: FormsRuntime;
+let ctx: WorkspaceContext;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ poolMax: 2 });
+  runtime = createTestFormsRuntime(database, { now });
+  ctx = { runtime, workspaceId: (await createWorkspace(database.db, { plan: 'pro' })).workspaceId };
+});
+afterAll(async () => {
+  await runtime.close();
+  await database.destroy();
+});
+
+async function answer(token: string, revision = 1) {
+  const result = await submitLinkAnswer(runtime, token, { revision, actionId: 'approve', submitted: { message: 'ok' } });
+  if (!result.ok) throw new Error('refused');
+  return result.eventId;
+}
+
+/** Resolves once `n` waiters are parked in this runtime. */
+async function parked(n: number, r: FormsRuntime = runtime) {
+  await expect.poll(() => r.waiters.size, { timeout: 5000, interval: 5 }).toBe(n);
+}
+
+describe('read with wait', () => {
+  it('returns at once when the revision is already answered', async () => {
+    const s = await createTestSession(runtime, ctx.workspaceId);
+    await answer(s.token);
+    const started = performance.now();
+    const view = await readSession({ ctx, sessionId: s.sessionId, waitMs: 45_000 });
+    expect(view.state).toBe('answered');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(runtime.waiters.size).toBe(0);
+  });
+
+  it('parks until an answer lands, then returns answered', async () => {
+    const s = await createTestSession(runtime, ctx.workspaceId);
+    const waiting = readSession({ ctx, sessionId: s.sessionId, waitMs: 30_000 });
+    await parked(1);
+    const eventId = await answer(s.token);
+    const started = performance.now();
+    const view = await waiting;
+    expect(view).toMatchObject({ state: 'answered', response: { eventId } });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(runtime.waiters.size).toBe(0);
+  });
+
+  it('returns waiting at its deadline and frees its waiter', async () => {
+    const s = await createTestSession(runtime, ctx.workspaceId);
+    const started = performance.now();
+    const view = await readSession({ ctx, sessionId: s.sessionId, waitMs: 150 });
+    expect(view.state).toBe('waiting');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(runtime.waiters.size).toBe(0);
+  });
+
+  it('is released at once when its signal aborts (a client that went away)', async () => {
+    const s = await createTestSession(runtime, ctx.workspaceId);
+    const controller = new AbortController();
+    const waiting = readSession({ ctx, sessionId: s.sessionId, waitMs: 30_000, signal: controller.signal });
+    await parked(1);
+    const started = performance.now();
+    controller.abort();
+    expect((await waiting).state).toBe('waiting');
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(runtime.waiters.size).toBe(0);
+  });
+
+  it('returns expired when the link expires during the wait (no notification needed)', async () => {
+    // Not extendable (over 20 hours), so its deadline is its end.
+    const s = await createTestSession(runtime, ctx.workspaceId, { expiresIn: 72_001 });
+    offset += 72_001_000 - 200;
+    const view = await readSession({ ctx, sessionId: s.sessionId, waitMs: 10_000 });
+    expect(view.state).toBe('expired');
+  });
+
+  it('wakes on withdraw and on a publish of the next revision', async () => {
+    const s = await createTestSession(runtime, ctx.workspaceId);
+    const waiting = readSession({ ctx, sessionId: s.sessionId, waitMs: 30_000 });
+    await parked(1);
+    await withdrawSession({ ctx, sessionId: s.sessionId });
+    expect((await waiting).state).toBe('withdrawn');
+  });
+});
+
+describe('waitLink (the answer page)', () => {
+  it('follows an answered page to the next form when the agent publishes', async () => {
+    const s = await createTestSession(runtime, ctx.workspaceId);
+    const eventId = await answer(s.token);
+    const waiting = waitLink(runtime, s.token, { revision: 1, state: 'answered', waitMs: 30_000 });
+    await parked(1);
+    await publishSession({
+      ctx,
+      sessionId: s.sessionId,
+      expectedRevision: 1,
+      idempotencyKey: key(),
+      input: { response_event_id: eventId, interaction: sampleSurface('Next step') },
+    });
+    const view = await waiting;
+    expect(view).toMatchObject({ kind: 'interaction', state: 'open', revision: 2 });
+    expect(view.surface.title).toBe('Next step');
+  });
+
+  it('returns at once when the page is behind, and after waitMs when nothing changes', async () => {
+    const s = await createTestSession(runtime, ctx.workspaceId);
+    expect(await waitLink(runtime, s.token, { revision: 1, state: 'answered', waitMs: 30_000 })).toMatchObject({ state: 'open' });
+    expect(await waitLink(runtime, s.token, { revision: 1, waitMs: 100 })).toMatchObject({ state: 'open' });
+    expect(runtime.waiters.size).toBe(0);
+  });
+});
+
+describe('parked waits hold no database connection', () => {
+  it('50 waits park on a pool of 2 while other queries still run; connections stay ≤ pool + 1', async () => {
+    const sessions = await Promise.all(Array.from({ length: 50 }, () => createTestSession(runtime, ctx.workspaceId)));
+    const waits = sessions.map((s) => readSession({ ctx, sessionId: s.sessionId, waitMs: 30_000 }));
+    await parked(50);
+    // If a parked wait held a connection, a pool of 2 would be exhausted and this would hang.
+    const started = performance.now();
+    const read = await readSession({ ctx, sessionId: sessions[0]!.sessionId });
+    expect(read.state).toBe('waiting');
+    expect(performance.now() - started).toBeLessThan(1000);
+    if (onPostgres) {
+      const [row] = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`,
+      );
+      expect(Number(row?.n)).toBeLessThanOrEqual(2 + 1);
+    }
+    const eventIds = await Promise.all(sessions.map((s) => answer(s.token)));
+    const views = await Promise.all(waits);
+    expect(views.map((v) => v.response?.eventId)).toEqual(eventIds);
+    expect(runtime.waiters.size).toBe(0);
+  });
+});
+
+describe.runIf(onPostgres)('across replicas (PostgreSQL)', () => {
+  let replica: Database;
+  let replicaRuntime: FormsRuntime;
+  beforeAll(async () => {
+    replica = await openDatabase({ url: database.url!, poolMax: 2 });
+    replicaRuntime = createTestFormsRuntime(replica, { now });
+  });
+  afterAll(async () => {
+    await replicaRuntime.close();
+    await replica.close();
+  });
+
+  it('an answer on one replica wakes a wait parked on another', async () => {
+    const s = await createTestSession(runtime, ctx.workspaceId);
+    const waiting = readSession({
+      ctx: { runtime: replicaRuntime, workspaceId: ctx.workspaceId },
+      sessionId: s.sessionId,
+      waitMs: 30_000,
+    });
+    await parked(1, replicaRuntime);
+    const eventId = await answer(s.token);
+    const started = performance.now();
+    expect(await waiting).toMatchObject({ state: 'answered', response: { eventId } });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('when the listening connection is lost, every waiter re-reads after the bus reconnects', async () => {
+    const s = await createTestSession(runtime, ctx.workspaceId);
+    const waiting = readSession({
+      ctx: { runtime: replicaRuntime, workspaceId: ctx.workspaceId },
+      sessionId: s.sessionId,
+      waitMs: 30_000,
+    });
+    await parked(1, replicaRuntime);
+    // An answer whose notification is never sent (as if it was lost while the listener was down).
+    await database.db.execute(
+      sql`insert into form_answers (id, workspace_id, session_id, revision, action_id, values, answer_sha256, receipt, answered_at)
+          values ('evt_lost', ${ctx.workspaceId}, ${s.sessionId}, 1, 'approve', '{}'::jsonb, ${'0'.repeat(64)}, 'x.y.z', now())`,
+    );
+    const killed = await queryRows<{ killed: boolean }>(
+      database.db,
+      sql`select pg_terminate_backend(pid) as killed from pg_stat_activity
+           where application_name = 'sess-listen' and datname = current_database()`,
+    );
+    expect(killed.length).toBeGreaterThan(0);
+    expect(await waiting).toMatchObject({ state: 'answered', response: { eventId: 'evt_lost' } });
+  });
+});

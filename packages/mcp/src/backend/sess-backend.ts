@@ -1,0 +1,148 @@
+import type { DbOrTx } from '@sess/db';
+import type { AskArguments, Surface } from '@sess/surface';
+
+/*
+ * How the tools reach the Sess runtime. Two implementations fit behind it: the in-process one
+ * (apps/server, over @sess/forms in the same database) and an HTTP one over /v1. Both return
+ * what the runtime says — views and answers with their receipts — and nothing here trusts them:
+ * the tools verify every receipt and re-read progress before they release an answer.
+ *
+ * Failures are thrown as `SessError` with a registry code: a deterministic refusal keeps its own
+ * code (`PLAN_LIMIT_REACHED`, `INVALID_ARGUMENTS`, `REVISION_MISMATCH`, `LINK_CLOSED`, …), a
+ * transient one is `SESS_UNAVAILABLE`, a runtime that answered nonsense `SESS_PROTOCOL_ERROR`.
+ * Anything else thrown is treated as "the outcome is not known".
+ */
+
+/** Who the call is for: the authenticated principal's workspace and identity. */
+export interface BackendContext {
+  workspaceId: string;
+  principalId: string;
+  /** A credential for a remote runtime (never the MCP bearer token). The in-process backend ignores it. */
+  credential?: () => Promise<string>;
+}
+
+/** An accepted answer as the runtime reports it, with the receipt it signed. */
+export interface AnswerView {
+  eventId: string;
+  revision: number;
+  actionId: string;
+  values: Record<string, unknown>;
+  /** Compact JWS; verified by the tools before anything is released. */
+  receipt: string;
+  /** ISO 8601. */
+  answeredAt: string;
+  /** Only on an Ask answer. */
+  respondentId?: string;
+}
+
+/**
+ * A session (one link, one person) at its current revision. `state` is the runtime's:
+ * `open` (taking answers), `lapsed` (past its deadline but still extendable by the person),
+ * `completed`, `withdrawn`, or `expired` (closed for good without completion).
+ */
+export interface SessionView {
+  sessionId: string;
+  workspaceId: string;
+  state: 'open' | 'lapsed' | 'completed' | 'withdrawn' | 'expired';
+  revision: number;
+  /** SHA-256 of the current revision's Surface, as the runtime stored it. */
+  surfaceSha256: string;
+  /** ISO 8601: when the link stops taking answers, as created. */
+  expiresAt: string;
+  /**
+   * The answer to the revision the read asked about (the current one for writes), if one was
+   * accepted. When the session has moved past that revision, `revision` says so.
+   */
+  answer?: AnswerView;
+}
+
+/** A session just created: the view plus the link, which only a create returns. */
+export interface CreatedSession extends SessionView {
+  humanUrl: string;
+}
+
+/** An Ask (many respondents, one revision): whether answers may still come, counts, each answer. */
+export interface AskView {
+  askId: string;
+  workspaceId: string;
+  state: 'open' | 'closed';
+  surfaceSha256: string;
+  expiresAt: string;
+  counts: { started: number; answered: number; max: number };
+  answers: Array<AnswerView & { respondentId: string; name?: string }>;
+}
+
+export interface CreatedAsk extends AskView {
+  humanUrl: string;
+}
+
+/** The outcome of a withdraw (an interaction or an Ask). */
+export interface WithdrawnView {
+  sessionId: string;
+  state: 'withdrawn';
+  revision: number;
+}
+
+/** A session's status for `sess_list`, without answer data. */
+export interface SessionSummary {
+  sessionId: string;
+  state: SessionView['state'];
+  revision: number;
+  expiresAt: string;
+  /** True when the current revision has an answer the agent has not read yet. */
+  answered: boolean;
+}
+
+/** Options of a create: a transaction to run in, when the backend shares the handle store's database. */
+export interface CreateOptions {
+  tx?: DbOrTx;
+}
+
+/** The runtime operations the tools need, and nothing more. */
+export interface SessBackend {
+  /** The API origin handles are bound to (the in-process backend names the server's own public origin). */
+  readonly origin: string;
+  /**
+   * True when `createSession`/`createAsk` accept the handle store's transaction (`options.tx`),
+   * so the create and its handle record commit together and a create is never outcome-unknown.
+   */
+  readonly sharesTransactions: boolean;
+  createSession(
+    ctx: BackendContext,
+    input: { surface: Surface; expiresIn?: number; idempotencyKey: string },
+    options?: CreateOptions,
+  ): Promise<CreatedSession>;
+  /**
+   * Creates an Ask from sess_ask's arguments (with `respondents`); the runtime builds the Surface
+   * with @sess/surface's `toSurface`, so its hash is the one the adapter computed.
+   */
+  createAsk(
+    ctx: BackendContext,
+    input: { ask: AskArguments; idempotencyKey: string },
+    options?: CreateOptions,
+  ): Promise<CreatedAsk>;
+  /**
+   * Reads a session. With `waitMs` > 0 and no answer yet at `revision`, waits until one arrives,
+   * the session changes or `waitMs` passes; `signal` ends the wait at once (then it resolves with
+   * the current view or rejects with an AbortError — either is fine).
+   */
+  readSession(
+    ctx: BackendContext,
+    input: { sessionId: string; revision: number; waitMs: number; signal?: AbortSignal },
+  ): Promise<SessionView>;
+  readAsk(ctx: BackendContext, input: { askId: string }): Promise<AskView>;
+  /** Shows the next Surface at `expectedRevision + 1` (If-Match on the revision, idempotent by key). */
+  publish(
+    ctx: BackendContext,
+    input: { sessionId: string; expectedRevision: number; responseEventId: string; surface: Surface; idempotencyKey: string },
+  ): Promise<SessionView>;
+  /** Closes the link to new answers at `expectedRevision` (If-Match, idempotent by key). */
+  complete(
+    ctx: BackendContext,
+    input: { sessionId: string; expectedRevision: number; responseEventId: string; idempotencyKey: string },
+  ): Promise<SessionView>;
+  /** The agent no longer needs the answer: the link stops taking answers and says so. Idempotent. */
+  withdraw(ctx: BackendContext, input: { sessionId: string; idempotencyKey: string }): Promise<WithdrawnView>;
+  /** Current status of several sessions of the caller's workspace (missing ones are left out). */
+  listSessions(ctx: BackendContext, input: { sessionIds: string[] }): Promise<SessionSummary[]>;
+}

@@ -1,0 +1,538 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AuthInfo, createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
+import { createRateLimiter, type Logger, type RateLimiter, SessError } from '@sess/core';
+import type { SessBackend } from '../backend/sess-backend.ts';
+import type { HandleBinding, HandleStoreFactory } from '../store/handle-store.ts';
+import { createServerFactory, SCOPE_KEY, SERVER_INFO } from '../tools/build-server.ts';
+import type { ReceiptVerification, RequestScope, SessPrincipal } from '../tools/context.ts';
+import { toolError } from '../tools/results.ts';
+import { MAX_WAIT_MS } from '../tools/schemas.ts';
+import {
+  bearerChallenge,
+  corsHeaders,
+  createHostAllowlist,
+  createOriginAllowlist,
+  hasBearerCredential,
+  isHostAllowed,
+  isOriginAllowed,
+} from './preflight.ts';
+import { type BodyRead, readNodeBody, readWebBody } from './read-body.ts';
+import { ALWAYS_HEADERS, jsonResponse, jsonRpcError, requestIdOf, sseMessage } from './responses.ts';
+import { createToolsListCache, plainToolsListEra } from './tools-list-cache.ts';
+import { argumentsPointer, findUnsafeKey } from './unsafe-keys.ts';
+
+/** What `authenticate` sees: method, URL and headers — never the body. */
+export interface AuthenticateRequest {
+  method: string;
+  url: string;
+  headers: Headers;
+}
+
+/** A fixed-window limit: `limit` requests per `windowMs`. */
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export interface SessMcpHttpHandlerOptions {
+  /**
+   * Verifies the request's credentials (called exactly once per request, before any body byte is
+   * read) and returns the principal, or nothing when there is no valid credential.
+   */
+  authenticate: (request: AuthenticateRequest) => Promise<SessPrincipal | null | undefined> | SessPrincipal | null | undefined;
+  /** Returns a handle store bound to the request's authority. */
+  handleStore: HandleStoreFactory;
+  /** Host header allowlist (DNS-rebinding defence): `host[:port]`; an entry without a port matches any port. */
+  allowedHosts: readonly string[];
+  /** Exact browser origins allowed (`https://claude.ai`); a request without Origin is always accepted. */
+  allowedOrigins?: readonly string[];
+  /** Every scope a principal must hold (403 insufficient_scope otherwise). */
+  requiredScopes?: readonly string[];
+  /** The protected resource metadata URL named in every challenge (RFC 9728). */
+  resourceMetadataUrl: string;
+  /** Largest request body, default 256 KiB. */
+  maxBodyBytes?: number;
+  /** Absolute per-request deadline from entry, default 60 s. */
+  requestTimeoutMs?: number;
+  /** The runtime; without it, tools/list works and every tool answers NOT_CONFIGURED. */
+  backend?: SessBackend;
+  /** How answer receipts are verified (required with a backend). */
+  receipts?: ReceiptVerification;
+  /** The API origin handles are bound to; defaults to the backend's. */
+  origin?: string;
+  /** Lower the 45 000 ms wait ceiling. */
+  maxWaitMs?: number;
+  /** Answer plain tools/list requests from the SDK's own cached answer (default true). */
+  cacheToolsList?: boolean;
+  /** Per-principal and per-IP limits; `false` turns one off. */
+  rateLimit?: { perPrincipal?: RateLimit | false; perIp?: RateLimit | false };
+  logger?: Logger;
+  now?: () => Date;
+}
+
+/** The edge, on both faces. */
+export interface SessMcpHttpHandler {
+  /**
+   * Web-standard face (Hono's `c.req.raw`, Workers, Deno). On @hono/node-server, pass the
+   * underlying `incoming` message too: the body is then read straight from it, without a web
+   * stream in between.
+   */
+  fetch(request: Request, info?: { clientAddress?: string; incoming?: IncomingMessage }): Promise<Response>;
+  /** `node:http` face. */
+  node(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_PER_IP: RateLimit = { limit: 3000, windowMs: 60_000 };
+const DEFAULT_PER_PRINCIPAL: RateLimit = { limit: 600, windowMs: 60_000 };
+const MODERN_VERSIONS = new Set(['2026-07-28']);
+const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
+/** One request as both faces present it to the shared pipeline. */
+interface Incoming {
+  method: string;
+  url: string;
+  headers: Headers;
+  /** The Host the request was sent to (on the web face, the URL's host when no header is present). */
+  host: string | null;
+  clientAddress: string;
+  /** Aborts when the client goes away. */
+  clientSignal: AbortSignal;
+  readBody(maxBytes: number, deadline: AbortSignal): Promise<BodyRead>;
+  /** The request the SDK sees; the body has been read by then and is passed parsed. */
+  sdkRequest(): Request;
+}
+
+interface Outcome {
+  response: Response;
+  /** The body may still be arriving: the Node face closes the connection after answering. */
+  closeConnection: boolean;
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+}
+
+function hostOfUrl(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+function isModernRequest(headers: Headers, body: unknown): boolean {
+  const header = headers.get('mcp-protocol-version');
+  if (header && MODERN_VERSIONS.has(header)) return true;
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const params = (body as { params?: unknown }).params;
+    const meta = params && typeof params === 'object' ? (params as { _meta?: unknown })._meta : undefined;
+    if (meta && typeof meta === 'object' && Object.hasOwn(meta, PROTOCOL_VERSION_META)) return true;
+  }
+  return false;
+}
+
+/**
+ * `createSessMcpHttpHandler(options)`: the hosted MCP endpoint. In this order, on both faces: a
+ * header-only preflight before any body byte (Host allowlist, exact Origin allowlist, CORS
+ * preflight, per-IP limit, exactly one `authenticate` and the scope check, per-principal limit,
+ * method), then a bounded body (413 / 415 / 408), the raw-body unsafe-key guard answered in the
+ * request's era, then `createMcpHandler` (2026-07-28 plus the stateless 2025 fallback) with the
+ * body passed parsed. One absolute deadline runs from entry: 408 while the body is arriving, 503
+ * while `authenticate` is pending, `needs_resume` for a parked wait; a create, publish or
+ * complete already sent is never abandoned. Every response carries `Cache-Control: no-store` and
+ * `X-Content-Type-Options: nosniff`.
+ */
+export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): SessMcpHttpHandler {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const requiredScopes = options.requiredScopes ?? [];
+  const hosts = createHostAllowlist(options.allowedHosts);
+  const origins = createOriginAllowlist(options.allowedOrigins);
+  const logger = options.logger;
+  const apiOrigin = options.origin ?? options.backend?.origin ?? 'local';
+  const ipLimit = options.rateLimit?.perIp === false ? undefined : (options.rateLimit?.perIp ?? DEFAULT_PER_IP);
+  const principalLimit =
+    options.rateLimit?.perPrincipal === false ? undefined : (options.rateLimit?.perPrincipal ?? DEFAULT_PER_PRINCIPAL);
+  const ipLimiter: RateLimiter | undefined = ipLimit ? createRateLimiter(ipLimit) : undefined;
+  const principalLimiter: RateLimiter | undefined = principalLimit ? createRateLimiter(principalLimit) : undefined;
+
+  const buildServer = createServerFactory({
+    ...(options.backend ? { backend: options.backend } : {}),
+    ...(options.receipts ? { receipts: options.receipts } : {}),
+    ...(logger ? { logger } : {}),
+    now: options.now ?? (() => new Date()),
+    maxWaitMs: Math.min(options.maxWaitMs ?? MAX_WAIT_MS, MAX_WAIT_MS),
+  });
+  const mcp = createMcpHandler(buildServer, {
+    legacy: 'stateless',
+    maxRequestBodySize: maxBodyBytes,
+    onerror: (error) => logger?.debug({ event: 'mcp.sdk.rejected', err: error.message }, 'sdk rejected a request'),
+  });
+
+  const toolsList =
+    options.cacheToolsList === false
+      ? undefined
+      : createToolsListCache(mcp, { token: '[not forwarded]', clientId: 'sess-cache', scopes: [...requiredScopes] });
+
+  const challenge = (error?: 'invalid_token' | 'insufficient_scope', description?: string) =>
+    bearerChallenge({
+      resourceMetadataUrl: options.resourceMetadataUrl,
+      scopes: requiredScopes,
+      ...(error ? { error } : {}),
+      ...(description ? { description } : {}),
+    });
+
+  function reject(status: number, reason: string, response: Response, closeConnection = true): Outcome {
+    logger?.debug({ event: 'mcp.http.rejected', status, reason }, 'request rejected');
+    return { response, closeConnection };
+  }
+
+  async function authenticateOnce(
+    incoming: Incoming,
+    deadline: AbortSignal,
+  ): Promise<SessPrincipal | null | 'timeout' | 'failed'> {
+    let onAbort: (() => void) | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      onAbort = () => resolve('timeout');
+      if (deadline.aborted) resolve('timeout');
+      else deadline.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const attempt = Promise.resolve()
+        .then(() => options.authenticate({ method: incoming.method, url: incoming.url, headers: incoming.headers }))
+        .then(
+          (principal) => principal ?? null,
+          (error: unknown) => {
+            logger?.error({ event: 'mcp.http.authenticate_failed', err: error }, 'authenticate threw');
+            return 'failed' as const;
+          },
+        );
+      return await Promise.race([attempt, timedOut]);
+    } finally {
+      if (onAbort) deadline.removeEventListener('abort', onAbort);
+    }
+  }
+
+  function unsafeKeyResponse(headers: Headers, body: unknown, path: Array<string | number>): Response {
+    const id = requestIdOf(body);
+    const modern = isModernRequest(headers, body);
+    const method = body && typeof body === 'object' ? (body as { method?: unknown }).method : undefined;
+    const argPointer = method === 'tools/call' && id !== null ? argumentsPointer(path) : undefined;
+    if (argPointer !== undefined) {
+      const error = new SessError(
+        'INVALID_ARGUMENTS',
+        `${argPointer} is not allowed: the keys __proto__, constructor and prototype are never accepted. Remove it.`,
+        { field: argPointer },
+      );
+      const result = toolError(error);
+      if (modern) {
+        const message = {
+          jsonrpc: '2.0',
+          id,
+          result: { ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } },
+        };
+        return jsonResponse(200, message);
+      }
+      const message = { jsonrpc: '2.0', id, result };
+      return (headers.get('accept') ?? '').includes('text/event-stream') ? sseMessage(message) : jsonResponse(200, message);
+    }
+    const pointer = `/${path.map(String).join('/')}`;
+    const text = `Invalid params: ${pointer} uses a key that is never accepted (__proto__, constructor, prototype).`;
+    if (modern) return jsonRpcError(400, -32602, text, { id, data: { field: pointer } });
+    const message = { jsonrpc: '2.0', id, error: { code: -32602, message: text, data: { field: pointer } } };
+    if (id !== null && (headers.get('accept') ?? '').includes('text/event-stream')) return sseMessage(message);
+    return jsonResponse(id === null ? 400 : 200, message);
+  }
+
+  async function run(incoming: Incoming, deadline: AbortController): Promise<Outcome> {
+    const { headers } = incoming;
+    if (!isHostAllowed(incoming.host, hosts)) {
+      return reject(403, 'host', jsonRpcError(403, -32000, 'Forbidden: this Host is not served here.'));
+    }
+    const origin = headers.get('origin');
+    if (!isOriginAllowed(origin, origins)) {
+      return reject(403, 'origin', jsonRpcError(403, -32600, 'Forbidden: this Origin is not allowed.'));
+    }
+    if (incoming.method === 'OPTIONS') {
+      return { response: new Response(null, { status: 204, headers: corsHeaders(origin, true) }), closeConnection: false };
+    }
+    if (ipLimiter) {
+      const hit = ipLimiter.hit(incoming.clientAddress);
+      if (!hit.ok) {
+        return reject(
+          429,
+          'ip_rate',
+          jsonRpcError(429, -32000, 'Rate limit exceeded. Try again later.', {
+            headers: { 'Retry-After': String(hit.retryAfterSeconds) },
+          }),
+        );
+      }
+    }
+
+    const principal = await authenticateOnce(incoming, deadline.signal);
+    if (principal === 'timeout') {
+      return reject(
+        503,
+        'authenticate_timeout',
+        jsonRpcError(503, -32000, 'Sign-in could not be checked in time. Try again.', { headers: { 'Retry-After': '5' } }),
+      );
+    }
+    if (principal === 'failed') {
+      return reject(
+        503,
+        'authenticate_failed',
+        jsonRpcError(503, -32000, 'Sign-in could not be checked just now. Try again.', { headers: { 'Retry-After': '5' } }),
+      );
+    }
+    if (principal === null) {
+      const presented = hasBearerCredential(headers.get('authorization'));
+      const header = presented ? challenge('invalid_token', 'The access token is invalid, expired or revoked.') : challenge();
+      const body = presented
+        ? { error: 'invalid_token', error_description: 'The access token is invalid, expired or revoked. Sign in again.' }
+        : { error: 'unauthorized', error_description: 'Sign in to Sess: this endpoint needs an OAuth access token.' };
+      return reject(401, presented ? 'invalid_token' : 'no_token', jsonResponse(401, body, { 'WWW-Authenticate': header }));
+    }
+    const missing = requiredScopes.filter((scope) => !principal.scopes.includes(scope));
+    if (missing.length > 0) {
+      return reject(
+        403,
+        'insufficient_scope',
+        jsonResponse(
+          403,
+          { error: 'insufficient_scope', error_description: `This needs the scope ${requiredScopes.join(' ')}.` },
+          { 'WWW-Authenticate': challenge('insufficient_scope', `Requires ${requiredScopes.join(' ')}.`) },
+        ),
+      );
+    }
+    if (principalLimiter) {
+      const hit = principalLimiter.hit(`${principal.workspaceId}:${principal.principalId}`);
+      if (!hit.ok) {
+        return reject(
+          429,
+          'principal_rate',
+          jsonRpcError(429, -32000, 'Rate limit exceeded. Try again later.', {
+            headers: { 'Retry-After': String(hit.retryAfterSeconds) },
+          }),
+        );
+      }
+    }
+    if (incoming.method !== 'POST') {
+      // Health lives at /healthz; this endpoint is stateless and opens no GET stream.
+      return reject(405, 'method', jsonRpcError(405, -32000, 'Method not allowed.', { headers: { Allow: 'POST' } }));
+    }
+    const declared = headers.get('content-length');
+    if (declared !== null && Number(declared) > maxBodyBytes) {
+      return reject(413, 'declared_too_large', tooLarge());
+    }
+    if (!isJsonContentType(headers.get('content-type'))) {
+      return reject(
+        415,
+        'content_type',
+        jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'),
+      );
+    }
+    const read = await incoming.readBody(maxBodyBytes, deadline.signal);
+    switch (read.kind) {
+      case 'too_large':
+        return reject(413, 'too_large', tooLarge());
+      case 'timeout':
+        return reject(408, 'body_timeout', jsonRpcError(408, -32000, 'Request Timeout: the body did not arrive in time.'));
+      case 'aborted':
+        return reject(400, 'body_aborted', jsonRpcError(400, -32700, 'Parse error: the request body could not be read'));
+      case 'ok':
+        break;
+    }
+    let body: unknown;
+    try {
+      body = read.text.length === 0 ? undefined : JSON.parse(read.text);
+    } catch {
+      body = undefined;
+    }
+    if (body === undefined) {
+      return reject(400, 'parse', jsonRpcError(400, -32700, 'Parse error: Invalid JSON'), false);
+    }
+    const unsafe = findUnsafeKey(body);
+    if (unsafe) return reject(400, 'unsafe_key', unsafeKeyResponse(headers, body, unsafe), false);
+    if (toolsList) {
+      const plain = plainToolsListEra(headers, body);
+      const cached = plain ? await toolsList.respond(plain.era, plain.id) : undefined;
+      if (cached) return { response: cached, closeConnection: false };
+    }
+
+    const binding: HandleBinding = {
+      origin: apiOrigin,
+      workspaceId: principal.workspaceId,
+      principalId: principal.principalId,
+      clientId: principal.clientId,
+      grantId: principal.grantId,
+      grantGeneration: principal.grantGeneration,
+    };
+    const scope: RequestScope = {
+      principal,
+      binding,
+      store: options.handleStore(binding, { workspaceId: principal.workspaceId, principalId: principal.principalId }),
+      deadline: deadline.signal,
+    };
+    // The SDK's AuthInfo is pure pass-through to the tools: it carries the scope, never the token.
+    const authInfo: AuthInfo = {
+      token: '[not forwarded]',
+      clientId: principal.clientId,
+      scopes: [...principal.scopes],
+      extra: { [SCOPE_KEY]: scope },
+    };
+    if (principal.expiresAt !== undefined) authInfo.expiresAt = principal.expiresAt;
+    const response = await mcp.fetch(incoming.sdkRequest(), { authInfo, parsedBody: body });
+    return { response, closeConnection: false };
+  }
+
+  function tooLarge(): Response {
+    return jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes`);
+  }
+
+  function decorate(response: Response, origin: string | null): Response {
+    const extra = origins.size > 0 && origin && isOriginAllowed(origin, origins) ? corsHeaders(origin, false) : {};
+    try {
+      for (const [name, value] of ALWAYS_HEADERS) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
+      return response;
+    } catch {
+      // Immutable headers: copy into a fresh response.
+      const headers = new Headers(response.headers);
+      for (const [name, value] of ALWAYS_HEADERS) headers.set(name, value);
+      for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+  }
+
+  /**
+   * Runs the pipeline under one absolute deadline. The timer is cleared when the response is
+   * complete (for a stream, when it ends), when the pipeline fails, or when the client leaves;
+   * a client leaving also aborts the deadline signal, releasing a parked wait at once.
+   */
+  async function serve(incoming: Incoming): Promise<{ response: Response; closeConnection: boolean; done: () => void }> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    let finished = false;
+    const done = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      incoming.clientSignal.removeEventListener('abort', onClientGone);
+    };
+    const onClientGone = () => {
+      deadline.abort();
+      done();
+    };
+    incoming.clientSignal.addEventListener('abort', onClientGone, { once: true });
+    let outcome: Outcome;
+    try {
+      outcome = await run(incoming, deadline);
+    } catch (error) {
+      done();
+      logger?.error({ event: 'mcp.http.failed', err: error }, 'mcp request failed');
+      outcome = { response: jsonRpcError(500, -32603, 'Internal server error'), closeConnection: false };
+    }
+    const response = decorate(outcome.response, incoming.headers.get('origin'));
+    // Content type first: on @hono/node-server, touching `.body` turns its lightweight Response
+    // into a full one, and a JSON answer would lose the direct write to the socket.
+    const streaming = isEventStream(response) && response.body !== null;
+    if (!streaming) done();
+    return { response, closeConnection: outcome.closeConnection, done };
+  }
+
+  return {
+    async fetch(request, info) {
+      const incoming: Incoming = {
+        method: request.method.toUpperCase(),
+        url: request.url,
+        headers: request.headers,
+        // Runtimes build the URL from the Host header; an in-process Request may carry only the URL.
+        host: request.headers.get('host') ?? hostOfUrl(request.url),
+        clientAddress: info?.clientAddress ?? 'unknown',
+        clientSignal: request.signal,
+        readBody: (max, deadline) =>
+          info?.incoming ? readNodeBody(info.incoming, max, deadline) : readWebBody(request.body, max, deadline),
+        sdkRequest: () => request,
+      };
+      const { response, done } = await serve(incoming);
+      if (!isEventStream(response) || !response.body) return response;
+      // Keep the deadline armed until the stream ends, then clear it.
+      const reader = response.body.getReader();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const next = await reader.read();
+            if (next.done) {
+              done();
+              controller.close();
+            } else controller.enqueue(next.value);
+          } catch (error) {
+            done();
+            controller.error(error);
+          }
+        },
+        cancel(reason) {
+          done();
+          return reader.cancel(reason);
+        },
+      });
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    },
+
+    async node(req, res) {
+      const client = new AbortController();
+      const onClose = () => {
+        if (!res.writableFinished) client.abort();
+      };
+      res.once('close', onClose);
+      const headers = new Headers();
+      const raw = req.rawHeaders;
+      for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+      const host = headers.get('host') ?? 'localhost';
+      const url = `http://${host}${req.url ?? '/'}`;
+      const method = (req.method ?? 'GET').toUpperCase();
+      const incoming: Incoming = {
+        method,
+        url,
+        headers,
+        host: headers.get('host'),
+        clientAddress: req.socket.remoteAddress ?? 'unknown',
+        clientSignal: client.signal,
+        readBody: (max, deadline) => readNodeBody(req, max, deadline),
+        sdkRequest: () =>
+          new Request(url.startsWith('http://') ? url : 'http://localhost/', { method, headers, signal: client.signal }),
+      };
+      const { response, closeConnection, done } = await serve(incoming);
+      const close = closeConnection && !req.complete;
+      const headerObject: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        headerObject[name] = value;
+      });
+      if (close) headerObject.connection = 'close';
+      res.writeHead(response.status, headerObject);
+      try {
+        if (response.body) {
+          const reader = response.body.getReader();
+          for (;;) {
+            const next = await reader.read();
+            if (next.done) break;
+            if (!res.write(next.value)) await new Promise((resolve) => res.once('drain', resolve));
+          }
+        }
+      } catch {
+        // The client went away mid-stream; nothing more to send.
+      } finally {
+        done();
+        res.end();
+      }
+      if (close) res.once('finish', () => req.socket.end());
+    },
+
+    async close() {
+      await mcp.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/*
+ * The header-only checks made before any body byte is read: Host allowlist (DNS rebinding),
+ * exact Origin allowlist (a request without Origin is a non-browser client and passes), CORS for
+ * allowed browser origins, and the RFC 6750 challenges.
+ * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http (Security)
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-3
+ */
+
+/** A normalised Host allowlist: exact `host[:port]` entries; an entry without a port matches any port. */
+export interface HostAllowlist {
+  exact: ReadonlySet<string>;
+  anyPort: ReadonlySet<string>;
+}
+
+export function createHostAllowlist(hosts: readonly string[]): HostAllowlist {
+  if (hosts.length === 0) throw new Error('allowedHosts must name at least one host.');
+  const exact = new Set<string>();
+  const anyPort = new Set<string>();
+  for (const entry of hosts) {
+    const host = entry.trim().toLowerCase();
+    exact.add(host);
+    if (!/:\d+$/.test(host)) anyPort.add(host);
+  }
+  return { exact, anyPort };
+}
+
+/** The hostname part of a Host header value (`[::1]:80` → `[::1]`). */
+function hostnameOf(host: string): string {
+  const match = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(host);
+  return match?.[1] ?? host;
+}
+
+export function isHostAllowed(host: string | null | undefined, allow: HostAllowlist): boolean {
+  if (!host) return false;
+  const value = host.toLowerCase();
+  return allow.exact.has(value) || allow.anyPort.has(hostnameOf(value));
+}
+
+/** Exact origins (`https://claude.ai`); compared case-insensitively as browsers serialise them lower-case. */
+export function createOriginAllowlist(origins: readonly string[] = []): ReadonlySet<string> {
+  return new Set(origins.map((origin) => origin.trim().toLowerCase().replace(/\/+$/, '')));
+}
+
+/** Absent Origin passes (non-browser clients); a present one must be listed exactly. */
+export function isOriginAllowed(origin: string | null | undefined, allow: ReadonlySet<string>): boolean {
+  if (origin === null || origin === undefined || origin === '') return true;
+  return allow.has(origin.toLowerCase());
+}
+
+const EXPOSED = 'WWW-Authenticate, Retry-After, Mcp-Session-Id, Mcp-Protocol-Version';
+const ALLOWED_REQUEST_HEADERS =
+  'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
+
+/** CORS headers for an allowed browser origin; none without an Origin. */
+export function corsHeaders(origin: string | null | undefined, preflight: boolean): Record<string, string> {
+  if (!origin) return {};
+  const headers: Record<string, string> = {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Expose-Headers': EXPOSED,
+    Vary: 'Origin',
+  };
+  if (preflight) {
+    headers['Access-Control-Allow-Methods'] = 'POST, GET, OPTIONS';
+    headers['Access-Control-Allow-Headers'] = ALLOWED_REQUEST_HEADERS;
+    headers['Access-Control-Max-Age'] = '600';
+  }
+  return headers;
+}
+
+function quoted(value: string): string {
+  return `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
+/**
+ * The `WWW-Authenticate` value. With no credentials in the request it carries no `error`
+ * (RFC 6750 §3.1: SHOULD NOT), only where to discover the authorization server and the scope.
+ */
+export function bearerChallenge(options: {
+  resourceMetadataUrl: string;
+  scopes: readonly string[];
+  error?: 'invalid_token' | 'insufficient_scope';
+  description?: string;
+}): string {
+  const parts: string[] = [];
+  if (options.error) parts.push(`error=${quoted(options.error)}`);
+  if (options.error && options.description) parts.push(`error_description=${quoted(options.description)}`);
+  parts.push(`resource_metadata=${quoted(options.resourceMetadataUrl)}`);
+  if (options.scopes.length > 0) parts.push(`scope=${quoted(options.scopes.join(' '))}`);
+  return `Bearer ${parts.join(', ')}`;
+}
+
+/** True when the request carries a bearer credential at all (for choosing the challenge). */
+export function hasBearerCredential(authorization: string | null | undefined): boolean {
+  return typeof authorization === 'string' && /^bearer\s+\S/i.test(authorization.trim());
+}

@@ -1,0 +1,99 @@
+import type { IncomingMessage } from 'node:http';
+
+/** What a bounded body read came to. */
+export type BodyRead =
+  | { kind: 'ok'; text: string }
+  | { kind: 'too_large' }
+  /** The request deadline passed before the whole body arrived. */
+  | { kind: 'timeout' }
+  /** The client went away (or the stream broke) mid-body. */
+  | { kind: 'aborted' };
+
+const decoder = new TextDecoder();
+
+function join(chunks: Uint8Array[], total: number): string {
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const all = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return decoder.decode(all);
+}
+
+/**
+ * Reads a web body once, up to `maxBytes`, stopping the moment the limit is passed or the
+ * deadline fires (the stream is cancelled, so no more bytes are taken).
+ */
+export async function readWebBody(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  deadline: AbortSignal,
+): Promise<BodyRead> {
+  if (!body) return { kind: 'ok', text: '' };
+  if (deadline.aborted) return { kind: 'timeout' };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let onAbort: (() => void) | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    onAbort = () => resolve('timeout');
+    deadline.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), timedOut]);
+      if (next === 'timeout') {
+        reader.cancel().catch(() => {});
+        return { kind: 'timeout' };
+      }
+      if (next.done) break;
+      total += next.value.byteLength;
+      if (total > maxBytes) {
+        reader.cancel().catch(() => {});
+        return { kind: 'too_large' };
+      }
+      chunks.push(next.value);
+    }
+  } catch {
+    return deadline.aborted ? { kind: 'timeout' } : { kind: 'aborted' };
+  } finally {
+    if (onAbort) deadline.removeEventListener('abort', onAbort);
+  }
+  return { kind: 'ok', text: join(chunks, total) };
+}
+
+/** The same bounded read straight from a Node request stream. */
+export function readNodeBody(req: IncomingMessage, maxBytes: number, deadline: AbortSignal): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    if (deadline.aborted) return resolve({ kind: 'timeout' });
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const finish = (result: BodyRead) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      deadline.removeEventListener('abort', onTimeout);
+      if (result.kind !== 'ok') req.pause();
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) return finish({ kind: 'too_large' });
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish({ kind: 'ok', text: join(chunks, total) });
+    const onError = () => finish({ kind: 'aborted' });
+    const onClose = () => {
+      if (!req.complete) finish({ kind: 'aborted' });
+    };
+    const onTimeout = () => finish({ kind: 'timeout' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+    deadline.addEventListener('abort', onTimeout, { once: true });
+  });
+}

@@ -1,0 +1,159 @@
+import type { DbOrTx } from '@sess/db';
+
+/**
+ * The authority a handle is bound to. Another principal, host (origin) or workspace never sees
+ * the handle (`HANDLE_NOT_FOUND`); the same principal under another client, grant or grant
+ * generation gets `BINDING_MISMATCH`.
+ */
+export interface HandleBinding {
+  origin: string;
+  workspaceId: string;
+  principalId: string;
+  clientId: string;
+  grantId: string;
+  grantGeneration: number;
+}
+
+/** Adapter states. The first five are unfinished and count against the per-principal cap. */
+export const HANDLE_STATES = [
+  'create_intent',
+  'create_unknown',
+  'waiting',
+  'answered',
+  'blocked',
+  'completed',
+  'expired',
+  'cancelled',
+  'closed',
+] as const;
+export type HandleState = (typeof HANDLE_STATES)[number];
+
+export const UNFINISHED_STATES: ReadonlySet<HandleState> = new Set([
+  'create_intent',
+  'create_unknown',
+  'waiting',
+  'answered',
+  'blocked',
+]);
+
+/** At most this many unfinished handles per principal (`STATE_STORE_FULL`). */
+export const MAX_UNFINISHED_PER_PRINCIPAL = 100;
+
+/** What a create was about to do, saved before (or with) the create. */
+export interface CreateIntent {
+  tool: 'sess_request' | 'sess_ask';
+  idempotencyKey: string;
+  requestSha256: string;
+}
+
+/**
+ * The exact request of a publish, complete or cancel, saved before dispatch so a lost outcome
+ * can be reconciled by repeating it byte for byte (same body, same If-Match, same key).
+ */
+export interface SavedMutation {
+  kind: 'publish' | 'complete' | 'cancel';
+  /** The If-Match revision. */
+  expectedRevision: number;
+  responseEventId?: string;
+  /** SHA-256 of the canonical request arguments: an identical repeat has the same hash. */
+  requestSha256: string;
+  idempotencyKey: string;
+  /** The Surface a publish shows (the body); absent for complete and cancel. */
+  surface?: unknown;
+  surfaceSha256?: string;
+}
+
+/** A verified, re-confirmed answer, kept (sealed) until the handle is finished. */
+export interface SavedResponse {
+  eventId: string;
+  revision: number;
+  actionId: string;
+  values: Record<string, unknown>;
+  receipt: string;
+  answeredAt: string;
+}
+
+/** One handle record, decoded. */
+export interface HandleRecord extends HandleBinding {
+  handle: string;
+  kind: 'interaction' | 'ask';
+  state: HandleState;
+  /** Compare-and-set counter: every update names the version it read. */
+  version: number;
+  sessionId?: string;
+  askId?: string;
+  revision: number;
+  surfaceSha256?: string;
+  title: string;
+  expiresAt?: string;
+  intent?: CreateIntent;
+  pending?: SavedMutation;
+  confirmed?: SavedMutation & { resultRevision: number };
+  /** Sealed at rest; present until the handle is finished. */
+  humanUrl?: string;
+  response?: SavedResponse;
+  blockedReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Fields an update may change (`undefined` leaves a field alone, `null` clears it). */
+export interface HandlePatch {
+  state?: HandleState;
+  sessionId?: string;
+  askId?: string;
+  revision?: number;
+  surfaceSha256?: string;
+  expiresAt?: string | null;
+  intent?: CreateIntent | null;
+  pending?: SavedMutation | null;
+  confirmed?: (SavedMutation & { resultRevision: number }) | null;
+  /** The sealed part, replaced as a whole: the link and the saved answer. `null` removes both. */
+  sealed?: SealedData | null;
+  blockedReason?: string | null;
+}
+
+/** What is sealed at rest in a record. */
+export interface SealedData {
+  humanUrl?: string;
+  response?: SavedResponse;
+}
+
+/** `sess_list` filters. `open` is every unfinished handle. */
+export const LIST_STATUSES = ['open', 'waiting', 'answered', 'blocked', 'completed', 'expired', 'cancelled', 'all'] as const;
+export type ListStatus = (typeof LIST_STATUSES)[number];
+
+/**
+ * A handle store bound to one authority (see `HandleBinding`). Every read is scoped to the
+ * binding's workspace; the tools still re-check each loaded record against the whole binding.
+ * Errors are `SessError('STATE_STORE_ERROR')` (transient, retryable) or `STATE_STORE_FULL`.
+ */
+export interface HandleStore {
+  readonly binding: HandleBinding;
+  get(handle: string): Promise<HandleRecord | undefined>;
+  /**
+   * Inserts a new record, refusing past `MAX_UNFINISHED_PER_PRINCIPAL` unfinished ones. With
+   * `tx`, the insert joins that transaction (see `transaction`).
+   */
+  insert(record: HandleRecord, options?: { tx?: DbOrTx }): Promise<void>;
+  /** Applies `patch` when the record is still at `expectedVersion`; undefined when another call changed it first. */
+  update(
+    handle: string,
+    expectedVersion: number,
+    patch: HandlePatch,
+    options?: { tx?: DbOrTx },
+  ): Promise<HandleRecord | undefined>;
+  /** The principal's handles, newest first. */
+  list(input: { status: ListStatus; cursor?: string; limit: number }): Promise<{ records: HandleRecord[]; nextCursor?: string }>;
+  /**
+   * Runs `fn` in one database transaction, when the store has one to offer; an in-process backend
+   * creates its session inside it, so the session and its handle commit together.
+   */
+  transaction?<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T>;
+}
+
+/** The edge's `handleStore` option: a store bound to the request's authority. */
+export type HandleStoreFactory = (
+  binding: HandleBinding,
+  principal?: { workspaceId: string; principalId: string },
+) => HandleStore;

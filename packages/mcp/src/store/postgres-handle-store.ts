@@ -1,0 +1,255 @@
+import { isSessError, SessError } from '@sess/core';
+import { type Db, type DbOrTx, mcpHandles, queryRows } from '@sess/db';
+import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import {
+  type CreateIntent,
+  type HandleBinding,
+  type HandlePatch,
+  type HandleRecord,
+  type HandleState,
+  type HandleStore,
+  type HandleStoreFactory,
+  type ListStatus,
+  MAX_UNFINISHED_PER_PRINCIPAL,
+  type SavedMutation,
+  type SealedData,
+  UNFINISHED_STATES,
+} from './handle-store.ts';
+import { createSealer, type Sealer } from './seal.ts';
+
+type Row = typeof mcpHandles.$inferSelect;
+
+export interface PostgresHandleStoreOptions {
+  db: Db;
+  /** The server secret; the link and answer data are sealed with a key derived from it. */
+  secret: string;
+  now?: () => Date;
+}
+
+const UNFINISHED = [...UNFINISHED_STATES];
+
+function storeError(error: unknown): SessError {
+  if (isSessError(error)) return error;
+  return new SessError(
+    'STATE_STORE_ERROR',
+    'The handle store could not be read or written. Try again in a moment.',
+    {},
+    { cause: error },
+  );
+}
+
+function iso(value: Date | null): string | undefined {
+  return value ? value.toISOString() : undefined;
+}
+
+function statusFilter(status: ListStatus): SQL | undefined {
+  switch (status) {
+    case 'all':
+      return undefined;
+    case 'open':
+      return inArray(mcpHandles.state, UNFINISHED);
+    case 'blocked':
+      return inArray(mcpHandles.state, ['blocked', 'create_unknown']);
+    default:
+      return eq(mcpHandles.state, status);
+  }
+}
+
+function encodeCursor(record: HandleRecord): string {
+  return Buffer.from(JSON.stringify([record.createdAt, record.handle]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): [Date, string] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'string') {
+      const at = new Date(value[0]);
+      if (!Number.isNaN(at.getTime())) return [at, value[1]];
+    }
+  } catch {
+    // fall through to the argument error
+  }
+  throw new SessError('INVALID_ARGUMENTS', '/cursor is not a cursor from sess_list. Leave it out to start from the newest.', {
+    field: '/cursor',
+  });
+}
+
+/**
+ * The durable hosted handle store on PostgreSQL (or PGlite): one `mcp_handles` row per handle,
+ * the link and answer data sealed, compare-and-set on `version`. One instance serves every
+ * request; `bind(binding)` gives the per-request view the edge's `handleStore` option returns.
+ */
+export function createPostgresHandleStore(options: PostgresHandleStoreOptions): { bind: HandleStoreFactory; sealer: Sealer } {
+  const { db } = options;
+  const now = options.now ?? (() => new Date());
+  const sealer = createSealer(options.secret);
+
+  function decode(row: Row): HandleRecord {
+    const record: HandleRecord = {
+      handle: row.handle,
+      origin: row.origin,
+      workspaceId: row.workspaceId,
+      principalId: row.principalId,
+      clientId: row.clientId,
+      grantId: row.grantId,
+      grantGeneration: row.grantGeneration,
+      kind: row.kind,
+      state: row.state as HandleState,
+      version: row.version,
+      revision: row.revision,
+      title: row.title,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+    if (row.sessionId) record.sessionId = row.sessionId;
+    if (row.askId) record.askId = row.askId;
+    if (row.surfaceSha256) record.surfaceSha256 = row.surfaceSha256;
+    const expiresAt = iso(row.expiresAt);
+    if (expiresAt) record.expiresAt = expiresAt;
+    if (row.intent) record.intent = row.intent as CreateIntent;
+    if (row.pending) record.pending = row.pending as SavedMutation;
+    if (row.confirmed) record.confirmed = row.confirmed as SavedMutation & { resultRevision: number };
+    if (row.blockedReason) record.blockedReason = row.blockedReason;
+    if (row.sealed) {
+      const data = sealer.open(row.handle, row.sealed) as SealedData;
+      if (data.humanUrl) record.humanUrl = data.humanUrl;
+      if (data.response) record.response = data.response;
+    }
+    return record;
+  }
+
+  function sealedOf(handle: string, data: SealedData | null | undefined): string | null {
+    if (!data || (data.humanUrl === undefined && data.response === undefined)) return null;
+    return sealer.seal(handle, data);
+  }
+
+  // The hot read, prepared once: every tool call loads its handle with it.
+  const getHandle = db
+    .select()
+    .from(mcpHandles)
+    .where(and(eq(mcpHandles.handle, sql.placeholder('handle')), eq(mcpHandles.workspaceId, sql.placeholder('workspaceId'))))
+    .limit(1)
+    .prepare('mcp_handles_get');
+
+  function bind(binding: HandleBinding): HandleStore {
+    const scope = (handle: string) => and(eq(mcpHandles.handle, handle), eq(mcpHandles.workspaceId, binding.workspaceId));
+
+    async function insertIn(tx: DbOrTx, record: HandleRecord): Promise<void> {
+      // One writer per principal at a time while counting, so two creates cannot both take slot
+      // 100. The lock is its own statement: in READ COMMITTED the insert's snapshot is then taken
+      // after it, and sees every handle committed by whoever held the lock before.
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`mcp_handles:${binding.workspaceId}:${binding.principalId}`}, 0))`,
+      );
+      const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+      const inserted = await queryRows<{ handle: string }>(
+        tx,
+        sql`insert into mcp_handles
+              (handle, workspace_id, principal_id, client_id, grant_id, grant_generation, origin, kind, state, version,
+               session_id, ask_id, revision, surface_sha256, title, expires_at, intent, pending, confirmed, sealed,
+               blocked_reason, created_at, updated_at)
+            select ${record.handle}, ${record.workspaceId}, ${record.principalId}, ${record.clientId}, ${record.grantId},
+                   ${record.grantGeneration}, ${record.origin}, ${record.kind}, ${record.state}, ${record.version},
+                   ${record.sessionId ?? null}, ${record.askId ?? null}, ${record.revision}, ${record.surfaceSha256 ?? null},
+                   ${record.title}, ${record.expiresAt ?? null}::timestamptz, ${json(record.intent)}::jsonb,
+                   ${json(record.pending)}::jsonb, ${json(record.confirmed)}::jsonb,
+                   ${sealedOf(record.handle, { humanUrl: record.humanUrl, response: record.response } as SealedData)},
+                   ${record.blockedReason ?? null}, ${record.createdAt}::timestamptz, ${record.updatedAt}::timestamptz
+             where (select count(*) from mcp_handles
+                     where workspace_id = ${binding.workspaceId} and principal_id = ${binding.principalId}
+                       and state in ('create_intent', 'create_unknown', 'waiting', 'answered', 'blocked')) < ${MAX_UNFINISHED_PER_PRINCIPAL}
+            returning handle`,
+      );
+      if (inserted.length === 0) {
+        throw new SessError(
+          'STATE_STORE_FULL',
+          `You have ${MAX_UNFINISHED_PER_PRINCIPAL} unfinished interactions. Complete or cancel some (sess_list shows them) before starting another.`,
+          { limit: MAX_UNFINISHED_PER_PRINCIPAL },
+        );
+      }
+    }
+
+    return {
+      binding,
+      async get(handle) {
+        try {
+          const rows = await getHandle.execute({ handle, workspaceId: binding.workspaceId });
+          return rows[0] ? decode(rows[0]) : undefined;
+        } catch (error) {
+          throw storeError(error);
+        }
+      },
+      async insert(record, insertOptions) {
+        try {
+          if (insertOptions?.tx) await insertIn(insertOptions.tx, record);
+          else await db.transaction((tx) => insertIn(tx, record));
+        } catch (error) {
+          throw storeError(error);
+        }
+      },
+      async update(handle, expectedVersion, patch: HandlePatch, updateOptions) {
+        const set: Partial<typeof mcpHandles.$inferInsert> & Record<string, unknown> = {
+          version: sql`${mcpHandles.version} + 1` as unknown as number,
+          updatedAt: now(),
+        };
+        if (patch.state !== undefined) set.state = patch.state;
+        if (patch.sessionId !== undefined) set.sessionId = patch.sessionId;
+        if (patch.askId !== undefined) set.askId = patch.askId;
+        if (patch.revision !== undefined) set.revision = patch.revision;
+        if (patch.surfaceSha256 !== undefined) set.surfaceSha256 = patch.surfaceSha256;
+        if (patch.expiresAt !== undefined) set.expiresAt = patch.expiresAt === null ? null : new Date(patch.expiresAt);
+        if (patch.intent !== undefined) set.intent = patch.intent;
+        if (patch.pending !== undefined) set.pending = patch.pending;
+        if (patch.confirmed !== undefined) set.confirmed = patch.confirmed;
+        if (patch.sealed !== undefined) set.sealed = sealedOf(handle, patch.sealed);
+        if (patch.blockedReason !== undefined) set.blockedReason = patch.blockedReason;
+        try {
+          const rows = await (updateOptions?.tx ?? db)
+            .update(mcpHandles)
+            .set(set)
+            .where(and(scope(handle), eq(mcpHandles.version, expectedVersion)))
+            .returning();
+          return rows[0] ? decode(rows[0]) : undefined;
+        } catch (error) {
+          throw storeError(error);
+        }
+      },
+      async list({ status, cursor, limit }) {
+        const conditions: SQL[] = [
+          eq(mcpHandles.workspaceId, binding.workspaceId),
+          eq(mcpHandles.principalId, binding.principalId),
+          eq(mcpHandles.clientId, binding.clientId),
+          eq(mcpHandles.grantId, binding.grantId),
+          eq(mcpHandles.grantGeneration, binding.grantGeneration),
+          eq(mcpHandles.origin, binding.origin),
+        ];
+        const filter = statusFilter(status);
+        if (filter) conditions.push(filter);
+        if (cursor) {
+          const [at, handle] = decodeCursor(cursor);
+          conditions.push(
+            or(lt(mcpHandles.createdAt, at), and(eq(mcpHandles.createdAt, at), lt(mcpHandles.handle, handle))) as SQL,
+          );
+        }
+        try {
+          const rows = await db
+            .select()
+            .from(mcpHandles)
+            .where(and(...conditions))
+            .orderBy(desc(mcpHandles.createdAt), desc(mcpHandles.handle))
+            .limit(limit + 1);
+          const records = rows.slice(0, limit).map(decode);
+          const last = records.at(-1);
+          return rows.length > limit && last ? { records, nextCursor: encodeCursor(last) } : { records };
+        } catch (error) {
+          throw storeError(error);
+        }
+      },
+      async transaction(fn) {
+        return db.transaction((tx) => fn(tx));
+      },
+    };
+  }
+
+  return { bind, sealer };
+}

@@ -1,0 +1,227 @@
+import { isSessError, newId, newSecret, SessError, sha256CanonicalJson } from '@sess/core';
+import type { DbOrTx } from '@sess/db';
+import { type AskArguments, hashSurface, parseAskArguments, parseRequestArguments, type Surface, toSurface } from '@sess/surface';
+import type { CreatedAsk, CreatedSession } from '../backend/sess-backend.ts';
+import type { HandleRecord } from '../store/handle-store.ts';
+import { backendContext, type ToolCall } from './context.ts';
+import { classifyBackendError } from './handles.ts';
+import type { InteractionResult } from './results.ts';
+
+type Created = CreatedSession | CreatedAsk;
+
+interface CreatePlan {
+  tool: 'sess_request' | 'sess_ask';
+  surface: Surface;
+  expiresIn?: number;
+  /** sess_ask's arguments when they ask many people (an Ask). */
+  ask?: AskArguments;
+  requestSha256: string;
+}
+
+/** sess_request: validates the interaction, then creates it (see `createPlanned`). */
+export function planRequest(args: unknown): CreatePlan {
+  const parsed = parseRequestArguments(args);
+  const plan: CreatePlan = {
+    tool: 'sess_request',
+    surface: parsed.interaction,
+    requestSha256: sha256CanonicalJson({ tool: 'sess_request', args: parsed }),
+  };
+  if (parsed.expires_in !== undefined) plan.expiresIn = parsed.expires_in;
+  return plan;
+}
+
+/** sess_ask: the question and fields become an ordinary interaction, checked by the same rules. */
+export function planAsk(args: unknown): CreatePlan {
+  const parsed = parseAskArguments(args);
+  const plan: CreatePlan = {
+    tool: 'sess_ask',
+    surface: toSurface(parsed),
+    requestSha256: sha256CanonicalJson({ tool: 'sess_ask', args: parsed }),
+  };
+  if (parsed.expires_in !== undefined) plan.expiresIn = parsed.expires_in;
+  if (parsed.respondents) plan.ask = parsed;
+  return plan;
+}
+
+function notConfigured(): SessError {
+  return new SessError('NOT_CONFIGURED', 'Sess is not configured to create forms here. The owner must configure the runtime.');
+}
+
+/** A refusal by the runtime before anything was created, with the runtime's field/limit/length. */
+function createRejected(error: SessError): SessError {
+  if (error.code === 'PLAN_LIMIT_REACHED' || error.code === 'CREATE_REJECTED') return error;
+  const details: Record<string, unknown> = { reason: error.code };
+  for (const key of ['field', 'limit', 'length'] as const)
+    if (error.details[key] !== undefined) details[key] = error.details[key];
+  return new SessError('CREATE_REJECTED', `Sess refused to create the form: ${error.message} No form was created.`, details);
+}
+
+function createUnknown(handle: string): SessError {
+  return new SessError(
+    'CREATE_OUTCOME_UNKNOWN',
+    `It is not known whether the form was created (handle ${handle}). Do not create it again; the owner must check in Sess.`,
+  );
+}
+
+/**
+ * Creates the form and its handle record. With a backend that shares the store's transaction
+ * (in-process), the create and the record (intent and outcome in one row) commit together: a
+ * hosted create is never outcome-unknown. Otherwise the intent is saved first, the create is sent once and never
+ * retried, and a lost outcome leaves the handle `create_unknown` for the owner.
+ * A create is never abandoned when the client goes away: no signal is passed to it.
+ */
+export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<InteractionResult> {
+  const { deps, scope } = call;
+  const backend = deps.backend;
+  if (!backend) throw notConfigured();
+  const { store, binding } = scope;
+  const ctx = backendContext(scope);
+  const handle = newId('handle');
+  const idempotencyKey = newSecret(18);
+  const at = deps.now().toISOString();
+  const surfaceSha256 = hashSurface(plan.surface);
+  const intentRecord: HandleRecord = {
+    ...binding,
+    handle,
+    kind: plan.ask ? 'ask' : 'interaction',
+    state: 'create_intent',
+    version: 1,
+    revision: 1,
+    surfaceSha256,
+    title: plan.surface.title,
+    intent: { tool: plan.tool, idempotencyKey, requestSha256: plan.requestSha256 },
+    createdAt: at,
+    updatedAt: at,
+  };
+
+  const send = (tx?: DbOrTx): Promise<Created> => {
+    const options = tx ? { tx } : undefined;
+    if (plan.ask) return backend.createAsk(ctx, { ask: plan.ask, idempotencyKey }, options);
+    const input: Parameters<typeof backend.createSession>[1] = { surface: plan.surface, idempotencyKey };
+    if (plan.expiresIn !== undefined) input.expiresIn = plan.expiresIn;
+    return backend.createSession(ctx, input, options);
+  };
+
+  const outcome = (created: Created) => {
+    const ask = 'askId' in created;
+    return {
+      state: 'waiting' as const,
+      sessionId: ask ? undefined : created.sessionId,
+      askId: ask ? created.askId : undefined,
+      revision: ask ? 1 : created.revision,
+      expiresAt: created.expiresAt,
+      humanUrl: created.humanUrl,
+    };
+  };
+
+  const result = (created: Created): InteractionResult => {
+    const interaction: InteractionResult = {
+      handle,
+      revision: 'askId' in created ? 1 : created.revision,
+      state: 'waiting',
+      humanUrl: created.humanUrl,
+      expiresAt: created.expiresAt,
+    };
+    if ('askId' in created) interaction.ask = { id: created.askId, open: created.state === 'open', counts: created.counts };
+    return interaction;
+  };
+
+  if (backend.sharesTransactions && store.transaction) {
+    try {
+      const created = await store.transaction(async (tx) => {
+        // The intent and its outcome are one row, written in the create's own transaction: the
+        // session and its handle commit together or not at all, so this create can never be
+        // outcome-unknown. The per-principal cap is checked by that insert (a full store rolls
+        // the create back).
+        const made = await send(tx);
+        const o = outcome(made);
+        const record: HandleRecord = {
+          ...intentRecord,
+          state: o.state,
+          revision: o.revision,
+          expiresAt: o.expiresAt,
+          humanUrl: o.humanUrl,
+        };
+        delete record.intent;
+        if (o.sessionId) record.sessionId = o.sessionId;
+        if (o.askId) record.askId = o.askId;
+        await store.insert(record, { tx });
+        return made;
+      });
+      return result(created);
+    } catch (error) {
+      if (isSessError(error) && (error.code === 'STATE_STORE_FULL' || error.code === 'INVALID_ARGUMENTS')) {
+        if (error.code === 'INVALID_ARGUMENTS') throw createRejected(error);
+        throw error;
+      }
+      const failure = classifyBackendError(error);
+      if (failure.kind === 'rejected') throw createRejected(failure.error);
+      if (failure.kind === 'protocol' || failure.kind === 'configuration') throw failure.error;
+      // The transaction may have failed while committing. The record and the session commit
+      // together, so the record's presence decides what happened.
+      try {
+        const landed = await store.get(handle);
+        if (landed && landed.state === 'waiting' && landed.humanUrl) {
+          const interaction: InteractionResult = {
+            handle,
+            revision: landed.revision,
+            state: 'waiting',
+            humanUrl: landed.humanUrl,
+          };
+          if (landed.expiresAt) interaction.expiresAt = landed.expiresAt;
+          return interaction;
+        }
+      } catch {
+        throw createUnknown(handle);
+      }
+      throw new SessError(
+        isSessError(error) && error.code === 'STATE_STORE_ERROR' ? 'STATE_STORE_ERROR' : 'SESS_UNAVAILABLE',
+        'The form could not be created just now; nothing was created. Try again in a moment.',
+        {},
+        { cause: error, retryable: true },
+      );
+    }
+  }
+
+  // Not transactional: save the intent, send once, record the outcome.
+  await store.insert(intentRecord);
+  let created: Created;
+  try {
+    created = await send();
+  } catch (error) {
+    const failure = classifyBackendError(error);
+    if (failure.kind === 'rejected' || failure.kind === 'configuration' || failure.kind === 'protocol') {
+      // Definitively refused: no session exists, so the intent goes with it.
+      await store
+        .update(handle, 1, { state: 'cancelled', intent: null, blockedReason: 'create_rejected' })
+        .catch(() => undefined);
+      if (failure.kind === 'rejected') throw createRejected(failure.error);
+      throw failure.error;
+    }
+    await store.update(handle, 1, { state: 'create_unknown' }).catch(() => undefined);
+    throw createUnknown(handle);
+  }
+  const o = outcome(created);
+  const patch: Parameters<typeof store.update>[2] = {
+    state: o.state,
+    revision: o.revision,
+    expiresAt: o.expiresAt,
+    intent: null,
+    sealed: { humanUrl: o.humanUrl },
+  };
+  if (o.sessionId) patch.sessionId = o.sessionId;
+  if (o.askId) patch.askId = o.askId;
+  let saved: HandleRecord | undefined;
+  try {
+    saved = await store.update(handle, 1, patch);
+  } catch {
+    saved = undefined;
+  }
+  if (!saved) {
+    throw new SessError(
+      'CREATED_NOT_SAVED',
+      'The form was created, but its handle could not be saved here. Do not repeat the call; the owner can find the form in Sess.',
+    );
+  }
+  return result(created);
+}

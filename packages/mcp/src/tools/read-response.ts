@@ -1,0 +1,257 @@
+import { isSessError, SessError } from '@sess/core';
+import type { AskView, SessionView } from '../backend/sess-backend.ts';
+import type { HandleRecord, SavedResponse } from '../store/handle-store.ts';
+import { checkArguments } from './arguments.ts';
+import { backendContext, type ToolCall } from './context.ts';
+import { blockedError, classifyBackendError, loadHandle, protocolError, readFailure, updateOrConflict } from './handles.ts';
+import type { AskResult, InteractionResult, ResponseResult } from './results.ts';
+import { MAX_WAIT_MS } from './schemas.ts';
+import { verifyAnswer } from './verify-answer.ts';
+
+interface ResponseArgs {
+  handle: string;
+  revision: number;
+  wait_ms?: number;
+}
+
+function base(record: HandleRecord, state: InteractionResult['state']): InteractionResult {
+  const interaction: InteractionResult = { handle: record.handle, revision: record.revision, state };
+  if (record.expiresAt) interaction.expiresAt = record.expiresAt;
+  return interaction;
+}
+
+function released(saved: SavedResponse): ResponseResult {
+  return {
+    eventId: saved.eventId,
+    actionId: saved.actionId,
+    values: saved.values,
+    verified: true,
+    actorAssurance: 'link_holder',
+    answeredAt: saved.answeredAt,
+    receipt: saved.receipt,
+  };
+}
+
+/** Blocks the handle (owner review) and returns the error to throw. */
+async function block(call: ToolCall, record: HandleRecord, reason: string, error: SessError): Promise<SessError> {
+  await call.scope.store
+    .update(record.handle, record.version, { state: 'blocked', blockedReason: reason })
+    .catch(() => undefined);
+  return error;
+}
+
+function movedOn(): SessError {
+  return new SessError(
+    'RECOVERY_BLOCKED',
+    'The form moved on in Sess after this answer, so the answer is not released. The owner must review it; start a new interaction if needed.',
+    { reason: 'moved_on' },
+  );
+}
+
+async function read(call: ToolCall, record: HandleRecord, waitMs: number, signal?: AbortSignal): Promise<SessionView> {
+  const backend = call.deps.backend!;
+  const input: Parameters<typeof backend.readSession>[1] = { sessionId: record.sessionId!, revision: record.revision, waitMs };
+  if (signal) input.signal = signal;
+  const view = await backend.readSession(backendContext(call.scope), input);
+  if (view.sessionId !== record.sessionId || view.workspaceId !== call.scope.binding.workspaceId) {
+    throw protocolError('a read returned another session');
+  }
+  if (!Number.isSafeInteger(view.revision) || view.revision < record.revision) throw protocolError('the revision went backwards');
+  // The answer in a view is the answer of the revision asked about (ours), whatever the current one is.
+  if (view.answer && view.answer.revision !== record.revision) throw protocolError('an answer of another revision');
+  return view;
+}
+
+/**
+ * The one more authenticated read after verification: the session must still be at this revision
+ * with this very answer, or completed at it. A failed read changes nothing (`SESS_UNAVAILABLE`);
+ * a session that moved on blocks the handle (`RECOVERY_BLOCKED`).
+ */
+async function confirmStillCurrent(call: ToolCall, record: HandleRecord, eventId: string): Promise<void> {
+  let view: SessionView;
+  try {
+    view = await read(call, record, 0);
+  } catch (error) {
+    if (isSessError(error) && error.code === 'SESS_PROTOCOL_ERROR') throw error;
+    const failure = classifyBackendError(error);
+    throw failure.kind === 'aborted' ? readFailure({ kind: 'unknown', cause: error }) : readFailure(failure);
+  }
+  const sameAnswer = view.revision === record.revision && view.answer?.eventId === eventId;
+  if (!sameAnswer || (view.state !== 'open' && view.state !== 'lapsed' && view.state !== 'completed')) {
+    throw await block(call, record, 'moved_on', movedOn());
+  }
+}
+
+async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<InteractionResult> {
+  const backend = call.deps.backend!;
+  let view: AskView;
+  try {
+    view = await backend.readAsk(backendContext(call.scope), { askId: record.askId! });
+  } catch (error) {
+    const failure = classifyBackendError(error);
+    throw readFailure(failure.kind === 'aborted' ? { kind: 'unknown', cause: error } : failure);
+  }
+  if (view.askId !== record.askId || view.workspaceId !== call.scope.binding.workspaceId) {
+    throw protocolError('a read returned another Ask');
+  }
+  const answers: NonNullable<AskResult['answers']> = [];
+  for (const answer of view.answers) {
+    try {
+      const verified = await verifyAnswer(call.deps, answer, {
+        workspaceId: call.scope.binding.workspaceId,
+        sessionId: record.askId!,
+        revision: 1,
+        surfaceSha256: record.surfaceSha256!,
+        respondentId: answer.respondentId,
+      });
+      answers.push({
+        ...verified,
+        respondentId: answer.respondentId,
+        ...(answer.name !== undefined ? { name: answer.name } : {}),
+      });
+    } catch (error) {
+      if (isSessError(error) && error.code === 'VERIFICATION_FAILED')
+        throw await block(call, record, 'verification_failed', error);
+      throw error;
+    }
+  }
+  const closed = view.state === 'closed';
+  if (closed && record.state !== 'closed') {
+    await call.scope.store
+      .update(record.handle, record.version, { state: 'closed', sealed: null, expiresAt: view.expiresAt })
+      .catch(() => undefined);
+  }
+  const interaction = base(record, closed ? 'closed' : 'waiting');
+  interaction.expiresAt = view.expiresAt;
+  interaction.ask = { id: view.askId, open: !closed, counts: view.counts, answers };
+  return interaction;
+}
+
+/**
+ * sess_response: a bounded wait for the answer to exactly this revision. An answer is released
+ * only after its receipt verified for this session, revision, event, Surface and workspace and
+ * one more read confirmed the session is still there; a saved answer is re-confirmed the same
+ * way on every call. An Ask is read once, without waiting.
+ */
+export async function readResponse(call: ToolCall, rawArgs: unknown): Promise<InteractionResult> {
+  const args = checkArguments<ResponseArgs>(rawArgs, {
+    handle: { type: 'string', required: true, maxLength: 64 },
+    revision: { type: 'integer', required: true, minimum: 1 },
+    wait_ms: { type: 'integer', minimum: 0, maximum: MAX_WAIT_MS },
+  });
+  if (!call.deps.backend) throw new SessError('NOT_CONFIGURED', 'Sess is not configured to read answers here.');
+  const record = await loadHandle(call.scope, args.handle);
+
+  switch (record.state) {
+    case 'create_intent':
+    case 'create_unknown':
+    case 'blocked':
+      throw blockedError(record);
+    case 'cancelled':
+    case 'expired':
+      if (args.revision !== record.revision) break;
+      return base(record, record.state);
+    case 'completed':
+      if (args.revision !== record.revision) break;
+      return base(record, 'completed');
+    default:
+      break;
+  }
+  if (record.pending) {
+    throw new SessError(
+      'MUTATION_PENDING',
+      `A ${record.pending.kind} of this interaction is still unconfirmed. Repeat exactly the same sess_${record.pending.kind} call first.`,
+    );
+  }
+  if (args.revision !== record.revision) {
+    throw new SessError(
+      'REVISION_MISMATCH',
+      `This interaction is at revision ${record.revision}, not ${args.revision}. Call sess_response with revision ${record.revision}.`,
+      { currentRevision: record.revision },
+    );
+  }
+  if (record.kind === 'ask') return readAskOnce(call, record);
+
+  if (record.state === 'answered' && record.response) {
+    await confirmStillCurrent(call, record, record.response.eventId);
+    const interaction = base(record, 'answered');
+    interaction.response = released(record.response);
+    return interaction;
+  }
+
+  const waitMs = Math.min(args.wait_ms ?? call.deps.maxWaitMs, call.deps.maxWaitMs);
+  let view: SessionView;
+  try {
+    view = await read(call, record, waitMs, call.signal);
+  } catch (error) {
+    if (isSessError(error) && error.code === 'SESS_PROTOCOL_ERROR') throw error;
+    const failure = classifyBackendError(error, call.signal);
+    if (failure.kind === 'aborted') return base(record, 'needs_resume');
+    throw readFailure(failure);
+  }
+
+  if (view.revision > record.revision) throw await block(call, record, 'moved_on', movedOn());
+
+  if (view.answer) {
+    let response: ResponseResult;
+    try {
+      response = await verifyAnswer(call.deps, view.answer, {
+        workspaceId: call.scope.binding.workspaceId,
+        sessionId: record.sessionId!,
+        revision: record.revision,
+        surfaceSha256: record.surfaceSha256!,
+        respondentId: null,
+      });
+    } catch (error) {
+      if (isSessError(error) && error.code === 'VERIFICATION_FAILED')
+        throw await block(call, record, 'verification_failed', error);
+      throw error;
+    }
+    await confirmStillCurrent(call, record, response.eventId);
+    const saved: SavedResponse = {
+      eventId: response.eventId,
+      revision: record.revision,
+      actionId: response.actionId,
+      values: response.values,
+      receipt: response.receipt,
+      answeredAt: response.answeredAt,
+    };
+    const patch = {
+      state: 'answered' as const,
+      sealed: { response: saved, ...(record.humanUrl ? { humanUrl: record.humanUrl } : {}) },
+    };
+    const updated = await call.scope.store.update(record.handle, record.version, patch);
+    if (!updated) {
+      // Another call got there first; release only if it saved this very answer.
+      const now = await loadHandle(call.scope, record.handle);
+      if (now.state !== 'answered' || now.response?.eventId !== saved.eventId) {
+        throw new SessError(
+          'INVALID_STATE',
+          'Another call changed this interaction at the same moment. Call sess_response again.',
+        );
+      }
+    }
+    const interaction = base(record, 'answered');
+    interaction.response = response;
+    return interaction;
+  }
+
+  switch (view.state) {
+    case 'expired': {
+      await updateOrConflict(call.scope.store, record, { state: 'expired', sealed: null, expiresAt: view.expiresAt });
+      const interaction = base(record, 'expired');
+      interaction.expiresAt = view.expiresAt;
+      return interaction;
+    }
+    case 'withdrawn':
+      await updateOrConflict(call.scope.store, record, { state: 'cancelled', sealed: null });
+      return base(record, 'cancelled');
+    case 'completed':
+      throw protocolError('completed without an answer');
+    default: {
+      const interaction = base(record, call.signal.aborted ? 'needs_resume' : 'waiting');
+      interaction.expiresAt = view.expiresAt;
+      return interaction;
+    }
+  }
+}

@@ -1,0 +1,11 @@
+import type { Db } from '@sess/db';
+import { revokeGrant } from './revoke-grant.ts';
+
+/**
+ * "Disconnect" on the connected-apps page: revokes the person's own grant (another person's
+ * grant id is simply not found). Every token of the app stops working on every replica within
+ * about a second (the NOTIFY reaches each verifier's cache).
+ */
+export async function disconnectApp(db: Db, input: { userId: string; grantId: string; now: Date }): Promise<boolean> {
+  return db.transaction((tx) => revokeGrant(tx, { grantId: input.grantId, userId: input.userId, now: input.now }));
+}

@@ -1,0 +1,221 @@
+import { createHash } from 'node:crypto';
+import { type BrowserSession, checkCsrfToken, csrfToken, listWorkspacesForUser, readBrowserSession } from '@sess/accounts';
+import { type ConsentView, OAUTH_FORM_FIELDS, renderConsentPage, renderOAuthErrorPage } from '@sess/web';
+import type { Context, Hono } from 'hono';
+import {
+  type AuthorizationRequest,
+  checkAuthorizationParameters,
+  checkClientAndRedirect,
+  type TrustedTarget,
+} from '../authorize/validate-authorization-request.ts';
+import { authorizationResponseUrl, errorResponseUrl } from '../authorize/verified-redirect.ts';
+import { formActionSource } from '../clients/redirect-uri.ts';
+import { createAuthorizationCode } from '../codes/create-authorization-code.ts';
+import { isOAuthError, OAuthError } from '../errors/oauth-error.ts';
+import { issueGrant } from '../grants/issue-grant.ts';
+import { describeScope, formatScope } from '../scope.ts';
+import type { OAuthEnv } from './deps.ts';
+import { readFormBody } from './form-body.ts';
+import { clientView, type OAuthServer, redirectView } from './oauth-server.ts';
+import { seeOther, sendPage } from './respond.ts';
+
+const CONSENT_ACTION = '/oauth/authorize';
+const MAX_FORM_BYTES = 32 * 1024;
+
+/**
+ * The consent form's CSRF purpose: bound to the browser session (by `csrfToken`) and to this
+ * exact authorization request, so a token taken from one consent page cannot approve another.
+ */
+function consentPurpose(requestQuery: string): string {
+  return `oauth:consent:${createHash('sha256').update(requestQuery, 'utf8').digest('base64url')}`;
+}
+
+/** A request refused before its redirect URI is trusted: a page, never a redirect. */
+function errorPage(error: OAuthError, status = 400): Response {
+  const title = error.code === 'invalid_client' ? 'This app cannot connect' : 'This connection request cannot be used';
+  return sendPage(status, (nonce) => renderOAuthErrorPage({ title, message: error.description }, nonce));
+}
+
+/** A refusal sent back to the verified redirect URI, with `state` and `iss`. */
+function redirectError(server: OAuthServer, target: TrustedTarget, error: OAuthError): Response {
+  return seeOther(errorResponseUrl(target.redirect, error, target.state, server.urls.issuer));
+}
+
+/**
+ * `/oauth/authorize` (and `/authorize`, the 2025-03-26 default): the authorization endpoint and
+ * its consent form. Every request runs the same ordered checks (phase 1 untrusted: client and
+ * redirect URI → pages; phase 2: response type, PKCE, resource, scope, prompt → redirected
+ * errors), then sign-in if needed, then the consent page. The form posts back here with the
+ * request, the CSRF token, the workspace and Allow or Deny.
+ * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-4.1
+ */
+export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, paths: string[]): void {
+  const { deps, urls } = server;
+  const db = deps.database.db;
+
+  async function check(
+    c: Context<OAuthEnv>,
+    params: URLSearchParams,
+  ): Promise<Response | { target: TrustedTarget; request: AuthorizationRequest }> {
+    let target: TrustedTarget;
+    try {
+      target = await checkClientAndRedirect(params, (clientId) => server.resolveClient(c, clientId));
+    } catch (error) {
+      if (!isOAuthError(error)) throw error;
+      c.get('logger').info(
+        { event: 'oauth.authorize.refused', error: error.code, description: error.description, ...error.logDetails },
+        'authorization request refused (page)',
+      );
+      return errorPage(error);
+    }
+    try {
+      return { target, request: checkAuthorizationParameters(params, target, urls.resource) };
+    } catch (error) {
+      if (!isOAuthError(error)) throw error;
+      c.get('logger').info(
+        { event: 'oauth.authorize.refused', error: error.code, clientId: target.client.id },
+        'authorization request refused (redirect)',
+      );
+      return redirectError(server, target, error);
+    }
+  }
+
+  async function consentPage(
+    session: BrowserSession,
+    request: AuthorizationRequest,
+    requestQuery: string,
+    status: number,
+    extra: Partial<ConsentView> = {},
+  ) {
+    const workspaces = await listWorkspacesForUser(db, session.userId);
+    if (workspaces.length === 0) {
+      return errorPage(
+        new OAuthError('access_denied', 'Your account has no workspace, so there is nothing to connect an app to.'),
+        403,
+      );
+    }
+    const view: ConsentView = {
+      email: session.email,
+      client: clientView(request.client),
+      redirect: redirectView(request.redirect.uri),
+      permissions: request.scopes.map(describeScope),
+      workspaces: workspaces.map(({ id, name }) => ({ id, name })),
+      form: {
+        action: CONSENT_ACTION,
+        request: requestQuery,
+        csrf: csrfToken(deps.secret, session.sessionId, consentPurpose(requestQuery)),
+      },
+      signoutCsrf: csrfToken(deps.secret, session.sessionId, 'signout'),
+      ...extra,
+    };
+    // Chrome applies form-action to the redirect that follows the post: allow the client's target.
+    return sendPage(status, (nonce) => renderConsentPage(view, nonce), {
+      formAction: ["'self'", formActionSource(request.redirect.uri)],
+    });
+  }
+
+  const signIn = (requestQuery: string) =>
+    seeOther(`/signin?return_to=${encodeURIComponent(`${CONSENT_ACTION}?${requestQuery}`)}`);
+
+  for (const path of paths) {
+    app.get(path, async (c) => {
+      const requestQuery = new URL(c.req.url).search.slice(1);
+      const checked = await check(c, new URLSearchParams(requestQuery));
+      if (checked instanceof Response) return checked;
+      const { target, request } = checked;
+      const session = await readBrowserSession(db, c.req.header('cookie'), deps.now());
+      if (!session) {
+        if (request.prompt === 'none')
+          return redirectError(server, target, new OAuthError('login_required', 'The person is not signed in to Sess.'));
+        return signIn(requestQuery);
+      }
+      if (request.prompt === 'none')
+        return redirectError(
+          server,
+          target,
+          new OAuthError('consent_required', 'Sess asks the person every time an app connects.'),
+        );
+      return consentPage(session, request, requestQuery, 200);
+    });
+
+    app.post(path, async (c) => {
+      const logger = c.get('logger');
+      let form: URLSearchParams;
+      try {
+        form = await readFormBody(c, MAX_FORM_BYTES);
+      } catch (error) {
+        if (!isOAuthError(error)) throw error;
+        return errorPage(error);
+      }
+      const requestQuery = form.get(OAUTH_FORM_FIELDS.request) ?? '';
+      const checked = await check(c, new URLSearchParams(requestQuery));
+      if (checked instanceof Response) return checked;
+      const { target, request } = checked;
+      const session = await readBrowserSession(db, c.req.header('cookie'), deps.now());
+      if (!session) return signIn(requestQuery);
+      if (!checkCsrfToken(deps.secret, session.sessionId, consentPurpose(requestQuery), form.get(OAUTH_FORM_FIELDS.csrf))) {
+        logger.warn(
+          { event: 'oauth.consent.csrf_refused', clientId: request.client.id },
+          'consent form without a valid CSRF token',
+        );
+        return errorPage(
+          new OAuthError(
+            'access_denied',
+            'This consent form had expired or did not come from Sess, so nothing was allowed. Start connecting again from the app.',
+          ),
+          403,
+        );
+      }
+      const decision = form.get(OAUTH_FORM_FIELDS.decision);
+      if (decision === 'deny') {
+        logger.info({ event: 'oauth.consent.denied', clientId: request.client.id, userId: session.userId }, 'consent denied');
+        return redirectError(server, target, new OAuthError('access_denied', 'The person chose Deny.'));
+      }
+      if (decision !== 'allow') return errorPage(new OAuthError('invalid_request', 'Choose Allow or Deny.'));
+      const workspaceId = form.get(OAUTH_FORM_FIELDS.workspace) ?? '';
+      const workspaces = await listWorkspacesForUser(db, session.userId);
+      if (!workspaces.some((workspace) => workspace.id === workspaceId)) {
+        return consentPage(session, request, requestQuery, 400, { error: 'Choose one of your workspaces.' });
+      }
+      const now = deps.now();
+      const scope = formatScope(request.scopes);
+      const { code, grant } = await db.transaction(async (tx) => {
+        const grant = await issueGrant(tx, {
+          userId: session.userId,
+          workspaceId,
+          clientId: request.client.id,
+          scope,
+          resource: request.resource,
+          redirectUri: request.redirect.uri,
+          now,
+        });
+        const code = await createAuthorizationCode(tx, {
+          grantId: grant.grantId,
+          grantGeneration: grant.generation,
+          workspaceId,
+          userId: session.userId,
+          clientId: request.client.id,
+          redirectUri: request.redirect.uri,
+          redirectUriGiven: request.redirect.given,
+          codeChallenge: request.codeChallenge,
+          scope,
+          resource: request.resource,
+          now,
+        });
+        return { code, grant };
+      });
+      logger.info(
+        {
+          event: 'oauth.consent.allowed',
+          clientId: request.client.id,
+          userId: session.userId,
+          workspaceId,
+          grantId: grant.grantId,
+          generation: grant.generation,
+        },
+        grant.reissued ? 'consent given again; grant re-issued' : 'consent given',
+      );
+      return seeOther(authorizationResponseUrl(request.redirect, { code, state: request.state, iss: urls.issuer }));
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import type { Logger } from '@sess/core';
+import type { Database } from '@sess/db';
+import type { Context } from 'hono';
+import type { CimdFetchPolicy, ResolveHost } from '../cimd/fetch-client-metadata-document.ts';
+
+/** What the OAuth routes need from the composition root. */
+export interface OAuthRoutesDeps {
+  database: Database;
+  /** The server secret: seals the signing keys, keys the CSRF tokens (shared with @sess/accounts). */
+  secret: string;
+  /** PUBLIC_URL, no trailing slash: the issuer; the resource is PUBLIC_URL/mcp. */
+  publicUrl: string;
+  now: () => Date;
+  logger: Logger;
+  cimd?: {
+    /** `loopback-only` only under the test flag SESS_TEST_ALLOW_LOOPBACK_CIMD=1 (never in production). */
+    policy?: CimdFetchPolicy;
+    timeoutMs?: number;
+    resolveHost?: ResolveHost;
+  };
+  limits?: {
+    /** Client registrations per client address per hour (default 60; Claude registers per connection). */
+    registrationsPerIpPerHour?: number;
+  };
+  /** The caller's address for the registration limit (default: the socket's remote address). */
+  clientIp?: (c: Context) => string;
+}
+
+/** Context variables these routes read (apps/server's request logger sets `logger`). */
+export interface OAuthEnv {
+  Variables: {
+    logger: Logger;
+  };
+}
+
+/** The socket address @hono/node-server exposes on `c.env.incoming`. */
+export function socketAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,64 @@
+/**
+ * The authorization server's fixed choices, in one place so the docs, the metadata and the
+ * code cannot drift apart. Lifetimes are in seconds.
+ */
+
+/** The one scope a normal grant gives: use Sess's tools (create, read, publish, complete, ask). */
+export const SCOPE_INTERACT = 'sess:interact';
+
+/**
+ * What `scopes_supported` publishes (AS and resource metadata alike). Kept to exactly what a
+ * normal grant gives, because Claude asks for the whole list when a challenge names no scope.
+ */
+export const SCOPES_SUPPORTED: readonly string[] = [SCOPE_INTERACT];
+
+/** Access tokens are short-lived JWTs; revocation works through the grant generation, not expiry. */
+export const ACCESS_TOKEN_TTL_S = 3600;
+
+/** Authorization codes: single use, and redeemed by the client right after the redirect. */
+export const CODE_TTL_S = 60;
+
+/** A refresh token unused for this long is dead; every rotation starts a new 30 days. */
+export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
+
+/**
+ * After a rotation, presenting the just-rotated refresh token again within this window returns
+ * the same new pair (a client whose response was lost in transit is not signed out). Later, or
+ * once the new token has itself been used, it is reuse: the whole family is revoked.
+ */
+export const REFRESH_GRACE_S = 30;
+
+/** The MCP endpoint's path: the one protected resource is `PUBLIC_URL` + this. */
+export const MCP_PATH = '/mcp';
+
+/** The NOTIFY channel on which a changed grant's id is published (revoke, re-issue, delete). */
+export const GRANT_CHANNEL = 'oauth_grants';
+
+/** Every URL the server publishes, derived from the public origin (the issuer; no path). */
+export interface OAuthUrls {
+  issuer: string;
+  resource: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  registrationEndpoint: string;
+  revocationEndpoint: string;
+  jwksUri: string;
+  protectedResourceMetadata: string;
+  connectedApps: string;
+}
+
+/** Builds the URLs from `PUBLIC_URL` (already without a trailing slash). */
+export function buildOAuthUrls(publicUrl: string): OAuthUrls {
+  const issuer = publicUrl.replace(/\/+$/, '');
+  return {
+    issuer,
+    resource: `${issuer}${MCP_PATH}`,
+    authorizationEndpoint: `${issuer}/oauth/authorize`,
+    tokenEndpoint: `${issuer}/oauth/token`,
+    registrationEndpoint: `${issuer}/oauth/register`,
+    revocationEndpoint: `${issuer}/oauth/revoke`,
+    jwksUri: `${issuer}/oauth/jwks.json`,
+    protectedResourceMetadata: `${issuer}/.well-known/oauth-protected-resource${MCP_PATH}`,
+    connectedApps: `${issuer}/account/apps`,
+  };
+}

@@ -1,0 +1,244 @@
+import { createHash } from 'node:crypto';
+import { hashSecret, newId, newSecret } from '@sess/core';
+import { type Db, type DbOrTx, oauthCodes, oauthRefreshTokens, queryRows } from '@sess/db';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { checkResource } from '../authorize/validate-authorization-request.ts';
+import type { OAuthClient } from '../clients/client-record.ts';
+import { isOAuthError, OAuthError } from '../errors/oauth-error.ts';
+import { revokeGrant } from '../grants/revoke-grant.ts';
+import { REFRESH_TOKEN_TTL_S } from '../settings.ts';
+import { isCodeVerifier, verifyPkceS256 } from './pkce.ts';
+import { signAccessToken } from './sign-access-token.ts';
+import type { TokenContext } from './token-context.ts';
+import { REFRESH_TOKEN_PREFIX, type TokenResponse } from './token-response.ts';
+
+type CodeRow = typeof oauthCodes.$inferSelect;
+
+const invalidCode = () => new OAuthError('invalid_grant', 'The authorization code is invalid, expired or already used.');
+
+export interface ExchangeInput {
+  client: OAuthClient;
+  code: string;
+  codeVerifier: string | null;
+  redirectUri: string | null;
+  resource: string | null;
+}
+
+/**
+ * The checks on a code row, in order; the first failure is the answer: issued to this client,
+ * not expired, the same redirect_uri as the authorization request (RFC 6749 §4.1.3), the PKCE
+ * S256 verifier (RFC 7636 §4.6), the same resource (RFC 8707).
+ */
+function checkCode(code: CodeRow, input: ExchangeInput, now: Date, ourResource: string): OAuthError | null {
+  if (code.clientId !== input.client.id) return invalidCode();
+  if (code.expiresAt.getTime() <= now.getTime()) return invalidCode();
+  if (
+    code.redirectUriGiven
+      ? input.redirectUri !== code.redirectUri
+      : input.redirectUri !== null && input.redirectUri !== code.redirectUri
+  ) {
+    return new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request.');
+  }
+  if (!isCodeVerifier(input.codeVerifier)) return new OAuthError('invalid_grant', 'code_verifier is missing or malformed.');
+  if (!verifyPkceS256(input.codeVerifier, code.codeChallenge))
+    return new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge.');
+  try {
+    if (input.resource !== null && checkResource(input.resource, ourResource) !== code.resource) {
+      return new OAuthError('invalid_target', 'resource differs from the authorization request.');
+    }
+  } catch (error) {
+    if (isOAuthError(error)) return error;
+    throw error;
+  }
+  return null;
+}
+
+interface IssuedRow extends Record<string, unknown> {
+  user_id: string;
+  workspace_id: string;
+  client_id: string;
+  grant_id: string;
+  grant_generation: number;
+  scope: string;
+  resource: string;
+}
+
+/**
+ * The whole redemption in ONE statement (atomic without a transaction round trip). The code is
+ * burnt only if it is unredeemed and passes every check of `checkCode` (same client, not
+ * expired, same redirect URI, the PKCE challenge of this verifier, same resource); the grant must
+ * be live at the code's generation (its row is locked and its use recorded); the refresh token is
+ * inserted only when both hold. A parallel redemption waits on the code row's lock and then finds
+ * it redeemed. Returns what the access token needs, or undefined when nothing was issued (the
+ * caller then works out why, on the slow path).
+ */
+async function redeemCode(
+  db: Db,
+  input: {
+    codeHash: string;
+    clientId: string;
+    challenge: string;
+    redirectUri: string | null;
+    resource: string | null;
+    now: Date;
+  },
+  refresh: { id: string; hash: string; familyId: string; expiresAt: Date },
+): Promise<IssuedRow | undefined> {
+  const now = input.now.toISOString();
+  const [row] = await queryRows<IssuedRow>(
+    db,
+    sql`with burnt as (
+          update oauth_codes set redeemed_at = ${now}::timestamptz, issued_family_id = ${refresh.familyId}
+          where code_hash = ${input.codeHash}
+            and redeemed_at is null
+            and client_id = ${input.clientId}
+            and expires_at > ${now}::timestamptz
+            and code_challenge = ${input.challenge}
+            and (case when redirect_uri_given then redirect_uri = ${input.redirectUri}::text
+                      else (${input.redirectUri}::text is null or redirect_uri = ${input.redirectUri}::text) end)
+            and (${input.resource}::text is null or resource = ${input.resource}::text)
+          returning workspace_id, grant_id, grant_generation, client_id, user_id, scope, resource
+        ), live as (
+          update oauth_grants g set last_used_at = ${now}::timestamptz
+          from burnt
+          where g.id = burnt.grant_id and g.revoked_at is null and g.generation = burnt.grant_generation
+          returning g.id
+        )
+        insert into oauth_refresh_tokens
+          (id, token_hash, family_id, workspace_id, grant_id, grant_generation, client_id, user_id, scope, resource, created_at, expires_at)
+        select ${refresh.id}, ${refresh.hash}, ${refresh.familyId}, burnt.workspace_id, burnt.grant_id, burnt.grant_generation,
+               burnt.client_id, burnt.user_id, burnt.scope, burnt.resource, ${now}::timestamptz, ${refresh.expiresAt.toISOString()}::timestamptz
+        from burnt join live on live.id = burnt.grant_id
+        returning user_id, workspace_id, client_id, grant_id, grant_generation, scope, resource`,
+  );
+  return row;
+}
+
+/**
+ * A code presented again: refused, and what its first redemption issued is revoked (the
+ * refresh-token family, and the grant if it is still at the code's generation, which ends the
+ * access token too). A code whose first redemption was itself refused issued nothing.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2 ("SHOULD revoke … all tokens previously issued based on that authorization code")
+ */
+async function revokeWhatCodeIssued(tx: DbOrTx, code: CodeRow, now: Date): Promise<void> {
+  if (!code.issuedFamilyId) return;
+  const revoked = await tx
+    .update(oauthRefreshTokens)
+    .set({ revokedAt: now, graceResponse: null })
+    .where(eq(oauthRefreshTokens.familyId, code.issuedFamilyId))
+    .returning({ id: oauthRefreshTokens.id });
+  if (revoked.length > 0) await revokeGrant(tx, { grantId: code.grantId, now, onlyGeneration: code.grantGeneration });
+}
+
+/**
+ * The slow path, when the one-statement redemption issued nothing: read the code and answer
+ * precisely. An unknown code is invalid; a code already redeemed by someone else is a replay
+ * (revoke what it issued); a code that fails a check is burnt (single use, single attempt); a code
+ * that passed everything was burnt by us but its grant was withdrawn or replaced meanwhile.
+ */
+async function refusal(
+  ctx: TokenContext,
+  input: ExchangeInput,
+  codeHash: string,
+  familyId: string,
+  now: Date,
+): Promise<OAuthError> {
+  const [code] = await ctx.db.select().from(oauthCodes).where(eq(oauthCodes.codeHash, codeHash)).limit(1);
+  if (!code) return invalidCode();
+  if (code.redeemedAt && code.issuedFamilyId === familyId) {
+    return new OAuthError('invalid_grant', 'The consent behind this code was withdrawn or replaced.');
+  }
+  if (code.redeemedAt) {
+    await ctx.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(oauthCodes).where(eq(oauthCodes.codeHash, codeHash)).for('update');
+      if (locked) await revokeWhatCodeIssued(tx, locked, now);
+    });
+    ctx.logger.warn(
+      { event: 'oauth.code.replayed', clientId: code.clientId, grantId: code.grantId },
+      'authorization code presented again; what it issued is revoked',
+    );
+    return invalidCode();
+  }
+  const burnt = await ctx.db
+    .update(oauthCodes)
+    .set({ redeemedAt: now })
+    .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.redeemedAt)))
+    .returning({ codeHash: oauthCodes.codeHash });
+  // Redeemed by a parallel request between our read and this burn: that is a replay too.
+  if (burnt.length === 0) return refusal(ctx, input, codeHash, familyId, now);
+  return (
+    checkCode(code, input, now, ctx.urls.resource) ??
+    new OAuthError('invalid_grant', 'The consent behind this code was withdrawn or replaced.')
+  );
+}
+
+/** The canonical resource of the request, or undefined when it is not ours (then only the slow path can answer). */
+function requestedResource(value: string | null, ourResource: string): string | null | undefined {
+  if (value === null) return null;
+  try {
+    return checkResource(value, ourResource);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The authorization_code grant: one statement redeems a valid code and stores the refresh
+ * token (see `redeemCode`), then the access token is signed from what the code carried. Exactly
+ * one token set is ever issued per code; a second redemption (in parallel or later) is a replay
+ * and revokes it. A code that fails a check is burnt all the same.
+ * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-4.1.3
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.6
+ */
+export async function exchangeAuthorizationCode(ctx: TokenContext, input: ExchangeInput): Promise<TokenResponse> {
+  const now = ctx.now();
+  const codeHash = hashSecret(input.code);
+  const familyId = newId('oauthTokenFamily');
+  const resource = requestedResource(input.resource, ctx.urls.resource);
+  if (isCodeVerifier(input.codeVerifier) && resource !== undefined) {
+    const signer = await ctx.signer();
+    const refreshToken = `${REFRESH_TOKEN_PREFIX}${newSecret(32)}`;
+    const issued = await redeemCode(
+      ctx.db,
+      {
+        codeHash,
+        clientId: input.client.id,
+        challenge: createHash('sha256').update(input.codeVerifier, 'ascii').digest('base64url'),
+        redirectUri: input.redirectUri,
+        resource,
+        now,
+      },
+      {
+        id: newId('oauthRefreshToken'),
+        hash: hashSecret(refreshToken),
+        familyId,
+        expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_S * 1000),
+      },
+    );
+    if (issued) {
+      const access = await signAccessToken(signer, {
+        userId: issued.user_id,
+        workspaceId: issued.workspace_id,
+        clientId: issued.client_id,
+        grantId: issued.grant_id,
+        grantGeneration: Number(issued.grant_generation),
+        scope: issued.scope,
+        resource: issued.resource,
+        issuer: ctx.urls.issuer,
+        now,
+      });
+      ctx.logger.info(
+        { event: 'oauth.token.issued', grantType: 'authorization_code', clientId: input.client.id },
+        'tokens issued',
+      );
+      return {
+        access_token: access.token,
+        token_type: 'Bearer',
+        expires_in: access.expiresIn,
+        refresh_token: refreshToken,
+        scope: issued.scope,
+      };
+    }
+  }
+  throw await refusal(ctx, input, codeHash, familyId, now);
+}

@@ -1,0 +1,279 @@
+import { CookieJar, createPkcePair, createTestUser, signInTestUser, type TestUser } from '@sess/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchClientMetadataDocument, type ResolveHost } from '../src/cimd/fetch-client-metadata-document.ts';
+import { type DocumentServer, recordConnectionAttempts, startDocumentServer } from './support/network.ts';
+import { authorizeUrl } from './support/oauth-helpers.ts';
+import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
+
+let docs: DocumentServer;
+beforeAll(async () => {
+  docs = await startDocumentServer();
+});
+afterAll(async () => docs.close());
+
+function document(clientId: string, extra: Record<string, unknown> = {}) {
+  return {
+    client_id: clientId,
+    client_name: 'Doc app',
+    redirect_uris: ['https://app.example/cb'],
+    token_endpoint_auth_method: 'none',
+    ...extra,
+  };
+}
+
+describe('fetching a Client ID Metadata Document (SSRF defences)', () => {
+  it('loads a document from loopback under the test policy, with its cache lifetime', async () => {
+    const url = `${docs.url}/ok.json`;
+    docs.json('/ok.json', document(url), { 'cache-control': 'public, max-age=120' });
+    expect(await fetchClientMetadataDocument(url, { policy: 'loopback-only' })).toEqual({
+      ok: true,
+      document: document(url),
+      maxAgeSeconds: 120,
+    });
+  });
+
+  it.each([
+    'https://127.0.0.1/client.json',
+    'https://10.0.0.1/client.json',
+    'https://169.254.169.254/latest/meta-data/client.json',
+    'https://192.168.0.10:8443/client.json',
+    'https://100.64.0.1/client.json',
+    'https://[::1]/client.json',
+    'https://[fd00::1]/client.json',
+    'https://[fe80::1]/client.json',
+    'https://[::ffff:127.0.0.1]/client.json',
+    'https://[::ffff:a9fe:a9fe]/client.json',
+    'https://2130706433/client.json',
+    'https://0x7f.0.0.1/client.json',
+    'https://0177.0.0.1/client.json',
+    'https://127.1/client.json',
+    'https://0.0.0.0/client.json',
+    'https://localhost/client.json',
+  ])('refuses %s by its address, before any connection', async (url) => {
+    const recorder = recordConnectionAttempts();
+    try {
+      const result = await fetchClientMetadataDocument(url, { policy: 'public' });
+      expect(result).toMatchObject({ ok: false, reason: 'address_not_allowed' });
+      expect(recorder.attempts).toEqual([]);
+    } finally {
+      recorder.stop();
+    }
+  });
+
+  it('resolves a host name and refuses it when ANY of its addresses is private', async () => {
+    const resolveHost: ResolveHost = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.1', family: 4 },
+    ];
+    const recorder = recordConnectionAttempts();
+    try {
+      expect(
+        await fetchClientMetadataDocument('https://mixed.example/client.json', { policy: 'public', resolveHost }),
+      ).toMatchObject({
+        ok: false,
+        reason: 'address_not_allowed',
+      });
+      const rebinding: ResolveHost = async () => [{ address: '169.254.169.254', family: 4 }];
+      expect(
+        await fetchClientMetadataDocument('https://rebind.example/client.json', { policy: 'public', resolveHost: rebinding }),
+      ).toMatchObject({
+        ok: false,
+        reason: 'address_not_allowed',
+      });
+      expect(recorder.attempts).toEqual([]);
+    } finally {
+      recorder.stop();
+    }
+  });
+
+  it('the test policy never resolves other names (so tests send nothing off the machine)', async () => {
+    let asked = 0;
+    const resolveHost: ResolveHost = async () => {
+      asked++;
+      return [{ address: '127.0.0.1', family: 4 }];
+    };
+    expect(
+      await fetchClientMetadataDocument('https://claude.ai/oauth/claude-code-client-metadata', {
+        policy: 'loopback-only',
+        resolveHost,
+      }),
+    ).toMatchObject({
+      ok: false,
+      reason: 'address_not_allowed',
+    });
+    expect(asked).toBe(0);
+  });
+
+  it.each([
+    ['plain http', 'http://app.example/client.json', 'public'],
+    ['a fragment', 'https://app.example/client.json#x', 'public'],
+    ['user-info', 'https://user@app.example/client.json', 'public'],
+    ['no path', 'https://app.example/', 'public'],
+    ['dot segments', 'https://app.example/a/../client.json', 'public'],
+  ] as const)('refuses a URL with %s', async (_name, url, policy) => {
+    expect(await fetchClientMetadataDocument(url, { policy })).toMatchObject({ ok: false, reason: 'url_not_allowed' });
+  });
+
+  it('refuses a redirect (and does not follow it)', async () => {
+    docs.route('/redirect.json', (_request, response) => response.writeHead(302, { location: `${docs.url}/ok.json` }).end());
+    const before = docs.hits.get('/ok.json') ?? 0;
+    expect(await fetchClientMetadataDocument(`${docs.url}/redirect.json`, { policy: 'loopback-only' })).toMatchObject({
+      ok: false,
+      reason: 'redirect',
+    });
+    expect(docs.hits.get('/ok.json') ?? 0).toBe(before);
+  });
+
+  it('refuses an oversized document, declared or streamed (cap 32 KiB; 8 KB is fine)', async () => {
+    const url = `${docs.url}/big.json`;
+    docs.json('/big.json', document(url, { padding: 'x'.repeat(33 * 1024) }));
+    expect(await fetchClientMetadataDocument(url, { policy: 'loopback-only' })).toMatchObject({ ok: false, reason: 'too_large' });
+    docs.route('/streamed.json', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      for (let i = 0; i < 40; i++) response.write('x'.repeat(1024));
+      response.end();
+    });
+    expect(await fetchClientMetadataDocument(`${docs.url}/streamed.json`, { policy: 'loopback-only' })).toMatchObject({
+      ok: false,
+      reason: 'too_large',
+    });
+    const normal = `${docs.url}/eight-kb.json`;
+    docs.json('/eight-kb.json', document(normal, { padding: 'x'.repeat(8 * 1024) }));
+    expect(await fetchClientMetadataDocument(normal, { policy: 'loopback-only' })).toMatchObject({ ok: true });
+  });
+
+  it('gives up on a slow document at the deadline', async () => {
+    docs.route('/slow.json', (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"client_id":'); // and never finishes
+    });
+    const started = performance.now();
+    expect(await fetchClientMetadataDocument(`${docs.url}/slow.json`, { policy: 'loopback-only', timeoutMs: 300 })).toMatchObject(
+      { ok: false, reason: 'timeout' },
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses other statuses and bodies that are not JSON', async () => {
+    docs.route('/forbidden.json', (_request, response) =>
+      response.writeHead(403, { 'content-type': 'text/html' }).end('<html>challenge</html>'),
+    );
+    expect(await fetchClientMetadataDocument(`${docs.url}/forbidden.json`, { policy: 'loopback-only' })).toMatchObject({
+      ok: false,
+      reason: 'bad_status',
+    });
+    docs.route('/html.json', (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html>challenge</html>'),
+    );
+    expect(await fetchClientMetadataDocument(`${docs.url}/html.json`, { policy: 'loopback-only' })).toMatchObject({
+      ok: false,
+      reason: 'not_json',
+    });
+  });
+});
+
+describe('CIMD clients at the authorization endpoint', () => {
+  let server: OAuthTestServer;
+  let strict: OAuthTestServer;
+  let user: TestUser;
+  let jar: CookieJar;
+
+  beforeAll(async () => {
+    server = await startOAuthTestServer();
+    strict = await startOAuthTestServer({ loopbackCimd: false, database: server.database });
+    user = await createTestUser(server.database.db);
+    jar = new CookieJar();
+    const { cookie } = await signInTestUser(server.database.db, user.userId, server.clock.now());
+    jar.cookies.set(cookie.split('=')[0]!, cookie.split('=')[1]!);
+  });
+  afterAll(async () => {
+    await strict.close();
+    await server.close();
+  });
+
+  const visit = async (target: OAuthTestServer, clientId: string, redirectUri = 'https://app.example/cb') => {
+    const response = await fetch(authorizeUrl(target, { clientId, redirectUri, challenge: createPkcePair().challenge }), {
+      redirect: 'manual',
+      headers: { cookie: jar.header() },
+    });
+    return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+  };
+
+  it('shows the consent page with the document host as the verified identity', async () => {
+    const url = `${docs.url}/consent/client.json`;
+    docs.json('/consent/client.json', document(url, { client_name: 'Verified Doc App' }));
+    const { status, html } = await visit(server, url);
+    expect(status).toBe(200);
+    expect(html).toContain('Verified Doc App');
+    expect(html).toContain(`(${new URL(docs.url).host})`);
+    expect(html).not.toContain('unverified name');
+  });
+
+  it('without the test flag, a document on 127.0.0.1 (or 10.0.0.1, 169.254.169.254) is refused on a page, with no connection made', async () => {
+    const recorder = recordConnectionAttempts();
+    try {
+      const hitsBefore = docs.hits.get('/strict/client.json') ?? 0;
+      docs.json('/strict/client.json', document(`${docs.url}/strict/client.json`));
+      for (const clientId of [
+        `${docs.url}/strict/client.json`,
+        `${docs.url.replace('http:', 'https:')}/strict/client.json`,
+        'https://10.0.0.1/client.json',
+        'https://169.254.169.254/latest/meta-data/client.json',
+      ]) {
+        const { status, location, html } = await visit(strict, clientId);
+        expect(status).toBe(400);
+        expect(location).toBeNull();
+        expect(html).toContain('This app cannot connect');
+        expect(html).toMatch(/is not https|metadata document \(address_not_allowed/);
+      }
+      expect(docs.hits.get('/strict/client.json') ?? 0).toBe(hitsBefore);
+      expect(recorder.attempts.filter((a) => a.address !== '127.0.0.1' || a.port !== Number(new URL(strict.url).port))).toEqual(
+        [],
+      );
+    } finally {
+      recorder.stop();
+    }
+  });
+
+  it('refuses a document whose client_id is not exactly its URL, and redirect URIs the document does not list', async () => {
+    const url = `${docs.url}/mismatch/client.json`;
+    docs.json('/mismatch/client.json', document(`${url}/`));
+    const mismatch = await visit(server, url);
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.html).toContain('client_id');
+    const good = `${docs.url}/listed/client.json`;
+    docs.json('/listed/client.json', document(good));
+    const unlisted = await visit(server, good, 'https://evil.example/cb');
+    expect(unlisted.status).toBe(400);
+    expect(unlisted.location).toBeNull();
+  });
+
+  it('reuses a fetched document for its max-age, then fetches it again', async () => {
+    const url = `${docs.url}/cached/client.json`;
+    docs.json('/cached/client.json', document(url), { 'cache-control': 'max-age=300' });
+    expect((await visit(server, url)).status).toBe(200);
+    expect((await visit(server, url)).status).toBe(200);
+    expect(docs.hits.get('/cached/client.json')).toBe(1);
+    server.clock.advance(301_000);
+    expect((await visit(server, url)).status).toBe(200);
+    expect(docs.hits.get('/cached/client.json')).toBe(2);
+  });
+
+  it('fetches a no-store document on every authorization request', async () => {
+    const url = `${docs.url}/nostore/client.json`;
+    docs.json('/nostore/client.json', document(url), { 'cache-control': 'no-store' });
+    await visit(server, url);
+    await visit(server, url);
+    expect(docs.hits.get('/nostore/client.json')).toBe(2);
+  });
+
+  it('a document that turns bad is not used from the stale cache', async () => {
+    const url = `${docs.url}/turns-bad/client.json`;
+    docs.json('/turns-bad/client.json', document(url), { 'cache-control': 'max-age=60' });
+    expect((await visit(server, url)).status).toBe(200);
+    server.clock.advance(61_000);
+    docs.route('/turns-bad/client.json', (_request, response) => response.writeHead(500).end());
+    expect((await visit(server, url)).status).toBe(400);
+    expect(server.logs).toContainEqual(expect.objectContaining({ event: 'oauth.cimd.fetch_failed', clientId: url }));
+  });
+});

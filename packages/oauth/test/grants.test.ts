@@ -1,0 +1,246 @@
+import { csrfToken, readBrowserSession } from '@sess/accounts';
+import { oauthGrants, openDatabase, queryRows } from '@sess/db';
+import {
+  CookieJar,
+  createTestUser,
+  findForm,
+  signInAndAuthorize,
+  signInTestUser,
+  TEST_SECRET,
+  type TestUser,
+  testDriver,
+} from '@sess/testkit';
+import { eq, sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AccessTokenVerifier, createAccessTokenVerifier } from '../src/index.ts';
+import { tokenRequest } from './support/oauth-helpers.ts';
+import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
+
+let server: OAuthTestServer;
+let verifier: AccessTokenVerifier;
+
+beforeAll(async () => {
+  server = await startOAuthTestServer();
+  verifier = createAccessTokenVerifier({ database: server.database, publicUrl: server.url, now: server.clock.now });
+});
+afterAll(async () => {
+  await verifier.close();
+  await server.close();
+});
+
+async function browserOf(user: TestUser): Promise<CookieJar> {
+  const jar = new CookieJar();
+  const { cookie } = await signInTestUser(server.database.db, user.userId, server.clock.now());
+  jar.cookies.set(cookie.split('=')[0]!, cookie.split('=')[1]!);
+  return jar;
+}
+
+async function appsPage(jar: CookieJar, path = '/account/apps') {
+  const response = await fetch(`${server.url}${path}`, { redirect: 'manual', headers: { cookie: jar.header() } });
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    headers: response.headers,
+    html: await response.text(),
+  };
+}
+
+async function disconnect(jar: CookieJar, fields: Record<string, string>) {
+  const response = await fetch(`${server.url}/account/apps/disconnect`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+    body: new URLSearchParams(fields),
+  });
+  return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+}
+
+describe('grants: one per user × workspace × client, with generations', () => {
+  it('a new consent for the same client re-issues the grant at generation + 1; the older tokens stop working', async () => {
+    const user = await createTestUser(server.database.db);
+    const first = await signInAndAuthorize({ baseUrl: server.url, user });
+    const firstClaims = decodeJwt(first.tokens.accessToken);
+    expect(firstClaims['grant_generation']).toBe(1);
+    expect(await verifier.verify(first.tokens.accessToken)).toMatchObject({ ok: true });
+    // The same client connects again ("a second computer").
+    const second = await signInAndAuthorize({
+      baseUrl: server.url,
+      user,
+      client: { kind: 'existing', clientId: first.clientId, redirectUri: first.redirectUri },
+      browser: first.browser,
+    });
+    const secondClaims = decodeJwt(second.tokens.accessToken);
+    expect(secondClaims['grant_id']).toBe(firstClaims['grant_id']);
+    expect(secondClaims['grant_generation']).toBe(2);
+    await expect
+      .poll(async () => (await verifier.verify(first.tokens.accessToken)).ok, { timeout: 1000, interval: 20 })
+      .toBe(false);
+    expect(await verifier.verify(first.tokens.accessToken)).toEqual({ ok: false, reason: 'grant_revoked' });
+    expect(await verifier.verify(second.tokens.accessToken)).toMatchObject({ ok: true, principal: { grantGeneration: 2 } });
+    const staleRefresh = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: first.tokens.refreshToken,
+      client_id: first.clientId,
+    });
+    expect(staleRefresh.body['error']).toBe('invalid_grant');
+    const rows = await server.database.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, first.clientId));
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe('connected apps and Disconnect', () => {
+  it('lists the app with its redirect host, workspace and permissions; Disconnect revokes it at once', async () => {
+    const user = await createTestUser(server.database.db);
+    const connected = await signInAndAuthorize({
+      baseUrl: server.url,
+      user,
+      client: {
+        kind: 'dcr',
+        metadata: { client_name: 'Cursor', redirect_uris: ['https://www.cursor.com/agents/mcp/oauth/callback'] },
+      },
+    });
+    const jar = await browserOf(user);
+    const page = await appsPage(jar);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.html).toContain('Cursor');
+    expect(page.html).toContain('(unverified name)');
+    expect(page.html).toContain('www.cursor.com');
+    expect(page.html).toContain('workspace');
+    expect(page.html).toContain('Disconnect');
+    const form = findForm(page.html, '/account/apps/disconnect');
+    expect(await verifier.verify(connected.tokens.accessToken)).toMatchObject({ ok: true });
+
+    const done = await disconnect(jar, form.fields);
+    expect(done.status).toBe(303);
+    expect(done.location).toBe('/account/apps?disconnected=1');
+    await expect
+      .poll(async () => (await verifier.verify(connected.tokens.accessToken)).ok, { timeout: 1000, interval: 20 })
+      .toBe(false);
+    expect(await verifier.verify(connected.tokens.accessToken)).toEqual({ ok: false, reason: 'grant_revoked' });
+    await expect(connected.refresh()).rejects.toThrow(/invalid_grant/);
+    const after = await appsPage(jar, done.location!);
+    expect(after.html).toContain('Disconnected.');
+    expect(after.html).not.toContain('www.cursor.com');
+    const [grant] = await server.database.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, connected.clientId));
+    expect(grant).toMatchObject({ revokedAt: expect.any(Date), generation: 2 });
+  });
+
+  it('without the CSRF token nothing changes', async () => {
+    const user = await createTestUser(server.database.db);
+    const connected = await signInAndAuthorize({ baseUrl: server.url, user });
+    const jar = await browserOf(user);
+    const form = findForm((await appsPage(jar)).html, '/account/apps/disconnect');
+    const refused = await disconnect(jar, { ...form.fields, _csrf: 'forged' });
+    expect(refused.status).toBe(403);
+    expect(await verifier.verify(connected.tokens.accessToken)).toMatchObject({ ok: true });
+  });
+
+  it("another person cannot disconnect someone else's app (404), and sees only their own", async () => {
+    const owner = await createTestUser(server.database.db);
+    const connected = await signInAndAuthorize({ baseUrl: server.url, user: owner });
+    const grantId = decodeJwt(connected.tokens.accessToken)['grant_id'] as string;
+    const stranger = await createTestUser(server.database.db);
+    const jar = await browserOf(stranger);
+    expect((await appsPage(jar)).html).toContain('No apps are connected');
+    // The stranger's page has no form for it; forge one with a valid CSRF token of their own session.
+    const session = await readBrowserSession(server.database.db, jar.header(), server.clock.now());
+    const refused = await disconnect(jar, {
+      _csrf: csrfToken(TEST_SECRET, session!.sessionId, 'oauth:disconnect'),
+      grant_id: grantId,
+    });
+    expect(refused.status).toBe(404);
+    expect(await verifier.verify(connected.tokens.accessToken)).toMatchObject({ ok: true });
+  });
+
+  it('asks a person who is not signed in to sign in first', async () => {
+    const page = await appsPage(new CookieJar());
+    expect(page.status).toBe(303);
+    expect(page.location).toBe('/signin?return_to=%2Faccount%2Fapps');
+    const post = await disconnect(new CookieJar(), { grant_id: 'grt_x', _csrf: 'x' });
+    expect(post.status).toBe(303);
+  });
+});
+
+describe('revocation seen by a second replica', () => {
+  it.skipIf(testDriver() !== 'postgres')('within 1 s of Disconnect (second openDatabase on the same PostgreSQL)', async () => {
+    const replica = await openDatabase({ url: server.database.url!, poolMax: 2 });
+    const remote = createAccessTokenVerifier({ database: replica, publicUrl: server.url, now: server.clock.now });
+    try {
+      const user = await createTestUser(server.database.db);
+      const connected = await signInAndAuthorize({ baseUrl: server.url, user });
+      expect(await remote.verify(connected.tokens.accessToken)).toMatchObject({ ok: true });
+      expect(await remote.verify(connected.tokens.accessToken)).toMatchObject({ ok: true }); // warm cache
+      const jar = await browserOf(user);
+      const form = findForm((await appsPage(jar)).html, '/account/apps/disconnect');
+      const started = performance.now();
+      expect((await disconnect(jar, form.fields)).status).toBe(303);
+      let refusedAfter = Number.POSITIVE_INFINITY;
+      while (performance.now() - started < 2000) {
+        if (!(await remote.verify(connected.tokens.accessToken)).ok) {
+          refusedAfter = performance.now() - started;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(refusedAfter).toBeLessThan(1000);
+    } finally {
+      await remote.close();
+      await replica.close();
+    }
+  });
+
+  it.skipIf(testDriver() !== 'postgres')(
+    'drops its grant cache when the bus reconnects (a missed notification cannot keep a revoked grant alive)',
+    async () => {
+      const replica = await openDatabase({ url: server.database.url!, poolMax: 2 });
+      const remote = createAccessTokenVerifier({ database: replica, publicUrl: server.url, now: server.clock.now });
+      try {
+        const user = await createTestUser(server.database.db);
+        const connected = await signInAndAuthorize({ baseUrl: server.url, user });
+        const grantId = decodeJwt(connected.tokens.accessToken)['grant_id'] as string;
+        expect(await remote.verify(connected.tokens.accessToken)).toMatchObject({ ok: true });
+        // A revocation whose notification never arrives (written without NOTIFY):
+        await server.database.db
+          .update(oauthGrants)
+          .set({ revokedAt: new Date(), generation: sql`${oauthGrants.generation} + 1` })
+          .where(eq(oauthGrants.id, grantId));
+        expect(await remote.verify(connected.tokens.accessToken)).toMatchObject({ ok: true }); // still cached
+        // Kill the replica's LISTEN connection; the bus reconnects and tells the verifier.
+        await queryRows(
+          server.database.db,
+          sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'sess-listen' and datname = current_database()`,
+        );
+        await expect
+          .poll(async () => (await remote.verify(connected.tokens.accessToken)).ok, { timeout: 5000, interval: 50 })
+          .toBe(false);
+      } finally {
+        await remote.close();
+        await replica.close();
+      }
+    },
+  );
+
+  it.skipIf(testDriver() !== 'pglite')(
+    'PGlite (one in-process connection): a second verifier on the same database sees Disconnect within 1 s',
+    async () => {
+      const second = createAccessTokenVerifier({ database: server.database, publicUrl: server.url, now: server.clock.now });
+      try {
+        const user = await createTestUser(server.database.db);
+        const connected = await signInAndAuthorize({ baseUrl: server.url, user });
+        expect(await second.verify(connected.tokens.accessToken)).toMatchObject({ ok: true });
+        const jar = await browserOf(user);
+        const form = findForm((await appsPage(jar)).html, '/account/apps/disconnect');
+        const started = performance.now();
+        await disconnect(jar, form.fields);
+        await expect
+          .poll(async () => (await second.verify(connected.tokens.accessToken)).ok, { timeout: 1000, interval: 10 })
+          .toBe(false);
+        expect(performance.now() - started).toBeLessThan(1000);
+      } finally {
+        await second.close();
+      }
+    },
+  );
+});

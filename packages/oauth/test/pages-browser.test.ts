@@ -1,0 +1,183 @@
+/*
+ * The consent and connected-apps pages in a real browser (the system Chromium through
+ * playwright-core) at a phone size (390×844) and a desktop size: sign in, consent, Allow (the
+ * redirect lands on a loopback callback the test serves, which also proves the consent page's
+ * CSP form-action lets Chrome follow the post's redirect), Deny, and Disconnect. Any CSP
+ * violation or page error fails the test. Screenshots go to test-results/screenshots/.
+ */
+import { mkdirSync } from 'node:fs';
+import { createPkcePair, createTestUser, createTestWorkspace, testDriver } from '@sess/testkit';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccessTokenVerifier } from '../src/index.ts';
+import { type DocumentServer, startDocumentServer } from './support/network.ts';
+import { authorizeUrl, registerPublicClient, tokenRequest } from './support/oauth-helpers.ts';
+import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
+
+const SCREENSHOTS = 'test-results/screenshots';
+const SIZES = {
+  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+  desktop: { viewport: { width: 1280, height: 900 } },
+} as const;
+
+let server: OAuthTestServer;
+let callbacks: DocumentServer;
+let browser: Browser;
+const received: URL[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  [server, callbacks, browser] = await Promise.all([
+    startOAuthTestServer(),
+    startDocumentServer(),
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    }),
+  ]);
+  callbacks.route('/callback', (request, response) => {
+    received.push(new URL(request.url!, callbacks.url));
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Callback</title><h1>Back in the app</h1>');
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await callbacks?.close();
+  await server?.close();
+});
+
+async function openPage(size: keyof typeof SIZES) {
+  const context = await browser.newContext(SIZES[size]);
+  const problems: string[] = [];
+  context.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  context.on('weberror', (error) => problems.push(String(error.error())));
+  return { context, page: await context.newPage(), problems };
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `${SCREENSHOTS}/${testDriver()}-oauth-${name}.png`, fullPage: true });
+}
+
+async function signIn(page: Page, user: { email: string; password: string }) {
+  await expect.poll(() => page.getByLabel('Email').isVisible()).toBe(true);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The page's width scrolls no further than the viewport (nothing overflows on a phone). */
+async function fitsWidth(page: Page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
+  it('sign in, the consent page with a workspace picker, Allow → back to the app with a code; then Disconnect', async () => {
+    const user = await createTestUser(server.database.db);
+    const team = await createTestWorkspace(server.database.db, { userId: user.userId, name: 'Design team' });
+    const redirectUri = `${callbacks.url}/callback`;
+    const client = await registerPublicClient(server, [redirectUri], 'Claude');
+    const pkce = createPkcePair();
+    const { context, page, problems } = await openPage(size);
+    try {
+      await page.goto(authorizeUrl(server, { clientId: client.clientId, redirectUri, challenge: pkce.challenge }));
+      await signIn(page, user);
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+        .toMatch(/Allow Claude \(unverified name\) to use Sess\?/);
+      const picker = page.getByRole('group', { name: 'Workspace' });
+      expect(await picker.getByRole('radio').count()).toBe(2);
+      expect(await page.getByText('receives the answer on this computer').isVisible()).toBe(true);
+      expect(await fitsWidth(page)).toBe(true);
+      await shot(page, `consent-${size}`);
+
+      await page.getByRole('radio', { name: 'Design team' }).check();
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await expect.poll(() => page.url()).toMatch(new RegExp(`^${redirectUri}\\?`));
+      expect(await page.getByRole('heading', { name: 'Back in the app' }).isVisible()).toBe(true);
+      const callback = received.at(-1)!;
+      expect(callback.searchParams.get('state')).toBe('state-123');
+      expect(callback.searchParams.get('iss')).toBe(server.url);
+      const tokens = await tokenRequest(server, {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        code_verifier: pkce.verifier,
+        redirect_uri: redirectUri,
+        client_id: client.clientId,
+      });
+      expect(tokens.status).toBe(200);
+      const verifier = createAccessTokenVerifier({ database: server.database, publicUrl: server.url, now: server.clock.now });
+      try {
+        expect(await verifier.verify(tokens.body['access_token'] as string)).toMatchObject({
+          ok: true,
+          principal: { workspaceId: team.workspaceId },
+        });
+
+        await page.goto(`${server.url}/account/apps`);
+        expect(await page.getByRole('heading', { level: 1, name: 'Connected apps' }).isVisible()).toBe(true);
+        expect(await page.getByText('Design team').isVisible()).toBe(true);
+        expect(await fitsWidth(page)).toBe(true);
+        await shot(page, `connected-apps-${size}`);
+        await page.getByRole('button', { name: 'Disconnect Claude' }).click();
+        await expect.poll(() => page.getByRole('status').textContent()).toContain('Disconnected');
+        await shot(page, `connected-apps-disconnected-${size}`);
+        await expect
+          .poll(async () => (await verifier.verify(tokens.body['access_token'] as string)).ok, { timeout: 1000, interval: 20 })
+          .toBe(false);
+      } finally {
+        await verifier.close();
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('Deny sends the person back with access_denied; an unregistered redirect shows an error page', async () => {
+    const user = await createTestUser(server.database.db);
+    const redirectUri = `${callbacks.url}/callback`;
+    const client = await registerPublicClient(server, [redirectUri], 'Some tool');
+    const { context, page, problems } = await openPage(size);
+    try {
+      await page.goto(authorizeUrl(server, { clientId: client.clientId, redirectUri }));
+      await signIn(page, user);
+      await expect.poll(() => page.getByRole('button', { name: 'Deny' }).isVisible()).toBe(true);
+      await page.getByRole('button', { name: 'Deny' }).click();
+      await expect.poll(() => page.url()).toContain('error=access_denied');
+
+      await page.goto(authorizeUrl(server, { clientId: client.clientId, redirectUri: 'https://evil.example/cb' }));
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This connection request cannot be used');
+      expect(page.url().startsWith(server.url)).toBe(true);
+      expect(await fitsWidth(page)).toBe(true);
+      await shot(page, `error-${size}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+it('the consent page refuses to be framed', async () => {
+  const user = await createTestUser(server.database.db);
+  const redirectUri = `${callbacks.url}/callback`;
+  const client = await registerPublicClient(server, [redirectUri]);
+  const { context, page } = await openPage('desktop');
+  try {
+    await page.goto(authorizeUrl(server, { clientId: client.clientId, redirectUri }));
+    await signIn(page, user);
+    await expect.poll(() => page.getByRole('button', { name: 'Allow' }).isVisible()).toBe(true);
+    const consentUrl = page.url();
+    // An attacker page (another origin: the callback server) framing the consent page.
+    callbacks.route('/frame', (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end(`<iframe id="f" src="${consentUrl}"></iframe>`),
+    );
+    await page.goto(`${callbacks.url}/frame`);
+    await page.waitForTimeout(300);
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    const framedAllow = frame ? await frame.getByRole('button', { name: 'Allow' }).count() : 0;
+    expect(framedAllow).toBe(0);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,109 @@
+import { createLogger } from '@sess/core';
+import type { Database } from '@sess/db';
+import { type CreatedSession, createFormsRuntime, createSession, type FormsRuntime } from '@sess/forms';
+import type { Surface } from '@sess/surface';
+
+/** A clock tests move by hand: verbs read it, nothing sleeps. */
+export interface TestClock {
+  now: () => Date;
+  /** Moves time forward by `ms` milliseconds. */
+  advance(ms: number): void;
+  set(date: Date): void;
+}
+
+/** A hand-moved clock starting at `start` (default 2030-01-01T00:00:00Z). */
+export function createTestClock(start: Date = new Date('2030-01-01T00:00:00.000Z')): TestClock {
+  let t = start.getTime();
+  return {
+    now: () => new Date(t),
+    advance(ms) {
+      t += ms;
+    },
+    set(date) {
+      t = date.getTime();
+    },
+  };
+}
+
+export const TEST_PUBLIC_URL = 'https://sess.test';
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+/** A forms runtime over a test database (silent logger, fixed public URL and secret). */
+export function createTestFormsRuntime(
+  database: Database,
+  options: { now?: () => Date; publicUrl?: string; secret?: string; linkHorizonSeconds?: number } = {},
+): FormsRuntime {
+  return createFormsRuntime({
+    database,
+    publicUrl: options.publicUrl ?? TEST_PUBLIC_URL,
+    secret: options.secret ?? TEST_SECRET,
+    logger: createLogger({ level: 'silent' }),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.linkHorizonSeconds ? { linkHorizonSeconds: options.linkHorizonSeconds } : {}),
+  });
+}
+
+/** The seed's sample interaction: a record, an editable commit message, approve / stop. */
+export function sampleSurface(title = 'Approve this commit?'): Surface {
+  return {
+    mode: 'interactive',
+    title,
+    source: {
+      kind: 'sess_surface',
+      components: [
+        {
+          type: 'record',
+          label: 'What changed (sample)',
+          fields: { 'src/greeting.js': "Greeting now uses the user's first name" },
+        },
+        {
+          type: 'field',
+          name: 'message',
+          label: 'Commit message',
+          multiline: true,
+          schema: { type: 'string', minLength: 1, maxLength: 2000 },
+          value: 'Greet users by first name',
+        },
+      ],
+    },
+    actions: [
+      { id: 'approve', label: 'Approve and commit', intent: 'approve' },
+      { id: 'stop', label: 'Stop', intent: 'reject' },
+    ],
+  };
+}
+
+/** sess_ask arguments of a small Ask (one choice field) for `max` people. */
+export function sampleAskArguments(respondents: {
+  max: number;
+  name?: boolean;
+  expires_in?: number;
+  respondent_expires_in?: number;
+}) {
+  return {
+    question: 'Where should we go on Saturday?',
+    fields: [{ name: 'place', label: 'Where to?', type: 'choice', options: ['Beach', 'Mountains', 'City'] }],
+    submit_label: 'Plan it',
+    respondents,
+  };
+}
+
+/** The link token of a `humanUrl` (`…/s/<token>`). */
+export function tokenOf(humanUrl: string): string {
+  const token = humanUrl.split('/s/')[1];
+  if (!token) throw new Error(`not a link: ${humanUrl}`);
+  return token;
+}
+
+/** Creates an interaction for tests and returns it with its link token. */
+export async function createTestSession(
+  runtime: FormsRuntime,
+  workspaceId: string,
+  options: { surface?: Surface; expiresIn?: number; plan?: string } = {},
+): Promise<CreatedSession & { token: string }> {
+  const created = await createSession({
+    ctx: { runtime, workspaceId, ...(options.plan ? { plan: options.plan } : {}) },
+    input: { interaction: options.surface ?? sampleSurface(), ...(options.expiresIn ? { expires_in: options.expiresIn } : {}) },
+  });
+  return { ...created, token: tokenOf(created.humanUrl) };
+}

@@ -1,0 +1,16 @@
+export { AccountHeader, AccountPage, renderAccountPage } from './account-page.tsx';
+export { ApiKeysPage, renderApiKeysPage } from './api-keys-page.tsx';
+export { MessagePage, renderMessagePage } from './message-page.tsx';
+export { formatWhen, SignOutForm } from './parts.tsx';
+export { renderSignInPage, SignInPage } from './sign-in-page.tsx';
+export { renderSignUpPage, SignUpPage } from './sign-up-page.tsx';
+export {
+  ACCOUNT_FORM_FIELDS,
+  type AccountView,
+  type AccountWorkspaceView,
+  type ApiKeysView,
+  type ApiKeyView,
+  type MessageView,
+  type SignInView,
+  type SignUpView,
+} from './view.ts';

@@ -1,0 +1,96 @@
+/**
+ * What the account pages are given to render. Plain data: the pages import no data layer, and
+ * every string in here is escaped by hono/jsx when rendered.
+ */
+
+/** Hidden form fields shared by every account form. */
+export const ACCOUNT_FORM_FIELDS = { csrf: '_csrf', returnTo: 'return_to', token: 'token' } as const;
+
+/** The sign-in page. */
+export interface SignInView {
+  /** Where the form sends the person after signing in (already checked as a same-origin path). */
+  returnTo: string;
+  csrf: string;
+  /** The e-mail typed last time (kept on a failed attempt). */
+  email?: string;
+  /** A problem with the whole attempt ("Email or password is wrong."); marks both fields invalid. */
+  error?: string;
+  /** Problems with one field (e.g. an empty e-mail). */
+  fieldErrors?: { email?: string; password?: string };
+  /** A calm note above the form (e.g. "You are signed out."). */
+  notice?: string;
+  /** Where "Create an account" points, or null when sign-up is not open. */
+  signupHref: string | null;
+  /** The upstream OpenID provider button, when one is configured. */
+  oidc: { name: string; action: string; csrf: string } | null;
+}
+
+/** The sign-up page: the form, or why there is no form. */
+export interface SignUpView {
+  returnTo: string;
+  csrf: string;
+  /** The sign-up link's token (first-account or invite), carried through the post. */
+  token?: string;
+  /** Why this person may sign up here: a link, or the open policy. */
+  via: 'open' | 'first_account' | 'invite';
+  email?: string;
+  error?: string;
+  fieldErrors?: { email?: string; password?: string };
+  signinHref: string;
+}
+
+/** A workspace row on the account page. */
+export interface AccountWorkspaceView {
+  id: string;
+  name: string;
+  role: 'owner' | 'member';
+}
+
+/** The account overview (`/account`). */
+export interface AccountView {
+  email: string;
+  workspaces: AccountWorkspaceView[];
+  csrf: { signout: string; invite: string };
+  /** An invite link just made: shown once, then never again. */
+  createdInvite?: { workspaceName: string; url: string; expiresAt: Date };
+  /** Whether invite links can be made at all (sign-up policy not `closed`). */
+  invitesEnabled: boolean;
+  links: { apiKeys: string; connectedApps: string };
+  notice?: string;
+}
+
+/** One API key row (never the key itself). */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  workspaceName: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** The API keys page (`/account/keys`). */
+export interface ApiKeysView {
+  email: string;
+  /** Workspaces the person may make keys for. */
+  workspaces: AccountWorkspaceView[];
+  keys: ApiKeyView[];
+  csrf: { create: string; revoke: string; signout: string };
+  /** A key just made: its full value is on this response only. */
+  createdKey?: { name: string; key: string; prefix: string };
+  /** The values typed last time and what is wrong with them. */
+  form?: { name?: string; workspaceId?: string };
+  fieldErrors?: { name?: string; workspaceId?: string };
+  notice?: string;
+  error?: string;
+}
+
+/** A page that only says something (rate limit, refused form, closed link). */
+export interface MessageView {
+  title: string;
+  message: string;
+  /** A way on, e.g. back to sign-in. */
+  link?: { href: string; label: string };
+  tone?: 'error' | 'warn' | 'info';
+}

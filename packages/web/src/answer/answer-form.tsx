@@ -1,0 +1,103 @@
+import { DisplayBlock } from './blocks.tsx';
+import { FieldInput, fieldId } from './field-input.tsx';
+import type { ActionView, AnswerErrorView, FieldView, OpenPageView, SurfaceView } from './view.ts';
+
+/** Names of the form's own hidden inputs. Field names start with a letter, so these never collide. */
+export const FORM_FIELDS = { csrf: '_csrf', revision: '_revision', action: '_action' } as const;
+
+/** The button a surface without `actions` shows (as @sess/surface's DEFAULT_SUBMIT_ACTION). */
+const DEFAULT_ACTIONS: readonly ActionView[] = [{ id: 'submit', label: 'Submit', intent: 'submit' }];
+
+/**
+ * The buttons in the order they are placed: forward actions first, so Enter in a text box
+ * (which presses the first button) never rejects; the agent's order is kept otherwise.
+ */
+export function orderActions(actions: readonly ActionView[]): ActionView[] {
+  return [...actions.filter((a) => a.intent !== 'reject'), ...actions.filter((a) => a.intent === 'reject')];
+}
+
+function ActionButton({ action }: { action: ActionView }) {
+  const primary = action.intent === 'approve' || action.intent === 'submit';
+  return (
+    <button
+      type="submit"
+      name={FORM_FIELDS.action}
+      value={action.id}
+      class={primary ? 'primary' : 'secondary'}
+      // A reject may leave required fields empty, so the browser must not hold it back.
+      formnovalidate={action.intent === 'reject'}
+    >
+      {action.label}
+    </button>
+  );
+}
+
+/** The list of problems above the form, each linked to its field. */
+function ErrorSummary({ errors, fields }: { errors: readonly AnswerErrorView[]; fields: ReadonlyMap<string, FieldView> }) {
+  return (
+    <div class="banner error" role="alert" id="error-summary" tabindex={-1}>
+      <p class="status">There is a problem</p>
+      <ul>
+        {errors.map((error) =>
+          error.field !== null && fields.has(error.field) ? (
+            <li>
+              <a href={`#${fieldId(error.field)}`}>{`${fields.get(error.field)?.label}: ${error.message}`}</a>
+            </li>
+          ) : (
+            <li>{error.message}</li>
+          ),
+        )}
+      </ul>
+    </div>
+  );
+}
+
+function closesIn(expiresAt: Date, now: Date): string {
+  const left = expiresAt.getTime() - now.getTime();
+  if (left < 60_000) return 'This link closes in less than a minute.';
+  const minutes = Math.round(left / 60_000);
+  if (minutes < 90) return `This link closes in about ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `This link closes in about ${hours} hours.`;
+  return `This link closes in about ${Math.round(hours / 24)} days.`;
+}
+
+/** The form of one step: title, description, components in order, hidden form state, buttons. */
+export function AnswerForm({ view }: { view: OpenPageView }) {
+  const surface: SurfaceView = view.surface;
+  const errors = view.errors ?? [];
+  const fields = new Map(
+    surface.source.components.filter((c): c is FieldView => c.type === 'field').map((field) => [field.name, field] as const),
+  );
+  const byField = new Map<string, string[]>();
+  for (const error of errors) {
+    if (error.field === null || !fields.has(error.field)) continue;
+    byField.set(error.field, [...(byField.get(error.field) ?? []), error.message]);
+  }
+  const actions = orderActions(surface.actions ?? DEFAULT_ACTIONS);
+  const closing = view.expiresAt && view.now ? closesIn(view.expiresAt, view.now) : undefined;
+  return (
+    <div class="card">
+      {errors.length > 0 ? <ErrorSummary errors={errors} fields={fields} /> : null}
+      <h1>{surface.title}</h1>
+      {surface.description === undefined ? null : <p class="lead">{surface.description}</p>}
+      <form method="post" action={view.form.action}>
+        <input type="hidden" name={FORM_FIELDS.csrf} value={view.form.csrf} />
+        <input type="hidden" name={FORM_FIELDS.revision} value={String(view.revision)} />
+        {surface.source.components.map((component) =>
+          component.type === 'field' ? (
+            <FieldInput field={component} posted={view.posted} errors={byField.get(component.name)} />
+          ) : (
+            <DisplayBlock component={component} />
+          ),
+        )}
+        <div class="actions">
+          {actions.map((action) => (
+            <ActionButton action={action} />
+          ))}
+        </div>
+      </form>
+      {closing ? <p class="muted expires">{closing}</p> : null}
+    </div>
+  );
+}

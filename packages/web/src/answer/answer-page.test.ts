@@ -1,0 +1,365 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderAnswerPage } from './answer-page.tsx';
+import { commitSurface, everyFieldSurface, HOSTILE_STRINGS, openView } from './fixtures.ts';
+import { FOLLOW_SCRIPT } from './follow-script.ts';
+import type { AnswerPageView, SurfaceView } from './view.ts';
+
+const NONCE = 'bm9uY2Utbm9uY2Utbm9uY2U=';
+const render = (view: AnswerPageView) => renderAnswerPage(view, NONCE);
+
+/** The HTML of one element found by its id attribute (start tag only). */
+function tagWithId(html: string, id: string): string {
+  const match = new RegExp(`<[a-z]+ [^>]*id="${id}"[^>]*>`).exec(html);
+  if (!match) throw new Error(`no element with id ${id}`);
+  return match[0];
+}
+
+/** Escapes text exactly as it must appear in HTML text and attribute values. */
+function escaped(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+describe('the open form', () => {
+  it('renders the title, description, record and the editable initial value of the seed sample', () => {
+    const html = render(openView(commitSurface()));
+    expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
+    expect(html).toContain('<h1>Approve this commit?</h1>');
+    expect(html).toContain('<p class="lead">The tests pass. Edit the message if you like.</p>');
+    expect(html).toContain('<p class="caption">What changed (sample)</p>');
+    expect(html).toContain('<dt>src/greeting.js</dt><dd>Greeting now uses the user&#39;s first name</dd>');
+    // The textarea gets one leading newline, which the HTML parser drops, so the value is exact.
+    expect(html).toContain(
+      '<textarea id="f-message" name="message" rows="6" required="">\nGreet users by first name\n\nAdds a test for the new greeting.</textarea>',
+    );
+    expect(html).toContain('<label for="f-message">Commit message<span class="req"> (required)</span></label>');
+  });
+
+  it('posts to its target with the CSRF token and the revision in hidden fields', () => {
+    const html = render(openView(commitSurface(), { revision: 7, form: { action: '/s/abc', csrf: 'tok"en' } }));
+    expect(html).toContain('<form method="post" action="/s/abc">');
+    expect(html).toContain('<input type="hidden" name="_csrf" value="tok&quot;en"/>');
+    expect(html).toContain('<input type="hidden" name="_revision" value="7"/>');
+  });
+
+  it('shows approve as the primary button first and reject as secondary, without browser validation', () => {
+    const surface = commitSurface();
+    const html = render(openView({ ...surface, actions: [...(surface.actions ?? [])].reverse() }));
+    const approve = html.indexOf('value="approve"');
+    const stop = html.indexOf('value="stop"');
+    expect(approve).toBeGreaterThan(0);
+    expect(stop).toBeGreaterThan(approve);
+    expect(html).toContain('<button type="submit" name="_action" value="approve" class="primary">Approve and commit</button>');
+    expect(html).toContain('<button type="submit" name="_action" value="stop" class="secondary" formnovalidate="">Stop</button>');
+  });
+
+  it('puts sess_ask’s submit label on its button, and "Submit" when there are no actions', () => {
+    const html = render(openView(everyFieldSurface()));
+    expect(html).toContain('value="submit" class="primary">Plan it</button>');
+    const bare: SurfaceView = { title: 'Q', source: { components: [] } };
+    expect(render(openView(bare))).toContain('value="submit" class="primary">Submit</button>');
+  });
+
+  it('keeps a text block’s line breaks and splits it into paragraphs on blank lines', () => {
+    const html = render(openView(everyFieldSurface()));
+    expect(html).toContain('<h2>About you</h2>');
+    expect(html).toContain(
+      '<div class="text"><p class="pre">First line\nsecond line</p><p class="pre">A new paragraph.</p></div>',
+    );
+  });
+
+  it('renders each field type as its control with its initial value', () => {
+    const html = render(openView(everyFieldSurface()));
+    expect(tagWithId(html, 'f-name')).toBe(
+      '<input type="text" id="f-name" name="name" value="Ada" required="" autocomplete="off"/>',
+    );
+    expect(tagWithId(html, 'f-email')).toBe('<input type="email" id="f-email" name="email" value="" autocomplete="off"/>');
+    expect(tagWithId(html, 'f-budget')).toBe(
+      '<input type="number" id="f-budget" name="budget" value="250.5" step="any" min="0" inputmode="decimal" required=""/>',
+    );
+    expect(tagWithId(html, 'f-nights')).toBe(
+      '<input type="number" id="f-nights" name="nights" value="2" step="1" min="1" max="14" inputmode="numeric" required=""/>',
+    );
+    expect(tagWithId(html, 'f-pets')).toBe('<input type="checkbox" id="f-pets" name="pets" value="on" checked=""/>');
+  });
+
+  it('shows a choice of up to five options as radio buttons, labels falling back to the option ID', () => {
+    const html = render(openView(everyFieldSurface()));
+    expect(html).toContain('<legend>Where to?<span class="req"> (required)</span></legend>');
+    expect(tagWithId(html, 'f-place')).toBe('<input type="radio" id="f-place" name="place" value="beach" required=""/>');
+    expect(tagWithId(html, 'f-place-1')).toBe(
+      '<input type="radio" id="f-place-1" name="place" value="mountains" checked="" required=""/>',
+    );
+    expect(html).toContain('<label for="f-place">Beach</label>');
+    expect(html).toContain('<label for="f-place-2">city</label>');
+  });
+
+  it('shows a choice of more than five options as a select with an empty first option', () => {
+    const html = render(openView(everyFieldSurface()));
+    expect(tagWithId(html, 'f-month')).toBe('<select id="f-month" name="month" required="">');
+    expect(html).toContain(
+      '<option value="" selected="">Choose…</option><option value="jan">January</option><option value="feb">February</option><option value="mar">mar</option>',
+    );
+  });
+
+  it('shows a multi-choice as checkboxes under a legend, with the initial choices checked', () => {
+    const html = render(openView(everyFieldSurface()));
+    expect(html).toContain('<fieldset class="field" aria-describedby="f-extras-help"><legend>Extras</legend>');
+    expect(tagWithId(html, 'f-extras')).toBe('<input type="checkbox" id="f-extras" name="extras" value="bike"/>');
+    expect(tagWithId(html, 'f-extras-1')).toBe('<input type="checkbox" id="f-extras-1" name="extras" value="boat" checked=""/>');
+  });
+
+  it('shows a 1-5 rating as five radio buttons inside their labels', () => {
+    const html = render(openView(everyFieldSurface()));
+    for (const [index, value] of ['1', '2', '3', '4', '5'].entries()) {
+      const id = index === 0 ? 'f-mood' : `f-mood-${index}`;
+      expect(html).toContain(
+        `<label for="${id}"><input type="radio" id="${id}" name="mood" value="${value}" required=""/><span>${value}</span></label>`,
+      );
+    }
+    expect(html).toContain('<div class="rating">');
+  });
+
+  it('links help text to its control with aria-describedby', () => {
+    const html = render(openView(everyFieldSurface()));
+    expect(html).toContain('<p class="hint" id="f-notes-help">Anything we should know.</p>');
+    expect(tagWithId(html, 'f-notes')).toBe('<textarea id="f-notes" name="notes" rows="6" aria-describedby="f-notes-help">');
+  });
+
+  it('marks required fields, and only those', () => {
+    const html = render(openView(everyFieldSurface()));
+    expect(html).toContain('<label for="f-name">Your name<span class="req"> (required)</span></label>');
+    expect(html).toContain('<label for="f-email">Email</label>');
+    expect(html).toContain('<label for="f-pets">Bringing a pet</label>');
+  });
+
+  it('says how long the link stays open when it knows the time', () => {
+    const now = new Date('2030-01-01T10:00:00Z');
+    const at = (ms: number) => render(openView(commitSurface(), { now, expiresAt: new Date(now.getTime() + ms) }));
+    expect(at(30_000)).toContain('This link closes in less than a minute.');
+    expect(at(60_000)).toContain('This link closes in about 1 minute.');
+    expect(at(3 * 3600_000)).toContain('This link closes in about 3 hours.');
+    expect(at(5 * 86400_000)).toContain('This link closes in about 5 days.');
+    expect(render(openView(commitSurface()))).not.toContain('closes in');
+  });
+});
+
+describe('inline errors after a refused post', () => {
+  const posted = { name: '', budget: 'lots', place: 'city', extras: ['bike', 'car'], notes: 'a\nb' };
+  const errors = [
+    { field: null, code: 'unknown_action', message: 'That button is not on this form.' },
+    { field: 'name', code: 'required', message: 'Answer this to continue.' },
+    { field: 'budget', code: 'type', message: 'Enter a number.' },
+    { field: 'mood', code: 'required', message: 'Answer this to continue.' },
+    { field: 'ghost', code: 'unknown_field', message: 'This form has no such field.' },
+  ];
+  const html = render(openView(everyFieldSurface(), { posted, errors }));
+
+  it('re-renders the person’s values, not the initial ones', () => {
+    expect(tagWithId(html, 'f-name')).toContain('value=""');
+    expect(tagWithId(html, 'f-budget')).toContain('value="lots"');
+    expect(tagWithId(html, 'f-place-2')).toContain('checked=""');
+    expect(tagWithId(html, 'f-place-1')).not.toContain('checked');
+    expect(tagWithId(html, 'f-extras')).toContain('checked=""');
+    expect(tagWithId(html, 'f-extras-1')).not.toContain('checked');
+    expect(html).toContain('name="notes" rows="6" aria-describedby="f-notes-help">\na\nb</textarea>');
+    // A checkbox that was not posted was unchecked by the person.
+    expect(tagWithId(html, 'f-pets')).not.toContain('checked');
+  });
+
+  it('marks each invalid control with aria-invalid and links its message', () => {
+    expect(tagWithId(html, 'f-name')).toContain('aria-describedby="f-name-error" aria-invalid="true"');
+    expect(tagWithId(html, 'f-budget')).toContain('aria-describedby="f-budget-error" aria-invalid="true"');
+    expect(html).toContain(
+      '<p class="error" id="f-budget-error"><span class="visually-hidden">Error: </span>Enter a number.</p>',
+    );
+    expect(html).toContain('<fieldset class="field invalid" aria-describedby="f-mood-error">');
+    expect(tagWithId(html, 'f-mood-3')).toContain('aria-invalid="true"');
+    expect(tagWithId(html, 'f-email')).not.toContain('aria-invalid');
+  });
+
+  it('lists every problem in an alert above the form, field problems linked to their field', () => {
+    expect(html).toContain('<div class="banner error" role="alert" id="error-summary" tabindex="-1">');
+    expect(html).toContain('<li>That button is not on this form.</li>');
+    expect(html).toContain('<li><a href="#f-name">Your name: Answer this to continue.</a></li>');
+    expect(html).toContain('<li>This form has no such field.</li>');
+    expect(html).toContain('<title>Error: Plan the trip · Sess</title>');
+  });
+
+  it('keeps help and error together in aria-describedby', () => {
+    const withHelp = render(
+      openView(everyFieldSurface(), { posted: {}, errors: [{ field: 'notes', code: 'too_long', message: 'Too long.' }] }),
+    );
+    expect(tagWithId(withHelp, 'f-notes')).toContain('aria-describedby="f-notes-help f-notes-error" aria-invalid="true"');
+  });
+});
+
+describe('states', () => {
+  it('answered: "Sent — waiting for the next step", a no-script refresh link and the one nonce’d script', () => {
+    const html = render({ state: 'answered', title: 'Approve this commit?', revision: 3, pagePath: '/s/tok' });
+    expect(html).toContain('Sent — waiting for the next step</h1>');
+    expect(html).toContain('<p class="context">Approve this commit?</p>');
+    expect(html).toContain('data-follow-revision="3"');
+    expect(html).toContain('<a class="button secondary" href="/s/tok">Check for the next step</a>');
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).toContain(`<script nonce="${NONCE}">${FOLLOW_SCRIPT}</script>`);
+  });
+
+  it.each([
+    ['completed', 'Done'],
+    ['withdrawn', 'The question was withdrawn'],
+    ['expired', 'This link has closed'],
+  ] as const)('%s: says "%s" and carries no form and no script', (state, heading) => {
+    const html = render({ state, title: 'Approve this commit?' });
+    expect(html).toContain(`${heading}</h1>`);
+    expect(html).not.toContain('<form');
+    expect(html).not.toContain('<script');
+  });
+
+  it('lapsed and extendable: an "Ask for more time" button posting with its CSRF token', () => {
+    const html = render({ state: 'lapsed', title: 'Q', extend: { action: '/s/tok/extend', csrf: 'x' } });
+    expect(html).toContain('The time to answer ran out</h1>');
+    expect(html).toContain(
+      '<form method="post" action="/s/tok/extend" class="actions"><input type="hidden" name="_csrf" value="x"/><button type="submit" class="primary">Ask for more time</button></form>',
+    );
+  });
+
+  it('lapsed without extension: closed, no button', () => {
+    const html = render({ state: 'lapsed', title: 'Q' });
+    expect(html).not.toContain('<form');
+    expect(html).toContain('takes no more answers');
+  });
+
+  it('an Ask’s shared link: a Start button while people can still start, none once it is full', () => {
+    const open = render({
+      state: 'ask',
+      title: 'Where to?',
+      description: 'Team trip',
+      start: { action: '/s/a/start', csrf: 'y' },
+    });
+    expect(open).toContain('<h1>Where to?</h1>');
+    expect(open).toContain('<button type="submit" class="primary">Start</button>');
+    expect(open).toContain('action="/s/a/start"');
+    const closed = render({ state: 'ask', title: 'Where to?', closed: 'closed', notice: 'Enough people have answered.' });
+    expect(closed).not.toContain('<form');
+    expect(closed).toContain('This question takes no more answers.');
+    expect(closed).toContain('Enough people have answered.');
+    const full = render({ state: 'ask', title: 'Where to?', closed: 'full' });
+    expect(full).not.toContain('<form');
+    expect(full).toContain('Every place is taken right now.');
+  });
+
+  it('not found: a plain page that names nothing', () => {
+    const html = render({ state: 'not_found' });
+    expect(html).toContain('There is nothing here</h1>');
+    expect(html).not.toContain('<form');
+  });
+
+  it('refused (CSRF): says nothing was sent and links to the page', () => {
+    const html = render({ state: 'refused', pagePath: '/s/tok' });
+    expect(html).toContain('This page was out of date</h1>');
+    expect(html).toContain('<a class="button" href="/s/tok">Open the page again</a>');
+  });
+
+  it('too large: says nothing was sent', () => {
+    const html = render({ state: 'too_large', pagePath: '/s/tok' });
+    expect(html).toContain('That was too much to send</h1>');
+    expect(html).toContain('href="/s/tok"');
+  });
+
+  it('unavailable: a generic page', () => {
+    expect(render({ state: 'unavailable' })).toContain('Something went wrong on our side</h1>');
+  });
+});
+
+/** A surface carrying `text` in every slot an agent can fill. */
+function hostileSurface(text: string): SurfaceView {
+  const ids = ['a', 'b', 'c', 'd', 'e', 'f'].map((letter) => `${letter}${text}`);
+  return {
+    title: text,
+    description: text,
+    source: {
+      components: [
+        { type: 'heading', text },
+        { type: 'text', text },
+        { type: 'record', label: text, fields: { [text]: text, key: text } },
+        { type: 'field', name: 'plain', label: text, description: text, schema: { type: 'string' }, value: text },
+        { type: 'field', name: 'long', label: text, multiline: true, schema: { type: 'string' }, value: text },
+        {
+          type: 'field',
+          name: 'radio',
+          label: text,
+          schema: { type: 'string', enum: [text], option_labels: [text] },
+          value: text,
+        },
+        { type: 'field', name: 'pick', label: text, schema: { type: 'string', enum: ids }, value: ids[0] },
+        {
+          type: 'field',
+          name: 'many',
+          label: text,
+          schema: { type: 'array', items: { enum: ids.slice(0, 3), option_labels: [text] } },
+        },
+        { type: 'field', name: 'yes', label: text, description: text, schema: { type: 'boolean' } },
+      ],
+    },
+    actions: [
+      { id: 'go', label: text, intent: 'approve' },
+      { id: 'no', label: text, intent: 'reject' },
+    ],
+  };
+}
+
+function hostileViews(text: string): AnswerPageView[] {
+  return [
+    openView(hostileSurface(text)),
+    openView(hostileSurface(text), {
+      posted: { plain: text, long: text, radio: text, pick: text, many: [text] },
+      errors: [
+        { field: 'plain', code: 'type', message: text },
+        { field: null, code: 'unknown_action', message: text },
+      ],
+    }),
+    { state: 'answered', title: text, revision: 1, pagePath: '/s/tok', notice: text },
+    { state: 'completed', title: text, notice: text },
+    { state: 'withdrawn', title: text },
+    { state: 'expired', title: text },
+    { state: 'lapsed', title: text, extend: { action: '/s/tok/extend', csrf: 'c' } },
+    { state: 'ask', title: text, description: text, start: { action: '/s/tok/start', csrf: 'c' }, notice: text },
+  ];
+}
+
+/** What must never appear raw in a page, whatever the agent sent. */
+function expectNoInjectedMarkup(html: string, view: AnswerPageView) {
+  expect(html).not.toMatch(/<(?:img|svg)\b/i);
+  // Inside a tag, with the (always double-quoted) attribute values taken out, no event handler is left.
+  for (const tag of html.match(/<[a-z][^>]*>/gi) ?? []) expect(tag.replace(/"[^"]*"/g, '""')).not.toMatch(/\son[a-z]+=/i);
+  expect(html).not.toMatch(/href="\s*javascript:/i);
+  expect(html).not.toMatch(/<\/textarea><script/i);
+  expect(html.match(/<script/g) ?? []).toHaveLength(view.state === 'answered' ? 1 : 0);
+  expect(html.match(/<\/title>/g)).toHaveLength(1);
+  expect(html.match(/<textarea/g)?.length ?? 0).toBe(html.match(/<\/textarea>/g)?.length ?? 0);
+}
+
+describe('escaping: every agent-supplied string', () => {
+  it.each(HOSTILE_STRINGS)('%s is shown as text in every slot of every state', (text) => {
+    for (const view of hostileViews(text)) {
+      const html = render(view);
+      expectNoInjectedMarkup(html, view);
+      expect(html).toContain(escaped(text));
+    }
+  });
+
+  it('holds for arbitrary strings (property)', () => {
+    const piece = fc.constantFrom('<', '>', '"', "'", '&', 'script', 'javascript:', '</textarea>', ' onerror=', 'img', '\n', 'x');
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 12 }), (pieces) => {
+        const text = pieces.join('');
+        const view = openView(hostileSurface(text));
+        const html = render(view);
+        expectNoInjectedMarkup(html, view);
+        expect(html).toContain(`<h1>${escaped(text)}</h1>`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

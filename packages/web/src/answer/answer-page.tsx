@@ -1,0 +1,76 @@
+import { Page } from '../layout.tsx';
+import { AnswerForm } from './answer-form.tsx';
+import { FOLLOW_SCRIPT } from './follow-script.ts';
+import { AnsweredStatus, AskLanding, ClosedStatus, LapsedStatus, PlainStatus } from './status-pages.tsx';
+import type { AnswerPageView } from './view.ts';
+
+/** The browser tab's title for each state; the agent's title follows where there is one. */
+function documentTitle(view: AnswerPageView): string {
+  switch (view.state) {
+    case 'open':
+      return view.errors && view.errors.length > 0 ? `Error: ${view.surface.title}` : view.surface.title;
+    case 'answered':
+      return `Sent: ${view.title}`;
+    case 'completed':
+      return view.title === undefined ? 'Done' : `Done: ${view.title}`;
+    case 'withdrawn':
+      return 'Withdrawn';
+    case 'expired':
+      return 'Link closed';
+    case 'lapsed':
+      return `Time ran out: ${view.title}`;
+    case 'ask':
+      return view.title;
+    case 'not_found':
+      return 'Not found';
+    case 'refused':
+      return 'Page out of date';
+    case 'too_large':
+      return 'Too much to send';
+    case 'unavailable':
+      return 'Try again';
+  }
+}
+
+function Body({ view }: { view: AnswerPageView }) {
+  switch (view.state) {
+    case 'open':
+      return <AnswerForm view={view} />;
+    case 'answered':
+      return <AnsweredStatus view={view} />;
+    case 'completed':
+    case 'withdrawn':
+    case 'expired':
+      return <ClosedStatus view={view} />;
+    case 'lapsed':
+      return <LapsedStatus view={view} />;
+    case 'ask':
+      return <AskLanding view={view} />;
+    case 'not_found':
+    case 'refused':
+    case 'too_large':
+    case 'unavailable':
+      return <PlainStatus view={view} />;
+  }
+}
+
+export interface AnswerPageProps {
+  view: AnswerPageView;
+  /** This response's CSP nonce; the waiting page's follow script runs under it. */
+  nonce: string;
+}
+
+/** The whole answer page for one state, in the shared Page shell. */
+export function AnswerPage({ view, nonce }: AnswerPageProps) {
+  const script = view.state === 'answered' ? FOLLOW_SCRIPT : undefined;
+  return (
+    <Page title={`${documentTitle(view)} · Sess`} nonce={nonce} script={script}>
+      <Body view={view} />
+    </Page>
+  );
+}
+
+/** The answer page as an HTML document string (with its doctype), ready to send. */
+export function renderAnswerPage(view: AnswerPageView, nonce: string): string {
+  return `<!doctype html>${(<AnswerPage view={view} nonce={nonce} />).toString()}`;
+}

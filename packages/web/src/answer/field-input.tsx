@@ -1,0 +1,279 @@
+import type { FieldSchemaView, FieldView, PostedValues } from './view.ts';
+
+/** Choices up to this many show as radio buttons; more show as a select. */
+export const RADIO_MAX_OPTIONS = 5;
+
+/** The element id of a field's input (or of its first option), for labels and error links. */
+export function fieldId(name: string): string {
+  return `f-${name}`;
+}
+
+const helpId = (name: string) => `f-${name}-help`;
+const errorId = (name: string) => `f-${name}-error`;
+
+type RawValue = string | number | boolean | readonly string[] | undefined;
+
+/** The value to show: what the person posted (after a refused post), else the agent's initial value. */
+function shownValue(field: FieldView, posted: PostedValues | undefined): RawValue {
+  if (posted === undefined) return field.value;
+  return Object.hasOwn(posted, field.name) ? posted[field.name] : undefined;
+}
+
+function asText(value: RawValue): string {
+  if (value === undefined) return '';
+  if (Array.isArray(value)) return value[0] ?? '';
+  return String(value);
+}
+
+function asSet(value: RawValue): Set<string> {
+  if (value === undefined || value === '') return new Set();
+  if (Array.isArray(value)) return new Set(value);
+  return new Set([String(value)]);
+}
+
+function asChecked(value: RawValue, posted: boolean): boolean {
+  if (!posted) return value === true;
+  const text = asText(value);
+  return text === 'on' || text === 'true';
+}
+
+interface Option {
+  value: string;
+  label: string;
+}
+
+function optionsOf(ids: readonly string[], labels: readonly string[] | undefined): Option[] {
+  return ids.map((value, index) => ({ value, label: labels?.[index] ?? value }));
+}
+
+/** A 1-5 rating is an integer field held to exactly 1..5 (what sess_ask's `rating` becomes). */
+export function isRating(schema: FieldSchemaView): boolean {
+  return schema.type === 'integer' && schema.minimum === 1 && schema.maximum === 5;
+}
+
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?$/;
+
+/** The input type for a text field: the browser's own picker where the value fits it. */
+function textInputType(format: string | undefined, value: string): string {
+  switch (format) {
+    case 'email':
+      return 'email';
+    case 'uri':
+      return 'url';
+    case 'date':
+      return 'date';
+    case 'time':
+      return 'time';
+    // A datetime-local input cannot show a value with an offset; such a value stays editable as text.
+    case 'date-time':
+      return value === '' || LOCAL_DATE_TIME.test(value) ? 'datetime-local' : 'text';
+    default:
+      return 'text';
+  }
+}
+
+function RequiredMark() {
+  return <span class="req"> (required)</span>;
+}
+
+function Help({ field }: { field: FieldView }) {
+  return field.description === undefined ? null : (
+    <p class="hint" id={helpId(field.name)}>
+      {field.description}
+    </p>
+  );
+}
+
+function ErrorText({ name, messages }: { name: string; messages: readonly string[] }) {
+  return messages.length === 0 ? null : (
+    <p class="error" id={errorId(name)}>
+      <span class="visually-hidden">Error: </span>
+      {messages.join(' ')}
+    </p>
+  );
+}
+
+export interface FieldInputProps {
+  field: FieldView;
+  /** The person's posted values, when re-rendering a refused post. */
+  posted?: PostedValues | undefined;
+  /** Messages from validateAnswer for this field. */
+  errors?: readonly string[] | undefined;
+}
+
+/**
+ * One field with its label, help and error, as the control that fits its type: text or
+ * textarea, number, checkbox, radio group or select, checkboxes, or 1-5 rating buttons.
+ * Help and error are tied to the control with aria-describedby; an error sets aria-invalid.
+ */
+export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
+  const id = fieldId(field.name);
+  const value = shownValue(field, posted);
+  const invalid = errors.length > 0;
+  const describedBy =
+    [field.description === undefined ? undefined : helpId(field.name), invalid ? errorId(field.name) : undefined]
+      .filter((part) => part !== undefined)
+      .join(' ') || undefined;
+  const required = field.required !== false;
+  const schema = field.schema;
+  const aria = { 'aria-describedby': describedBy, 'aria-invalid': invalid ? 'true' : undefined };
+
+  if (schema.type === 'boolean') {
+    return (
+      <div class={invalid ? 'field invalid' : 'field'}>
+        <ErrorText name={field.name} messages={errors} />
+        <div class="choice">
+          <input
+            type="checkbox"
+            id={id}
+            name={field.name}
+            value="on"
+            checked={asChecked(value, posted !== undefined)}
+            {...aria}
+          />
+          <label for={id}>{field.label}</label>
+        </div>
+        <Help field={field} />
+      </div>
+    );
+  }
+
+  const group = groupOptions(field);
+  if (group) {
+    const selected = asSet(value);
+    return (
+      <fieldset class={invalid ? 'field invalid' : 'field'} aria-describedby={describedBy}>
+        <legend>
+          {field.label}
+          {required && group.kind !== 'checkbox' ? <RequiredMark /> : null}
+          {required && group.kind === 'checkbox' ? <span class="req"> (choose at least one)</span> : null}
+        </legend>
+        <Help field={field} />
+        <ErrorText name={field.name} messages={errors} />
+        <div class={group.kind === 'rating' ? 'rating' : 'options'}>
+          {group.options.map((option, index) => {
+            const optionId = index === 0 ? id : `${id}-${index}`;
+            const input = (
+              <input
+                type={group.kind === 'checkbox' ? 'checkbox' : 'radio'}
+                id={optionId}
+                name={field.name}
+                value={option.value}
+                checked={selected.has(option.value)}
+                required={group.kind !== 'checkbox' && required}
+                aria-invalid={invalid ? 'true' : undefined}
+              />
+            );
+            return group.kind === 'rating' ? (
+              <label for={optionId}>
+                {input}
+                <span>{option.label}</span>
+              </label>
+            ) : (
+              <div class="choice">
+                {input}
+                <label for={optionId}>{option.label}</label>
+              </div>
+            );
+          })}
+        </div>
+        {group.kind === 'rating' ? (
+          <p class="hint scale">
+            <span>1 lowest</span>
+            <span>5 highest</span>
+          </p>
+        ) : null}
+      </fieldset>
+    );
+  }
+
+  return (
+    <div class={invalid ? 'field invalid' : 'field'}>
+      <label for={id}>
+        {field.label}
+        {required ? <RequiredMark /> : null}
+      </label>
+      <Help field={field} />
+      <ErrorText name={field.name} messages={errors} />
+      <SingleControl field={field} id={id} value={value} required={required} aria={aria} />
+    </div>
+  );
+}
+
+type Group = { kind: 'radio' | 'checkbox' | 'rating'; options: Option[] };
+
+/** The fields shown as a group of options under a legend, or undefined for one control. */
+function groupOptions(field: FieldView): Group | undefined {
+  const schema = field.schema;
+  if (schema.type === 'array') return { kind: 'checkbox', options: optionsOf(schema.items.enum, schema.items.option_labels) };
+  if (schema.type === 'string' && schema.enum !== undefined && schema.enum.length <= RADIO_MAX_OPTIONS)
+    return { kind: 'radio', options: optionsOf(schema.enum, schema.option_labels) };
+  if (isRating(schema)) return { kind: 'rating', options: ['1', '2', '3', '4', '5'].map((n) => ({ value: n, label: n })) };
+  return undefined;
+}
+
+interface SingleControlProps {
+  field: FieldView;
+  id: string;
+  value: RawValue;
+  required: boolean;
+  aria: { 'aria-describedby': string | undefined; 'aria-invalid': string | undefined };
+}
+
+/** A field that is one control: select (many options), textarea, number or text input. */
+function SingleControl({ field, id, value, required, aria }: SingleControlProps) {
+  const schema = field.schema;
+  const text = asText(value);
+  if (schema.type === 'string' && schema.enum !== undefined) {
+    const options = optionsOf(schema.enum, schema.option_labels);
+    const known = options.some((option) => option.value === text);
+    return (
+      <select id={id} name={field.name} required={required} {...aria}>
+        <option value="" selected={!known}>
+          Choose…
+        </option>
+        {options.map((option) => (
+          <option value={option.value} selected={option.value === text}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  if (schema.type === 'number' || schema.type === 'integer') {
+    return (
+      <input
+        type="number"
+        id={id}
+        name={field.name}
+        value={text}
+        step={schema.type === 'integer' ? '1' : 'any'}
+        min={schema.minimum === undefined ? undefined : String(schema.minimum)}
+        max={schema.maximum === undefined ? undefined : String(schema.maximum)}
+        inputmode={schema.type === 'integer' ? 'numeric' : 'decimal'}
+        required={required}
+        {...aria}
+      />
+    );
+  }
+  if (field.multiline === true) {
+    // The HTML parser drops one newline right after <textarea>, so one is always given to it.
+    return (
+      <textarea id={id} name={field.name} rows={6} required={required} {...aria}>
+        {`\n${text}`}
+      </textarea>
+    );
+  }
+  const format = schema.type === 'string' ? schema.format : undefined;
+  return (
+    <input
+      type={textInputType(format, text)}
+      id={id}
+      name={field.name}
+      value={text}
+      required={required}
+      autocomplete={field.name === 'respondent_name' ? 'name' : 'off'}
+      {...aria}
+    />
+  );
+}

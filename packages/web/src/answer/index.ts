@@ -1,0 +1,22 @@
+export { FORM_FIELDS, orderActions } from './answer-form.tsx';
+export { AnswerPage, type AnswerPageProps, renderAnswerPage } from './answer-page.tsx';
+export { fieldId, isRating, RADIO_MAX_OPTIONS } from './field-input.tsx';
+export { FOLLOW_SCRIPT } from './follow-script.ts';
+export type {
+  ActionView,
+  AnswerErrorView,
+  AnsweredPageView,
+  AnswerPageState,
+  AnswerPageView,
+  AskLandingPageView,
+  ClosedPageView,
+  ComponentView,
+  FieldSchemaView,
+  FieldView,
+  FormTarget,
+  LapsedPageView,
+  OpenPageView,
+  PlainPageView,
+  PostedValues,
+  SurfaceView,
+} from './view.ts';

@@ -1,0 +1,173 @@
+import type { Child } from 'hono/jsx';
+import { FORM_FIELDS } from './answer-form.tsx';
+import type { AnsweredPageView, AskLandingPageView, ClosedPageView, FormTarget, LapsedPageView, PlainPageView } from './view.ts';
+
+/** The question the page was about, shown small above the status so the person knows which link this is. */
+function Context({ title }: { title?: string | undefined }) {
+  return title === undefined ? null : <p class="context">{title}</p>;
+}
+
+function Notice({ text }: { text?: string | undefined }) {
+  return text === undefined ? null : (
+    <p class="banner warn" role="status">
+      {text}
+    </p>
+  );
+}
+
+interface StatusCardProps {
+  tone: 'ok' | 'wait' | 'attention' | 'closed';
+  heading: string;
+  title?: string | undefined;
+  notice?: string | undefined;
+  children?: Child;
+}
+
+/** One status: a coloured mark, a heading that says it in a few words, and what to do next. */
+function StatusCard({ tone, heading, title, notice, children }: StatusCardProps) {
+  return (
+    <div class={`card status-card ${tone}`}>
+      <Notice text={notice} />
+      <Context title={title} />
+      <h1>
+        <span class="mark" aria-hidden="true" />
+        {heading}
+      </h1>
+      {children}
+    </div>
+  );
+}
+
+/** A one-button form (extend, start) carrying its CSRF token. */
+function ButtonForm({ target, label }: { target: FormTarget; label: string }) {
+  return (
+    <form method="post" action={target.action} class="actions">
+      <input type="hidden" name={FORM_FIELDS.csrf} value={target.csrf} />
+      <button type="submit" class="primary">
+        {label}
+      </button>
+    </form>
+  );
+}
+
+/** Sent: waits (live with the script, by refresh without it) for the agent's next step. */
+export function AnsweredStatus({ view }: { view: AnsweredPageView }) {
+  return (
+    <StatusCard tone="wait" heading="Sent — waiting for the next step" title={view.title} notice={view.notice}>
+      <div data-follow-revision={String(view.revision)} aria-live="polite">
+        <p>Your answer was sent. Keep this page open: the next step, if there is one, shows here.</p>
+        <p class="muted">You can also close it and open the link again later.</p>
+        <p>
+          <a class="button secondary" href={view.pagePath}>
+            Check for the next step
+          </a>
+        </p>
+      </div>
+    </StatusCard>
+  );
+}
+
+/** Completed, withdrawn or expired: the link takes no more answers. */
+export function ClosedStatus({ view }: { view: ClosedPageView }) {
+  switch (view.state) {
+    case 'completed':
+      return (
+        <StatusCard tone="ok" heading="Done" title={view.title} notice={view.notice}>
+          <p>The agent has your answer. Nothing more is needed: you can close this page.</p>
+        </StatusCard>
+      );
+    case 'withdrawn':
+      return (
+        <StatusCard tone="closed" heading="The question was withdrawn" title={view.title} notice={view.notice}>
+          <p>The agent no longer needs an answer here. Nothing more to do: you can close this page.</p>
+        </StatusCard>
+      );
+    case 'expired':
+      return (
+        <StatusCard tone="closed" heading="This link has closed" title={view.title} notice={view.notice}>
+          <p>The time to answer is over, so this link takes no more answers. If it is still needed, ask for a new link.</p>
+        </StatusCard>
+      );
+  }
+}
+
+/** Past its time: more time may be asked for, where the link allows it. */
+export function LapsedStatus({ view }: { view: LapsedPageView }) {
+  return (
+    <StatusCard tone="attention" heading="The time to answer ran out" title={view.title} notice={view.notice}>
+      {view.extend ? (
+        <>
+          <p>You can still answer: ask for more time and the form opens again.</p>
+          <ButtonForm target={view.extend} label="Ask for more time" />
+        </>
+      ) : (
+        <p>This link takes no more answers. If it is still needed, ask for a new link.</p>
+      )}
+    </StatusCard>
+  );
+}
+
+/** The shared link of an Ask: each browser starts its own page. */
+export function AskLanding({ view }: { view: AskLandingPageView }) {
+  return (
+    <div class="card">
+      <Notice text={view.notice} />
+      <h1>{view.title}</h1>
+      {view.description === undefined ? null : <p class="lead pre">{view.description}</p>}
+      {view.start ? (
+        <>
+          <p>Press Start to open your own answer page. Others who have this link answer on their own pages.</p>
+          <ButtonForm target={view.start} label="Start" />
+        </>
+      ) : view.closed === 'full' ? (
+        <p>Every place is taken right now. If someone does not answer in time, their place comes back: try again later.</p>
+      ) : (
+        <p>This question takes no more answers.</p>
+      )}
+    </div>
+  );
+}
+
+/** Pages with no link behind them. Deliberately say nothing about why a link is unknown. */
+export function PlainStatus({ view }: { view: PlainPageView }) {
+  switch (view.state) {
+    case 'not_found':
+      return (
+        <StatusCard tone="closed" heading="There is nothing here">
+          <p>This link is not valid. Check that you opened the whole link you were given.</p>
+        </StatusCard>
+      );
+    case 'refused':
+      return (
+        <StatusCard tone="closed" heading="This page was out of date">
+          <p>Your answer was not sent. Open the page again and send it from there.</p>
+          {view.pagePath === undefined ? null : (
+            <p>
+              <a class="button" href={view.pagePath}>
+                Open the page again
+              </a>
+            </p>
+          )}
+        </StatusCard>
+      );
+    case 'too_large':
+      return (
+        <StatusCard tone="closed" heading="That was too much to send">
+          <p>Your answer was not sent. Shorten it and send it again.</p>
+          {view.pagePath === undefined ? null : (
+            <p>
+              <a class="button" href={view.pagePath}>
+                Open the page again
+              </a>
+            </p>
+          )}
+        </StatusCard>
+      );
+    case 'unavailable':
+      return (
+        <StatusCard tone="closed" heading="Something went wrong on our side">
+          <p>Nothing was lost. Try again in a moment.</p>
+        </StatusCard>
+      );
+  }
+}
