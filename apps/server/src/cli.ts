@@ -39,8 +39,10 @@ async function serve(): Promise<void> {
   let stop = (signal: string) => {
     stopRequested = signal;
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  // `on`, not `once`: a second signal during shutdown must not fall through to the default
+  // handler and kill the process mid-close (close() is idempotent).
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   const server = await startServer(config);
   stop = (signal: string) => {
     server.logger.info({ event: 'server.signal', signal }, 'signal received');

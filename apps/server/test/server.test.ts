@@ -20,9 +20,13 @@ function runCli(args: string[], env: Record<string, string>, untilReady?: (out: 
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
+    let stopped = false;
     child.stderr.on('data', (d) => {
       stderr += d;
-      if (untilReady?.(stderr)) child.kill('SIGTERM');
+      if (!stopped && untilReady?.(stderr)) {
+        stopped = true;
+        child.kill('SIGTERM');
+      }
     });
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
