@@ -1,4 +1,4 @@
-import { type DbOrTx, workspaces } from '@sess/db';
+import type { DbOrTx } from '@sess/db';
 import {
   completeSession,
   createAsk,
@@ -13,7 +13,6 @@ import {
 } from '@sess/forms';
 import type { AnswerView, BackendContext, SessBackend, SessionSummary, SessionView } from '@sess/mcp';
 import type { ReceiptKeySet } from '@sess/receipts';
-import { eq } from 'drizzle-orm';
 
 /*
  * The hosted default behind the MCP tools: @sess/forms called in-process, in the same database.
