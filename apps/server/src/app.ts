@@ -118,6 +118,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     secret: deps.secret,
     logger: deps.logger,
     now: deps.now,
+    onClose: deps.onClose,
   });
   return app;
 }

@@ -18,6 +18,8 @@ export interface McpMountDeps {
   secret: string;
   logger: Logger;
   now: () => Date;
+  /** Registers the verifier's close (its bus subscription and caches) with the server's shutdown. */
+  onClose?: ((close: () => Promise<void>) => void) | undefined;
 }
 
 /** Hosts `/mcp` answers for: the public URL's host, plus loopback names outside production. */
@@ -40,6 +42,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     now: deps.now,
     logger: deps.logger,
   });
+  deps.onClose?.(async () => verifier.close());
   const store = createPostgresHandleStore({ db: deps.database.db, secret: deps.secret, now: deps.now });
   const handler = createSessMcpHttpHandler({
     authenticate: createOAuthAuthenticate(verifier, deps.logger),
