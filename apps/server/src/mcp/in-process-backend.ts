@@ -73,37 +73,11 @@ export function createRuntimeKeySet(runtime: FormsRuntime): ReceiptKeySet {
   };
 }
 
-/** How long a workspace's plan name is trusted before it is read again. */
-const PLAN_TTL_MS = 30_000;
-const PLAN_CACHE_MAX = 10_000;
-
-/**
- * The in-process SessBackend over a forms runtime.
- *
- * Creates pass the workspace's plan to forms, read at most every 30 s per workspace: a plan
- * without an open-session limit then lets forms write the session in one statement, with no
- * savepoint and no plan read. A plan with a limit is read again by forms under its lock, so the
- * cached name is only ever a hint there; a plan changed from unlimited to limited takes effect
- * within 30 s.
- */
+/** The in-process SessBackend over a forms runtime. */
 export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
-  const plans = new Map<string, { plan: string; readAt: number }>();
-  async function planOf(workspaceId: string): Promise<string | undefined> {
-    const cached = plans.get(workspaceId);
-    if (cached && Date.now() - cached.readAt < PLAN_TTL_MS) return cached.plan;
-    const row = await runtime.database.db.query.workspaces.findFirst({
-      columns: { plan: true },
-      where: (workspace, { eq }) => eq(workspace.id, workspaceId),
-    });
-    if (!row) return undefined;
-    if (plans.size >= PLAN_CACHE_MAX) plans.delete(plans.keys().next().value as string);
-    plans.set(workspaceId, { plan: row.plan, readAt: Date.now() });
-    return row.plan;
-  }
-  const ctxOf = (ctx: BackendContext, tx?: DbOrTx, plan?: string) => ({
+  const ctxOf = (ctx: BackendContext, tx?: DbOrTx) => ({
     runtime: tx ? runtimeIn(runtime, tx) : runtime,
     workspaceId: ctx.workspaceId,
-    ...(plan !== undefined ? { plan } : {}),
   });
   return {
     origin: runtime.publicUrl,
@@ -115,7 +89,7 @@ export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
       // Inside the caller's transaction the create and its handle commit together, so there is no
       // lost outcome to replay and no idempotency record to write.
       const created = await createSession({
-        ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId)),
+        ctx: ctxOf(ctx, options?.tx),
         input: args,
         idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
       });
@@ -132,7 +106,7 @@ export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
 
     async createAsk(ctx, input, options) {
       const created = await createAsk({
-        ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId)),
+        ctx: ctxOf(ctx, options?.tx),
         input: input.ask,
         idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
       });
