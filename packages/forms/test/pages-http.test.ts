@@ -152,7 +152,13 @@ describe('POST /s/:token (answer)', () => {
     const cases = [
       post(link.pageUrl, { ...otherHidden, _action: 'approve', message: 'x' }),
       post(link.pageUrl, { ...hidden, _revision: '2', _action: 'approve', message: 'x' }),
-      post(link.pageUrl, { ...hidden, _csrf: `${hidden._csrf?.slice(0, -1)}A`, _action: 'approve', message: 'x' }),
+      // A token with its last character changed (to one it cannot already be).
+      post(link.pageUrl, {
+        ...hidden,
+        _csrf: `${hidden._csrf?.slice(0, -1)}${hidden._csrf?.endsWith('A') ? 'B' : 'A'}`,
+        _action: 'approve',
+        message: 'x',
+      }),
       post(link.pageUrl, { ...hidden, _action: 'approve', message: 'x' }, { 'sec-fetch-site': 'cross-site' }),
     ];
     for (const response of await Promise.all(cases)) expect(response.status).toBe(403);
