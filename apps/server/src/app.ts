@@ -9,6 +9,7 @@ import { requestId } from 'hono/request-id';
 import type { Config } from './config.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { onError, onNotFound } from './http/errors.ts';
+import { limitBodies } from './http/limit-bodies.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 
@@ -37,6 +38,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestId({ limitLength: 64 }));
   app.use(requestLogger(deps.logger));
+  app.use(limitBodies());
   app.onError(onError);
   app.notFound(onNotFound);
 
