@@ -377,6 +377,29 @@ describe('blocked', () => {
     expect(blocked.reason).toBe('verification_failed');
   });
 
+  it('a receipt whose signature was tampered with: VERIFICATION_FAILED (BAD_SIGNATURE), blocked, nothing released', async () => {
+    const created = await request();
+    await submitLinkAnswer(h.runtime, tokenOf(created.humanUrl!), {
+      revision: 1,
+      actionId: 'approve',
+      submitted: { message: 'ok' },
+    });
+    const [row] = await queryRows<{ id: string; receipt: string }>(
+      h.database.db,
+      sql`select a.id, a.receipt from form_answers a join mcp_handles m on m.session_id = a.session_id where m.handle = ${created.handle}`,
+    );
+    const [header, payload, signature] = row!.receipt.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+    await h.database.db.execute(
+      sql`update form_answers set receipt = ${`${header}.${payload}.${flipped}`} where id = ${row!.id}`,
+    );
+    const result = await call('sess_response', { handle: created.handle, revision: 1 });
+    const error = await expectError(Promise.resolve(result), 'VERIFICATION_FAILED');
+    expect(error.reason).toBe('BAD_SIGNATURE');
+    expect(JSON.stringify(result)).not.toContain('"message":"ok"');
+    expect(await stateOf(created.handle)).toBe('blocked');
+  });
+
   it('a receipt signed for another session is refused the same way', async () => {
     const created = await request();
     const other = await createTestSession(h.runtime, (await createWorkspace(h.database.db)).workspaceId);

@@ -29,6 +29,10 @@ function runSuite(args: string[]): Promise<{ code: number | null; output: string
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('exit', (code) => resolve({ code, output }));
+    // Not installed (vitest run by hand, without `npm test`): say how to fix it instead of hanging.
+    child.on('error', (error) =>
+      resolve({ code: -1, output: `${error.message}: install the suite with npm ci --prefix conformance (npm test does).` }),
+    );
   });
 }
 

@@ -1,12 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AuthInfo, createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
-import { createRateLimiter, type Logger, type RateLimiter, SessError } from '@sess/core';
+import {
+  type BodyRead,
+  createRateLimiter,
+  type Logger,
+  type RateLimiter,
+  readNodeBody,
+  readWebBody,
+  SessError,
+} from '@sess/core';
 import type { SessBackend } from '../backend/sess-backend.ts';
 import type { HandleBinding, HandleStoreFactory } from '../store/handle-store.ts';
 import { createServerFactory, SCOPE_KEY, SERVER_INFO } from '../tools/build-server.ts';
 import type { ReceiptVerification, RequestScope, SessPrincipal } from '../tools/context.ts';
 import { toolError } from '../tools/results.ts';
 import { MAX_WAIT_MS } from '../tools/schemas.ts';
+import { Deadline } from './deadline.ts';
 import {
   bearerChallenge,
   corsHeaders,
@@ -16,7 +25,6 @@ import {
   isHostAllowed,
   isOriginAllowed,
 } from './preflight.ts';
-import { type BodyRead, readNodeBody, readWebBody } from './read-body.ts';
 import { ALWAYS_HEADERS, jsonResponse, jsonRpcError, requestIdOf, sseMessage } from './responses.ts';
 import { createToolsListCache, plainToolsListEra } from './tools-list-cache.ts';
 import { argumentsPointer, findUnsafeKey } from './unsafe-keys.ts';
@@ -98,9 +106,9 @@ interface Incoming {
   /** The Host the request was sent to (on the web face, the URL's host when no header is present). */
   host: string | null;
   clientAddress: string;
-  /** Aborts when the client goes away. */
-  clientSignal: AbortSignal;
-  readBody(maxBytes: number, deadline: AbortSignal): Promise<BodyRead>;
+  /** Calls `listener` if the client goes away; returns the unsubscribe. */
+  onClientGone(listener: () => void): () => void;
+  readBody(maxBytes: number, deadline: Deadline): Promise<BodyRead>;
   /** The request the SDK sees; the body has been read by then and is passed parsed. */
   sdkRequest(): Request;
 }
@@ -190,15 +198,10 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     return { response, closeConnection };
   }
 
-  async function authenticateOnce(
-    incoming: Incoming,
-    deadline: AbortSignal,
-  ): Promise<SessPrincipal | null | 'timeout' | 'failed'> {
-    let onAbort: (() => void) | undefined;
+  async function authenticateOnce(incoming: Incoming, deadline: Deadline): Promise<SessPrincipal | null | 'timeout' | 'failed'> {
+    let stop: (() => void) | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
-      onAbort = () => resolve('timeout');
-      if (deadline.aborted) resolve('timeout');
-      else deadline.addEventListener('abort', onAbort, { once: true });
+      stop = deadline.onExpire(() => resolve('timeout'));
     });
     try {
       const attempt = Promise.resolve()
@@ -212,7 +215,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
         );
       return await Promise.race([attempt, timedOut]);
     } finally {
-      if (onAbort) deadline.removeEventListener('abort', onAbort);
+      stop?.();
     }
   }
 
@@ -247,7 +250,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     return jsonResponse(id === null ? 400 : 200, message);
   }
 
-  async function run(incoming: Incoming, deadline: AbortController): Promise<Outcome> {
+  async function run(incoming: Incoming, deadline: Deadline): Promise<Outcome> {
     const { headers } = incoming;
     if (!isHostAllowed(incoming.host, hosts)) {
       return reject(403, 'host', jsonRpcError(403, -32000, 'Forbidden: this Host is not served here.'));
@@ -272,7 +275,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       }
     }
 
-    const principal = await authenticateOnce(incoming, deadline.signal);
+    const principal = await authenticateOnce(incoming, deadline);
     if (principal === 'timeout') {
       return reject(
         503,
@@ -334,7 +337,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
         jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'),
       );
     }
-    const read = await incoming.readBody(maxBodyBytes, deadline.signal);
+    const read = await incoming.readBody(maxBodyBytes, deadline);
     switch (read.kind) {
       case 'too_large':
         return reject(413, 'too_large', tooLarge());
@@ -413,20 +416,19 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * a client leaving also aborts the deadline signal, releasing a parked wait at once.
    */
   async function serve(incoming: Incoming): Promise<{ response: Response; closeConnection: boolean; done: () => void }> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    const deadline = new Deadline(timeoutMs);
     let finished = false;
+    // A client leaving ends the deadline at once, which releases a parked wait.
+    const stopWatching = incoming.onClientGone(() => {
+      deadline.expire();
+      done();
+    });
     const done = () => {
       if (finished) return;
       finished = true;
-      clearTimeout(timer);
-      incoming.clientSignal.removeEventListener('abort', onClientGone);
+      deadline.clear();
+      stopWatching();
     };
-    const onClientGone = () => {
-      deadline.abort();
-      done();
-    };
-    incoming.clientSignal.addEventListener('abort', onClientGone, { once: true });
     let outcome: Outcome;
     try {
       outcome = await run(incoming, deadline);
@@ -452,7 +454,18 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
         // Runtimes build the URL from the Host header; an in-process Request may carry only the URL.
         host: request.headers.get('host') ?? hostOfUrl(request.url),
         clientAddress: info?.clientAddress ?? 'unknown',
-        clientSignal: request.signal,
+        onClientGone: (listener) => {
+          // On @hono/node-server the socket tells; touching `request.signal` would build a
+          // controller for every request that reaches nothing needing it.
+          const socket = info?.incoming?.socket;
+          if (socket) {
+            socket.once('close', listener);
+            return () => socket.off('close', listener);
+          }
+          const signal = request.signal;
+          signal.addEventListener('abort', listener, { once: true });
+          return () => signal.removeEventListener('abort', listener);
+        },
         readBody: (max, deadline) =>
           info?.incoming ? readNodeBody(info.incoming, max, deadline) : readWebBody(request.body, max, deadline),
         sdkRequest: () => request,
@@ -500,7 +513,10 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
         headers,
         host: headers.get('host'),
         clientAddress: req.socket.remoteAddress ?? 'unknown',
-        clientSignal: client.signal,
+        onClientGone: (listener) => {
+          client.signal.addEventListener('abort', listener, { once: true });
+          return () => client.signal.removeEventListener('abort', listener);
+        },
         readBody: (max, deadline) => readNodeBody(req, max, deadline),
         sdkRequest: () =>
           new Request(url.startsWith('http://') ? url : 'http://localhost/', { method, headers, signal: client.signal }),

@@ -1,5 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 
+/*
+ * Bounded request-body reads, one implementation for every route that takes a body (/v1, /mcp):
+ * stop taking bytes the moment the limit is passed or the request's deadline fires.
+ */
+
+/** What a body read needs of the request's deadline. */
+export interface Expiry {
+  readonly expired: boolean;
+  /** Calls `listener` when the deadline passes; returns the unsubscribe. */
+  onExpire(listener: () => void): () => void;
+}
+
+/** A deadline that never passes, for callers whose server already bounds the request's time. */
+export const NEVER_EXPIRES: Expiry = { expired: false, onExpire: () => () => {} };
+
 /** What a bounded body read came to. */
 export type BodyRead =
   | { kind: 'ok'; text: string }
@@ -29,17 +44,16 @@ function join(chunks: Uint8Array[], total: number): string {
 export async function readWebBody(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
-  deadline: AbortSignal,
+  deadline: Expiry,
 ): Promise<BodyRead> {
   if (!body) return { kind: 'ok', text: '' };
-  if (deadline.aborted) return { kind: 'timeout' };
+  if (deadline.expired) return { kind: 'timeout' };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  let onAbort: (() => void) | undefined;
+  let stop: (() => void) | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
-    onAbort = () => resolve('timeout');
-    deadline.addEventListener('abort', onAbort, { once: true });
+    stop = deadline.onExpire(() => resolve('timeout'));
   });
   try {
     for (;;) {
@@ -57,17 +71,18 @@ export async function readWebBody(
       chunks.push(next.value);
     }
   } catch {
-    return deadline.aborted ? { kind: 'timeout' } : { kind: 'aborted' };
+    return deadline.expired ? { kind: 'timeout' } : { kind: 'aborted' };
   } finally {
-    if (onAbort) deadline.removeEventListener('abort', onAbort);
+    stop?.();
   }
   return { kind: 'ok', text: join(chunks, total) };
 }
 
 /** The same bounded read straight from a Node request stream. */
-export function readNodeBody(req: IncomingMessage, maxBytes: number, deadline: AbortSignal): Promise<BodyRead> {
+export function readNodeBody(req: IncomingMessage, maxBytes: number, deadline: Expiry): Promise<BodyRead> {
   return new Promise((resolve) => {
-    if (deadline.aborted) return resolve({ kind: 'timeout' });
+    if (deadline.expired) return resolve({ kind: 'timeout' });
+    let stop: (() => void) | undefined;
     const chunks: Uint8Array[] = [];
     let total = 0;
     const finish = (result: BodyRead) => {
@@ -75,7 +90,7 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, deadline: A
       req.off('end', onEnd);
       req.off('error', onError);
       req.off('close', onClose);
-      deadline.removeEventListener('abort', onTimeout);
+      stop?.();
       if (result.kind !== 'ok') req.pause();
       resolve(result);
     };
@@ -94,6 +109,6 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, deadline: A
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('close', onClose);
-    deadline.addEventListener('abort', onTimeout, { once: true });
+    stop = deadline.onExpire(onTimeout);
   });
 }

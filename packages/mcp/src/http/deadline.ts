@@ -1,0 +1,56 @@
+/**
+ * A request's one absolute deadline: a single timer from entry. It can be ended early (the
+ * client went away) or cleared (the response is complete). An `AbortSignal` is made only when
+ * something needs one — a tool's wait — because most requests never do, and an AbortController
+ * per request is a measurable share of a cached answer's cost.
+ */
+export class Deadline {
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #expired = false;
+  #listeners = new Set<() => void>();
+  #controller: AbortController | undefined;
+
+  constructor(ms: number) {
+    this.#timer = setTimeout(() => this.expire(), ms);
+  }
+
+  get expired(): boolean {
+    return this.#expired;
+  }
+
+  /** Ends the deadline now (or when the timer fires): every listener runs once, the signal aborts. */
+  expire(): void {
+    if (this.#expired) return;
+    this.#expired = true;
+    this.clear();
+    const listeners = [...this.#listeners];
+    this.#listeners.clear();
+    for (const listener of listeners) listener();
+    this.#controller?.abort();
+  }
+
+  /** Calls `listener` when the deadline passes; returns the unsubscribe. */
+  onExpire(listener: () => void): () => void {
+    if (this.#expired) {
+      queueMicrotask(listener);
+      return () => {};
+    }
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stops the timer: the response is complete, nothing is waiting on the deadline any more. */
+  clear(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** An AbortSignal that aborts when the deadline passes (made on first use). */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#expired) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+}
