@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytesFast } from './random.ts';
 
 /**
  * Prefixed ids from one registry. The random part is 128 bits in base32 (Crockford-free
@@ -47,7 +47,7 @@ export function base32(bytes: Uint8Array): string {
 
 /** A new id such as `ses_3mz…` (prefix + 26 base32 characters = 130 bits of output, 128 random). */
 export function newId(kind: IdKind): string {
-  return `${ID_PREFIXES[kind]}_${base32(randomBytes(16))}`;
+  return `${ID_PREFIXES[kind]}_${base32(randomBytesFast(16))}`;
 }
 
 /** True when `value` looks like an id of `kind` (shape only; existence is the database's job). */

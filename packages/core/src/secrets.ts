@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomBytesFast } from './random.ts';
 
 /**
  * Bearer secrets (links, API keys, codes, refresh tokens): random, shown once, stored only
@@ -6,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * the right tool: there is nothing to brute-force.
  */
 export function newSecret(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
+  return randomBytesFast(bytes).toString('base64url');
 }
 
 /** Hex SHA-256 of a bearer secret, the only form in which it is stored. */
