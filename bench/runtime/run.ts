@@ -11,7 +11,7 @@
  *    keep-alive clients POSTing /v1/sessions with a real API key for N seconds: creates/s and
  *    p50/p99. Targets ≥ 1,000/s, p99 ≤ 30 ms.
  *
- * Run: node --expose-gc --import tsx bench/runtime/run.ts [pglite|postgres ...] [--seconds N]
+ * Run: node --expose-gc --import tsx bench/runtime/run.ts [pglite|postgres ...] [--seconds N] [--only create]
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -33,6 +33,8 @@ const secondsFlag = argv.indexOf('--seconds');
 const SECONDS = secondsFlag === -1 ? 10 : Number(argv[secondsFlag + 1]);
 const chosen = argv.filter((a) => a === 'pglite' || a === 'postgres');
 const DRIVERS = chosen.length > 0 ? chosen : ['postgres', 'pglite'];
+// --only create: just the /v1 create figure (for profiling it).
+const ONLY_CREATE = argv.includes('--only') && argv[argv.indexOf('--only') + 1] === 'create';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POOL = 10;
 const SECRET = newSecret(32);
@@ -226,7 +228,9 @@ async function manyParked(runtime: FormsRuntime, scratch: Scratch, workspaceId: 
 
 /** Starts the real server (CLI `serve`) in a child process on the scratch database. */
 async function spawnServer(databaseUrl: string): Promise<{ base: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/cli.ts'), 'serve'], {
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof") goes to the server's node, for profiling a run.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'apps/server/src/cli.ts'), 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -351,9 +355,11 @@ for (const driver of DRIVERS) {
   try {
     const workspaceId = await newWorkspace(scratch.database);
     // Warm-up: signing key, prepared statements.
-    await answerToWake(runtime, workspaceId, 100, true);
-    await answerToWake(runtime, workspaceId, 1_000);
-    await manyParked(runtime, scratch, workspaceId, 5_000);
+    if (!ONLY_CREATE) {
+      await answerToWake(runtime, workspaceId, 100, true);
+      await answerToWake(runtime, workspaceId, 1_000);
+      await manyParked(runtime, scratch, workspaceId, 5_000);
+    }
     if (driver === 'postgres') {
       await createOverV1(scratch, 50, SECONDS);
       await commitBaseline(scratch);

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Logger } from '@sess/core';
 import { sql } from 'drizzle-orm';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { withPreparedStatements } from './prepared-statements.ts';
 import * as schema from './schema/index.ts';
 import type { Database, Db } from './types.ts';
 
@@ -39,7 +40,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     onnotice: () => {},
     connection: { application_name: 'sess' },
   });
-  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const db = drizzlePostgres(withPreparedStatements(client), { schema }) as unknown as Db;
   const bus = createPostgresBus({ url, publisher: db, ...(options.logger ? { logger: options.logger } : {}) });
   return {
     driver: 'postgres',

@@ -9,6 +9,7 @@ import { serve } from '@hono/node-server';
 import { createLogger, newId, newSecret } from '@sess/core';
 import { workspaces } from '@sess/db';
 import { buildApp, loadConfig } from '@sess/server';
+import { sampleSurface } from '@sess/surface/test-fixtures';
 import { createTestDatabase, type TestDatabase } from '@sess/testkit';
 import {
   completeSession,
@@ -136,38 +137,9 @@ export async function completeLink(h: PagesHarness, sessionId: string) {
 
 export { answerEvent, withdrawSession };
 
-/** The seed's sample interaction (sess-mcp-readme.md, "First interaction"). */
+/** The seed's sample interaction (sess-mcp-readme.md, "First interaction"), with a description. */
 export function commitInteraction() {
-  return {
-    mode: 'interactive',
-    title: 'Approve this commit?',
-    description: 'The tests pass. Edit the message if you like.',
-    source: {
-      kind: 'sess_surface',
-      components: [
-        {
-          type: 'record',
-          label: 'What changed (sample)',
-          fields: {
-            'src/greeting.js': "Greeting now uses the user's first name",
-            'test/greeting.test.js': 'One new test for the first-name greeting',
-          },
-        },
-        {
-          type: 'field',
-          name: 'message',
-          label: 'Commit message',
-          multiline: true,
-          schema: { type: 'string', minLength: 1, maxLength: 2000 },
-          value: 'Greet users by first name\n\nAdds a test for the new greeting.',
-        },
-      ],
-    },
-    actions: [
-      { id: 'approve', label: 'Approve and commit', intent: 'approve' },
-      { id: 'stop', label: 'Stop', intent: 'reject' },
-    ],
-  };
+  return { ...sampleSurface(), description: 'The tests pass. Edit the message if you like.' };
 }
 
 /** A follow-up step the agent publishes after the first answer. */

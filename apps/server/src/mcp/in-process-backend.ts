@@ -73,11 +73,39 @@ export function createRuntimeKeySet(runtime: FormsRuntime): ReceiptKeySet {
   };
 }
 
-/** The in-process SessBackend over a forms runtime. */
+/** How long a workspace's plan name is trusted before it is read again. */
+const PLAN_TTL_MS = 30_000;
+const PLAN_CACHE_MAX = 10_000;
+
+/**
+ * The in-process SessBackend over a forms runtime.
+ *
+ * Creates pass the workspace's plan to forms, read at most every 30 s per workspace: a plan
+ * without an open-session limit then lets forms write the session in one statement, with no
+ * savepoint and no plan read. A plan with a limit is read again by forms under its lock, so the
+ * cached name is only a hint there; a plan changed from unlimited to limited takes effect within
+ * 30 s.
+ */
 export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
-  const ctxOf = (ctx: BackendContext, tx?: DbOrTx) => ({
+  const plans = new Map<string, { plan: string; readAt: number }>();
+  // Read through the caller's transaction when there is one: PGlite is a single connection, and a
+  // read beside an open transaction would wait for it forever.
+  async function planOf(workspaceId: string, tx?: DbOrTx): Promise<string | undefined> {
+    const cached = plans.get(workspaceId);
+    if (cached && Date.now() - cached.readAt < PLAN_TTL_MS) return cached.plan;
+    const row = await (tx ?? runtime.database.db).query.workspaces.findFirst({
+      columns: { plan: true },
+      where: (workspace, { eq }) => eq(workspace.id, workspaceId),
+    });
+    if (!row) return undefined;
+    if (plans.size >= PLAN_CACHE_MAX) plans.delete(plans.keys().next().value as string);
+    plans.set(workspaceId, { plan: row.plan, readAt: Date.now() });
+    return row.plan;
+  }
+  const ctxOf = (ctx: BackendContext, tx?: DbOrTx, plan?: string) => ({
     runtime: tx ? runtimeIn(runtime, tx) : runtime,
     workspaceId: ctx.workspaceId,
+    ...(plan !== undefined ? { plan } : {}),
   });
   return {
     origin: runtime.publicUrl,
@@ -89,7 +117,7 @@ export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
       // Inside the caller's transaction the create and its handle commit together, so there is no
       // lost outcome to replay and no idempotency record to write.
       const created = await createSession({
-        ctx: ctxOf(ctx, options?.tx),
+        ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId, options?.tx)),
         input: args,
         idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
       });
@@ -106,7 +134,7 @@ export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
 
     async createAsk(ctx, input, options) {
       const created = await createAsk({
-        ctx: ctxOf(ctx, options?.tx),
+        ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId, options?.tx)),
         input: input.ask,
         idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
       });

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { type Logger, SessError } from '@sess/core';
 import { type Context, Hono } from 'hono';
 import { readAsk } from '../asks/read-ask.ts';
@@ -12,7 +13,7 @@ import { readSession } from '../sessions/read-session.ts';
 import { withdrawSession } from '../sessions/withdraw-session.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { checkQuery, integerParam, requireIdempotencyKey, requireIfMatchRevision, revisionEtag } from './preconditions.ts';
-import { readJsonBody, V1_BODY_LIMIT_BYTES } from './read-body.ts';
+import { type BodySource, readJsonBody, V1_BODY_LIMIT_BYTES } from './read-body.ts';
 
 /** Who a /v1 request acts for, from its API key. */
 export interface V1Principal {
@@ -71,6 +72,12 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
     await next();
   });
 
+  // On @hono/node-server the Node request is in `c.env.incoming`; read the body straight from it.
+  const bodyOf = (c: Context<V1Env>): BodySource => ({
+    request: c.req.raw,
+    incoming: (c.env as { incoming?: IncomingMessage } | undefined)?.incoming,
+  });
+
   const ctxOf = (c: Context<V1Env>): WorkspaceContext => {
     const principal = c.get('principal');
     return { runtime, workspaceId: principal.workspaceId, plan: principal.plan };
@@ -79,7 +86,7 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
   app.post('/v1/sessions', async (c) => {
     checkQuery(c.req.url, []);
     const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(c.req.raw, limit);
+    const input = await readJsonBody(bodyOf(c), limit);
     const created = await createSession({ ctx: ctxOf(c), input, idempotencyKey });
     c.header('Location', `/v1/sessions/${created.sessionId}`);
     c.header('ETag', revisionEtag(created.revision));
@@ -89,7 +96,7 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
   app.post('/v1/asks', async (c) => {
     checkQuery(c.req.url, []);
     const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(c.req.raw, limit);
+    const input = await readJsonBody(bodyOf(c), limit);
     const created = await createAsk({ ctx: ctxOf(c), input, idempotencyKey });
     c.header('Location', `/v1/asks/${created.askId}`);
     return c.json(created, 201);
@@ -126,7 +133,7 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
     checkQuery(c.req.url, []);
     const expectedRevision = requireIfMatchRevision(c.req.raw.headers);
     const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(c.req.raw, limit);
+    const input = await readJsonBody(bodyOf(c), limit);
     const view = await publishSession({ ctx: ctxOf(c), sessionId: c.req.param('id'), expectedRevision, idempotencyKey, input });
     c.header('ETag', revisionEtag(view.revision));
     return c.json(view);
@@ -136,7 +143,7 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
     checkQuery(c.req.url, []);
     const expectedRevision = requireIfMatchRevision(c.req.raw.headers);
     const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(c.req.raw, limit);
+    const input = await readJsonBody(bodyOf(c), limit);
     const view = await completeSession({ ctx: ctxOf(c), sessionId: c.req.param('id'), expectedRevision, idempotencyKey, input });
     c.header('ETag', revisionEtag(view.revision));
     return c.json(view);
@@ -145,7 +152,7 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
   app.post('/v1/sessions/:id/withdraw', async (c) => {
     checkQuery(c.req.url, []);
     const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(c.req.raw, limit);
+    const input = await readJsonBody(bodyOf(c), limit);
     return c.json(await withdrawSession({ ctx: ctxOf(c), sessionId: c.req.param('id'), idempotencyKey, input }));
   });
 

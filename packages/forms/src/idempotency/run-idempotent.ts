@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { SessError } from '@sess/core';
+import { SessError, sha256CanonicalJson } from '@sess/core';
 import type { DbOrTx, Tx } from '@sess/db';
 import { queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
@@ -20,21 +19,13 @@ export interface Idempotency {
   scope?: string;
   /** The operation and its target, e.g. `publish ses_…`: the same key on another operation is a reuse. */
   operation: string;
-  /** The request as received (body and preconditions); hashed, never stored. */
+  /**
+   * What makes two requests the same (body and preconditions, or a digest of them); hashed as
+   * canonical JSON, never stored.
+   */
   request: unknown;
   /** Store the response sealed (it carries a link). */
   sealed?: boolean;
-}
-
-/** JSON with object keys sorted at every level: two requests that mean the same hash the same. */
-function stableJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record)
-    .filter((k) => record[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(record[k])}`).join(',')}}`;
 }
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
@@ -63,9 +54,7 @@ export interface ResolvedIdempotency {
 export function resolveIdempotency(workspaceId: string, idempotency: Idempotency): ResolvedIdempotency {
   checkIdempotencyKey(idempotency.key);
   const scope = idempotency.scope ?? V1_SCOPE;
-  const requestSha256 = createHash('sha256')
-    .update(stableJson({ operation: idempotency.operation, request: idempotency.request ?? null }))
-    .digest('hex');
+  const requestSha256 = sha256CanonicalJson({ operation: idempotency.operation, request: idempotency.request ?? null });
   return {
     workspaceId,
     scope,

@@ -4,6 +4,7 @@ import type { SigningKeyRing } from '@sess/receipts';
 import { KeyRingCache } from '../keys/key-ring-cache.ts';
 import { SIGNING_KEYS_CHANNEL } from '../keys/signing-keys.ts';
 import { prepareQueries, type Queries } from '../model/queries.ts';
+import { CreateBatcher } from '../sessions/create-batcher.ts';
 import { WaiterHub } from '../waits/waiter-hub.ts';
 
 /** Default horizon of an extendable link: 7 days from its creation (`SESS_LINK_HORIZON_SECONDS`). */
@@ -46,6 +47,8 @@ export interface FormsRuntime {
   readonly secret: string;
   /** Internal: prepared statements of the hot reads. */
   readonly queries: Queries;
+  /** Internal: group commit of the creates that need no transaction. */
+  readonly creates: CreateBatcher;
   /** Internal: the parked waits of this process. */
   readonly waiters: WaiterHub;
   /** The signing key ring (created on first use when the database has none). */
@@ -61,6 +64,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
   const keys = new KeyRingCache(options.database.db, options.secret, now, options.logger);
   const waiters = new WaiterHub(options.database.bus, options.logger);
   let queries: Queries | undefined;
+  const creates = new CreateBatcher(options.database.db, options.logger);
   const start = () => waiters.start({ [SIGNING_KEYS_CHANNEL]: () => keys.invalidate() });
   return {
     database: options.database,
@@ -73,6 +77,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
       queries ??= prepareQueries(options.database.db);
       return queries;
     },
+    creates,
     waiters,
     async keyRing() {
       // Listening first means a rotation committed after this load is never missed.

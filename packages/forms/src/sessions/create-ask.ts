@@ -69,6 +69,7 @@ export async function createAsk({ ctx, input, idempotencyKey }: CreateAskInput):
     if (perRespondent) checkLifetime(plan, perRespondent);
   }
   const surface = toSurface(args);
+  const surfaceSha256 = hashSurface(surface);
   const { runtime } = ctx;
   return storeNewSession(
     ctx,
@@ -90,11 +91,21 @@ export async function createAsk({ ctx, input, idempotencyKey }: CreateAskInput):
         humanUrl: linkUrl(runtime.publicUrl, token),
         createdAt: times.createdAt.toISOString(),
         expiresAt: times.expiresAt.toISOString(),
-        surfaceSha256: hashSurface(surface),
+        surfaceSha256,
         ask: { id, max: ask.max, name: ask.name, respondentExpiresIn: ask.respondentSeconds },
       };
       return {
-        session: { id, workspaceId: ctx.workspaceId, kind: 'ask', token, lifetimeSeconds: lifetime.seconds, times, surface, ask },
+        session: {
+          id,
+          workspaceId: ctx.workspaceId,
+          kind: 'ask',
+          token,
+          lifetimeSeconds: lifetime.seconds,
+          times,
+          surface,
+          surfaceSha256,
+          ask,
+        },
         result,
       };
     },

@@ -44,11 +44,13 @@ export async function createSession({ ctx, input, idempotencyKey }: CreateSessio
   if (ctx.plan !== undefined && args.expires_in !== undefined) {
     checkLifetime(planFor(ctx.plan), { seconds: args.expires_in, field: '/expires_in' });
   }
+  const surfaceSha256 = hashSurface(args.interaction);
+  // The validated arguments, with the Surface as its canonical hash: two requests that mean the
+  // same create are the same request, and the Surface is not serialised a second time.
+  const request = { expires_in: args.expires_in ?? null, interaction_sha256: surfaceSha256 };
   return storeNewSession(
     ctx,
-    idempotencyKey === undefined
-      ? undefined
-      : { key: idempotencyKey, operation: 'sessions.create', request: input, sealed: true },
+    idempotencyKey === undefined ? undefined : { key: idempotencyKey, operation: 'sessions.create', request, sealed: true },
     (plan, now) => {
       const seconds = args.expires_in ?? Math.min(DEFAULT_EXPIRES_IN_SECONDS, plan.linkLifetimeSeconds);
       checkLifetime(plan, { seconds, field: '/expires_in' });
@@ -65,7 +67,7 @@ export async function createSession({ ctx, input, idempotencyKey }: CreateSessio
         expiresAt: times.expiresAt.toISOString(),
         horizonAt: times.horizonAt?.toISOString() ?? null,
         extendable: times.extendable,
-        surfaceSha256: hashSurface(args.interaction),
+        surfaceSha256,
       };
       return {
         session: {
@@ -76,6 +78,7 @@ export async function createSession({ ctx, input, idempotencyKey }: CreateSessio
           lifetimeSeconds: seconds,
           times,
           surface: args.interaction,
+          surfaceSha256,
         },
         result,
       };

@@ -1,9 +1,7 @@
-import { hashSecret, SessError } from '@sess/core';
+import { SessError } from '@sess/core';
 import type { Tx } from '@sess/db';
 import { queryRows } from '@sess/db';
-import type { Surface } from '@sess/surface';
-import { hashSurface } from '@sess/surface';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import {
   type Idempotency,
   replayStored,
@@ -15,6 +13,9 @@ import { describeSeconds, type Plan, planFor } from '../model/plans.ts';
 import { isoParam } from '../model/sql-values.ts';
 import { EXTENDABLE_MAX_SECONDS, type FormsRuntime } from '../runtime/forms-runtime.ts';
 import type { WorkspaceContext } from './context.ts';
+import { insertSessionRows, type LinkTimes, type NewSession, type SessionRow } from './session-rows.ts';
+
+export type { NewSession } from './session-rows.ts';
 
 /** A lifetime asked for, and where in the arguments it was given (for the error's pointer). */
 export interface Lifetime {
@@ -70,7 +71,7 @@ export async function admitCreate(tx: Tx, ctx: WorkspaceContext, now: Date): Pro
 }
 
 /** The times of a new link (see form_sessions). */
-export function linkTimes(runtime: FormsRuntime, now: Date, seconds: number, extendableKind: boolean) {
+export function linkTimes(runtime: FormsRuntime, now: Date, seconds: number, extendableKind: boolean): LinkTimes {
   const expiresAt = new Date(now.getTime() + seconds * 1000);
   const extendable = extendableKind && seconds <= EXTENDABLE_MAX_SECONDS;
   const horizonAt = extendable
@@ -79,49 +80,18 @@ export function linkTimes(runtime: FormsRuntime, now: Date, seconds: number, ext
   return { createdAt: now, expiresAt, deadlineAt: expiresAt, horizonAt, closesAt: horizonAt ?? expiresAt, extendable };
 }
 
-export interface NewSession {
-  id: string;
-  workspaceId: string;
-  kind: 'interaction' | 'ask';
-  token: string;
-  lifetimeSeconds: number;
-  times: ReturnType<typeof linkTimes>;
-  surface: Surface;
-  ask?: { max: number; name: boolean; respondentSeconds: number | null };
-}
-
-/** The `insert … select` of a session and its revision 1, fed by `source` (a CTE name or a dummy row). */
-function insertRowsSql(s: NewSession, surfaceSha256: string, gate: SQL): SQL {
-  const t = s.times;
-  return sql`s as (
-      insert into form_sessions
-        (id, workspace_id, kind, state, current_revision, link_token_hash, lifetime_seconds, extendable,
-         created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds)
-      select ${s.id}, ${s.workspaceId}, ${s.kind}, 'open', 1, ${hashSecret(s.token)}, ${s.lifetimeSeconds}, ${t.extendable},
-             ${isoParam(t.createdAt)}::timestamptz, ${isoParam(t.expiresAt)}::timestamptz, ${isoParam(t.deadlineAt)}::timestamptz,
-             ${t.horizonAt ? isoParam(t.horizonAt) : null}::timestamptz, ${isoParam(t.closesAt)}::timestamptz,
-             ${s.ask?.max ?? null}::int, ${s.ask?.name ?? null}::boolean, ${s.ask?.respondentSeconds ?? null}::int
-       where ${gate}
-      returning id),
-    r as (
-      insert into form_revisions (session_id, revision, workspace_id, surface, surface_sha256, created_at)
-      select id, 1, ${s.workspaceId}, ${JSON.stringify(s.surface)}::jsonb, ${surfaceSha256}, ${isoParam(t.createdAt)}::timestamptz
-        from s
-      returning session_id)`;
-}
-
-/** Inserts the session and its revision 1 in one statement (inside the create's transaction). */
-export async function insertSession(tx: Tx, s: NewSession): Promise<void> {
-  await tx.execute(sql`with ${insertRowsSql(s, hashSurface(s.surface), sql`true`)} select count(*) from r`);
+/** Inserts the session and its revision 1 (inside the create's transaction). */
+export async function insertSession(tx: Tx, session: NewSession): Promise<void> {
+  await insertSessionRows(tx, [{ session }]);
 }
 
 /**
  * Stores a new session with the plan's checks, at most once per idempotency key.
  *
  * A plan without an open-session limit (known from the API key) needs no lock and no count,
- * so the key claim, the session and its revision go in ONE autocommitted statement: one round
- * trip and one commit per create. Other plans run in a transaction that locks the workspace
- * row and counts its open sessions first (`admitCreate`).
+ * so the key claim, the session and its revision go in ONE autocommitted statement, shared with
+ * the other creates of the same moment (`CreateBatcher`). Other plans run in a transaction
+ * that locks the workspace row and counts its open sessions first (`admitCreate`).
  */
 export async function storeNewSession<R>(
   ctx: WorkspaceContext,
@@ -132,25 +102,22 @@ export async function storeNewSession<R>(
   const known = ctx.plan !== undefined ? planFor(ctx.plan) : undefined;
   if (known && known.openSessions === null) {
     const { session, result } = build(known, runtime.now());
-    const surfaceSha256 = hashSurface(session.surface);
-    if (!idempotency) {
-      await runtime.database.db.execute(sql`with ${insertRowsSql(session, surfaceSha256, sql`true`)} select count(*) from r`);
-      return result;
-    }
-    const resolved = resolveIdempotency(ctx.workspaceId, idempotency);
-    const [row] = await queryRows<{ claimed: number }>(
-      runtime.database.db,
-      sql`with claim as (
-            insert into idempotency_keys (workspace_id, scope, key, request_sha256, status, response, created_at)
-            values (${ctx.workspaceId}, ${resolved.scope}, ${resolved.key}, ${resolved.requestSha256}, 201,
-                    ${storedResponse(runtime, resolved, result)}::jsonb, ${isoParam(session.times.createdAt)}::timestamptz)
-            on conflict do nothing
-            returning 1 as one),
-          ${insertRowsSql(session, surfaceSha256, sql`exists (select 1 from claim)`)}
-          select (select count(*)::int from claim) as claimed, (select count(*)::int from r) as revisions`,
-    );
-    if (Number(row?.claimed) === 1) return result;
-    return replayStored<R>(runtime, runtime.database.db, resolved);
+    const resolved = idempotency ? resolveIdempotency(ctx.workspaceId, idempotency) : undefined;
+    const row: SessionRow = {
+      session,
+      claim: resolved && {
+        scope: resolved.scope,
+        key: resolved.key,
+        requestSha256: resolved.requestSha256,
+        response: storedResponse(runtime, resolved, result),
+      },
+    };
+    // Outside a transaction, creates share statements with their neighbours in time.
+    const db = runtime.database.db;
+    const stored =
+      runtime.creates.db === db ? await runtime.creates.store(row) : (await insertSessionRows(db, [row])).has(session.id);
+    if (stored || !resolved) return result;
+    return replayStored<R>(runtime, db, resolved);
   }
   const { value } = await runIdempotent(runtime, ctx.workspaceId, idempotency, async (tx) => {
     const now = runtime.now();

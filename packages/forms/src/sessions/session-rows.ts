@@ -1,0 +1,118 @@
+import { hashSecret } from '@sess/core';
+import type { DbOrTx } from '@sess/db';
+import { queryRows } from '@sess/db';
+import type { Surface } from '@sess/surface';
+import { sql } from 'drizzle-orm';
+
+/** The times of a new link (see form_sessions). */
+export interface LinkTimes {
+  createdAt: Date;
+  expiresAt: Date;
+  deadlineAt: Date;
+  horizonAt: Date | null;
+  closesAt: Date;
+  extendable: boolean;
+}
+
+export interface NewSession {
+  id: string;
+  workspaceId: string;
+  kind: 'interaction' | 'ask';
+  token: string;
+  lifetimeSeconds: number;
+  times: LinkTimes;
+  surface: Surface;
+  /** `hashSurface(surface)`, computed once by the caller. */
+  surfaceSha256: string;
+  ask?: { max: number; name: boolean; respondentSeconds: number | null };
+}
+
+/** The idempotency key a create claims, with the (sealed) response it will replay. */
+export interface CreateClaim {
+  scope: string;
+  key: string;
+  requestSha256: string;
+  /** The `response` column's JSON text. */
+  response: string;
+}
+
+/** One create: a session, and the key it claims when it has one. */
+export interface SessionRow {
+  session: NewSession;
+  claim?: CreateClaim | undefined;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** A row as `jsonb_to_recordset` below reads it. */
+function toRecord({ session: s, claim }: SessionRow) {
+  const t = s.times;
+  return {
+    id: s.id,
+    workspace_id: s.workspaceId,
+    kind: s.kind,
+    link_token_hash: hashSecret(s.token),
+    lifetime_seconds: s.lifetimeSeconds,
+    extendable: t.extendable,
+    created_at: iso(t.createdAt),
+    expires_at: iso(t.expiresAt),
+    deadline_at: iso(t.deadlineAt),
+    horizon_at: iso(t.horizonAt),
+    closes_at: iso(t.closesAt),
+    ask_max: s.ask?.max ?? null,
+    ask_name: s.ask?.name ?? null,
+    ask_respondent_seconds: s.ask?.respondentSeconds ?? null,
+    surface: s.surface,
+    surface_sha256: s.surfaceSha256,
+    claim_scope: claim?.scope ?? null,
+    claim_key: claim?.key ?? null,
+    claim_request_sha256: claim?.requestSha256 ?? null,
+    claim_response: claim ? JSON.parse(claim.response) : null,
+  };
+}
+
+/**
+ * Inserts sessions with their revision 1 in ONE statement (one round trip, one commit when
+ * autocommitted), whatever their number. A row with a claim is stored only if its idempotency
+ * key was free: the claim, the session and the revision land together or not at all. The rows
+ * travel as one JSON parameter, so the statement text is the same for 1 row or 64 and stays
+ * prepared. Returns the ids of the sessions stored; a missing id means its key was taken.
+ * Two rows must not claim the same key (the caller keeps them apart).
+ */
+export async function insertSessionRows(db: DbOrTx, rows: SessionRow[]): Promise<Set<string>> {
+  const stored = await queryRows<{ id: string }>(
+    db,
+    sql`with input as (
+          select * from jsonb_to_recordset(${JSON.stringify(rows.map(toRecord))}::jsonb) as i(
+            id text, workspace_id text, kind text, link_token_hash text, lifetime_seconds int, extendable boolean,
+            created_at timestamptz, expires_at timestamptz, deadline_at timestamptz, horizon_at timestamptz,
+            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, surface jsonb,
+            surface_sha256 text, claim_scope text, claim_key text, claim_request_sha256 text, claim_response jsonb)),
+        claimed as (
+          insert into idempotency_keys (workspace_id, scope, key, request_sha256, status, response, created_at)
+          select workspace_id, claim_scope, claim_key, claim_request_sha256, 201, claim_response, created_at
+            from input where claim_key is not null
+          on conflict do nothing
+          returning workspace_id, scope, key),
+        admitted as (
+          select i.* from input i
+           where i.claim_key is null
+              or exists (select 1 from claimed c
+                          where c.workspace_id = i.workspace_id and c.scope = i.claim_scope and c.key = i.claim_key)),
+        s as (
+          insert into form_sessions
+            (id, workspace_id, kind, state, current_revision, link_token_hash, lifetime_seconds, extendable,
+             created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds)
+          select id, workspace_id, kind, 'open', 1, link_token_hash, lifetime_seconds, extendable,
+                 created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds
+            from admitted
+          returning id),
+        r as (
+          insert into form_revisions (session_id, revision, workspace_id, surface, surface_sha256, created_at)
+          select a.id, 1, a.workspace_id, a.surface, a.surface_sha256, a.created_at
+            from admitted a join s on s.id = a.id
+          returning session_id)
+        select session_id as id from r`,
+  );
+  return new Set(stored.map((row) => row.id));
+}

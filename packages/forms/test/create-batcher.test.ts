@@ -1,0 +1,130 @@
+import { createLogger, newId, newSecret } from '@sess/core';
+import { queryRows } from '@sess/db';
+import { createFormsRuntime, createSession, type FormsRuntime, readSession } from '@sess/forms';
+import { hashSurface } from '@sess/surface';
+import { createTestDatabase, createWorkspace, sampleSurface, TEST_SECRET, type TestDatabase } from '@sess/testkit';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateBatcher, MAX_BATCH } from '../src/sessions/create-batcher.ts';
+import type { SessionRow } from '../src/sessions/session-rows.ts';
+import { key, refusal } from './helpers.ts';
+
+let database: TestDatabase;
+let runtime: FormsRuntime;
+let workspaceId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  runtime = createFormsRuntime({
+    database,
+    publicUrl: 'http://sess.test',
+    secret: TEST_SECRET,
+    logger: createLogger({ level: 'silent' }),
+  });
+  workspaceId = (await createWorkspace(database.db, { plan: 'enterprise' })).workspaceId;
+});
+afterAll(async () => {
+  await runtime.close();
+  await database.destroy();
+});
+
+function row(overrides: { workspaceId?: string; claimKey?: string } = {}): SessionRow {
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + 3_600_000);
+  const surface = sampleSurface();
+  return {
+    session: {
+      id: newId('session'),
+      workspaceId: overrides.workspaceId ?? workspaceId,
+      kind: 'interaction',
+      token: newSecret(),
+      lifetimeSeconds: 3600,
+      times: { createdAt: now, expiresAt, deadlineAt: expiresAt, horizonAt: null, closesAt: expiresAt, extendable: false },
+      surface,
+      surfaceSha256: hashSurface(surface),
+    },
+    claim: overrides.claimKey
+      ? { scope: 'test', key: overrides.claimKey, requestSha256: 'a'.repeat(64), response: '{"value":1}' }
+      : undefined,
+  };
+}
+
+/** The transactions that wrote these sessions (rows written by one statement share one). */
+async function writers(ids: string[]): Promise<number> {
+  const [result] = await queryRows<{ n: number }>(
+    database.db,
+    sql`select count(distinct xmin::text)::int as n from form_sessions where id in ${sql.raw(`(${ids.map((id) => `'${id}'`).join(',')})`)}`,
+  );
+  return Number(result?.n);
+}
+
+describe('CreateBatcher', () => {
+  it('stores the creates of one moment with one statement', async () => {
+    const batcher = new CreateBatcher(database.db);
+    const rows = Array.from({ length: 20 }, () => row());
+    expect(await Promise.all(rows.map((r) => batcher.store(r)))).toEqual(rows.map(() => true));
+    expect(await writers(rows.map((r) => r.session.id))).toBe(1);
+    const [revisions] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from form_revisions where session_id in ${sql.raw(`(${rows.map((r) => `'${r.session.id}'`).join(',')})`)}`,
+    );
+    expect(Number(revisions?.n)).toBe(20);
+  });
+
+  it(`splits more than ${MAX_BATCH} creates into statements of at most ${MAX_BATCH}`, async () => {
+    const batcher = new CreateBatcher(database.db);
+    const rows = Array.from({ length: MAX_BATCH + 5 }, () => row());
+    await Promise.all(rows.map((r) => batcher.store(r)));
+    expect(await writers(rows.map((r) => r.session.id))).toBe(2);
+  });
+
+  it('keeps a failing create from failing its neighbours: each is retried alone', async () => {
+    const batcher = new CreateBatcher(database.db);
+    const good = Array.from({ length: 5 }, () => row());
+    const bad = row({ workspaceId: 'ws_does_not_exist' }); // a foreign-key violation
+    const results = await Promise.allSettled([...good, bad].map((r) => batcher.store(r)));
+    expect(results.slice(0, 5).map((r) => r.status)).toEqual(Array(5).fill('fulfilled'));
+    expect(results[5]?.status).toBe('rejected');
+    expect(await writers(good.map((r) => r.session.id))).toBe(5);
+    const [badRows] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from form_sessions where id = ${bad.session.id}`,
+    );
+    expect(Number(badRows?.n)).toBe(0);
+  });
+
+  it('lets exactly one of two creates with one idempotency key store its session', async () => {
+    const batcher = new CreateBatcher(database.db);
+    const claimKey = key();
+    const [first, second] = [row({ claimKey }), row({ claimKey })];
+    // They go in separate statements; on PostgreSQL either may commit first.
+    expect((await Promise.all([batcher.store(first), batcher.store(second)])).sort()).toEqual([false, true]);
+    const [sessions] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from form_sessions where id in (${first.session.id}, ${second.session.id})`,
+    );
+    expect(Number(sessions?.n)).toBe(1);
+  });
+});
+
+describe('createSession through the batcher', () => {
+  it('answers 50 concurrent creates, each with its own link, and replays a repeated key exactly', async () => {
+    const ctx = { runtime, workspaceId, plan: 'enterprise' };
+    const k = key();
+    const created = await Promise.all([
+      ...Array.from({ length: 50 }, (_, i) =>
+        createSession({ ctx, input: { interaction: sampleSurface(`Q${i}`) }, idempotencyKey: key() }),
+      ),
+      createSession({ ctx, input: { interaction: sampleSurface('Same') }, idempotencyKey: k }),
+      createSession({ ctx, input: { interaction: sampleSurface('Same') }, idempotencyKey: k }),
+    ]);
+    expect(new Set(created.map((c) => c.humanUrl)).size).toBe(51);
+    expect(created[51]).toEqual(created[50]);
+    for (const c of created.slice(0, 3)) {
+      expect(await readSession({ ctx, sessionId: c.sessionId })).toMatchObject({ state: 'waiting', revision: 1 });
+    }
+    expect(
+      await refusal(createSession({ ctx, input: { interaction: sampleSurface('Other') }, idempotencyKey: k })),
+    ).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+});
