@@ -14,6 +14,7 @@ import { createLogger, newId, newSecret } from '@sess/core';
 import { workspaces } from '@sess/db';
 import { createFormsRuntime, createSession } from '@sess/forms';
 import { loadConfig, startServer } from '@sess/server';
+import { sampleSurface } from '@sess/surface/test-fixtures';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 
@@ -24,36 +25,7 @@ const drivers = argv.filter((arg) => arg === 'pglite' || arg === 'postgres');
 const LINKS = 200;
 const TARGET_P99_MS = 10;
 
-const interaction = {
-  mode: 'interactive',
-  title: 'Approve this commit?',
-  description: 'The tests pass. Edit the message if you like.',
-  source: {
-    kind: 'sess_surface',
-    components: [
-      {
-        type: 'record',
-        label: 'What changed (sample)',
-        fields: {
-          'src/greeting.js': "Greeting now uses the user's first name",
-          'test/greeting.test.js': 'One new test for the first-name greeting',
-        },
-      },
-      {
-        type: 'field',
-        name: 'message',
-        label: 'Commit message',
-        multiline: true,
-        schema: { type: 'string', minLength: 1, maxLength: 2000 },
-        value: 'Greet users by first name\n\nAdds a test for the new greeting.',
-      },
-    ],
-  },
-  actions: [
-    { id: 'approve', label: 'Approve and commit', intent: 'approve' },
-    { id: 'stop', label: 'Stop', intent: 'reject' },
-  ],
-};
+const interaction = { ...sampleSurface(), description: 'The tests pass. Edit the message if you like.' };
 
 function run(url: string, paths: string[], connections: number, duration: number): Promise<autocannon.Result> {
   return autocannon({

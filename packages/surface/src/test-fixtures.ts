@@ -1,6 +1,6 @@
 /*
- * Builders for tests and the benchmark (not exported from the package). Each call returns a
- * fresh object, so a test may mutate what it gets.
+ * Builders for tests and benchmarks, at `@sess/surface/test-fixtures` (not part of the package's
+ * main entry). Each call returns a fresh object, so a test may mutate what it gets.
  */
 import type { AskArguments } from './ask-schema.ts';
 import { jsonByteLength } from './guard.ts';
