@@ -12,6 +12,7 @@
  *    p50/p99. Targets ≥ 1,000/s, p99 ≤ 30 ms.
  *
  * Run: node --expose-gc --import tsx bench/runtime/run.ts [pglite|postgres ...] [--seconds N] [--only create]
+ * (BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" profiles the /v1 server.)
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -30,6 +30,8 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
+const ABOVE_SURROGATES = /[\uD800-\uFFFF]/;
+
 function write(input: unknown, ancestors: Set<object>): string {
   const value =
     typeof input === 'object' && input !== null && typeof (input as { toJSON?: unknown }).toJSON === 'function'
@@ -52,9 +54,10 @@ function write(input: unknown, ancestors: Set<object>): string {
         out = `[${value.map((item) => (item === undefined ? fail('undefined in an array') : write(item, ancestors))).join(',')}]`;
       } else {
         const record = value as Record<string, unknown>;
-        const keys = Object.keys(record)
-          .filter((key) => record[key] !== undefined)
-          .sort(compareCodePoints);
+        const keys = Object.keys(record).filter((key) => record[key] !== undefined);
+        // UTF-16 order is code-point order unless a key holds a unit at or above U+D800; the
+        // default sort is several times faster than a comparator, so use it when it agrees.
+        keys.sort(keys.some((key) => ABOVE_SURROGATES.test(key)) ? compareCodePoints : undefined);
         out = `{${keys.map((key) => `${JSON.stringify(key)}:${write(record[key], ancestors)}`).join(',')}}`;
       }
       ancestors.delete(value);
