@@ -44,7 +44,7 @@ function row(overrides: { workspaceId?: string; claimKey?: string } = {}): Sessi
       surfaceSha256: hashSurface(surface),
     },
     claim: overrides.claimKey
-      ? { scope: 'test', key: overrides.claimKey, requestSha256: 'a'.repeat(64), response: '{"value":1}' }
+      ? { scope: 'test', key: overrides.claimKey, requestSha256: 'a'.repeat(64), response: { value: 1 } }
       : undefined,
   };
 }

@@ -65,10 +65,13 @@ export function resolveIdempotency(workspaceId: string, idempotency: Idempotency
   };
 }
 
-/** The response column's value for a result (sealed when it carries a link). */
-export function storedResponse(runtime: FormsRuntime, resolved: ResolvedIdempotency, value: unknown): string {
-  return JSON.stringify(resolved.sealed ? { sealed: sealResponse(runtime.secret, resolved.aad, value) } : { value });
+/** The response column's JSON value for a result (sealed when it carries a link). */
+export function storedResponse(runtime: FormsRuntime, resolved: ResolvedIdempotency, value: unknown): StoredResponse {
+  return resolved.sealed ? { sealed: sealResponse(runtime.secret, resolved.aad, value) } : { value };
 }
+
+/** What the `response` column holds: the result, or the result sealed. */
+export type StoredResponse = { sealed: string } | { value: unknown };
 
 /**
  * The stored result of a key that is already taken: the same request replays it, another one
@@ -87,8 +90,8 @@ export async function replayStored<T>(runtime: FormsRuntime, db: DbOrTx, resolve
       { header: 'Idempotency-Key' },
     );
   }
-  const stored = row.response as { sealed?: string; value?: unknown };
-  const value = stored.sealed !== undefined ? openResponse(runtime.secret, resolved.aad, stored.sealed) : stored.value;
+  const stored = row.response as StoredResponse;
+  const value = 'sealed' in stored ? openResponse(runtime.secret, resolved.aad, stored.sealed) : stored.value;
   return value as T;
 }
 
@@ -119,7 +122,7 @@ export async function runIdempotent<T>(
     if (claimed.length === 0) return { value: await replayStored<T>(runtime, tx, resolved), replayed: true };
     const value = await write(tx);
     await tx.execute(
-      sql`update idempotency_keys set status = 200, response = ${storedResponse(runtime, resolved, value)}::jsonb
+      sql`update idempotency_keys set status = 200, response = ${JSON.stringify(storedResponse(runtime, resolved, value))}::jsonb
            where workspace_id = ${workspaceId} and scope = ${resolved.scope} and key = ${resolved.key}`,
     );
     return { value, replayed: false };

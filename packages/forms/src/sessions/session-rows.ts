@@ -3,6 +3,7 @@ import type { DbOrTx } from '@sess/db';
 import { queryRows } from '@sess/db';
 import type { Surface } from '@sess/surface';
 import { sql } from 'drizzle-orm';
+import type { StoredResponse } from '../idempotency/run-idempotent.ts';
 
 /** The times of a new link (see form_sessions). */
 export interface LinkTimes {
@@ -32,8 +33,8 @@ export interface CreateClaim {
   scope: string;
   key: string;
   requestSha256: string;
-  /** The `response` column's JSON text. */
-  response: string;
+  /** The `response` column's value. */
+  response: StoredResponse;
 }
 
 /** One create: a session, and the key it claims when it has one. */
@@ -67,7 +68,7 @@ function toRecord({ session: s, claim }: SessionRow) {
     claim_scope: claim?.scope ?? null,
     claim_key: claim?.key ?? null,
     claim_request_sha256: claim?.requestSha256 ?? null,
-    claim_response: claim ? JSON.parse(claim.response) : null,
+    claim_response: claim?.response ?? null,
   };
 }
 
