@@ -26,6 +26,7 @@ import { newSecret } from '@sess/core';
 import { parseHtmlForms } from '@sess/testkit';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
+import { pool, quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -42,26 +43,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 class Stop extends Error {}
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-const quantile = (samples: number[], q: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-};
 const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
-
-/** Runs `task` over `items`, at most `limit` at a time. */
-async function pool<T, R>(items: T[], limit: number, task: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await task(items[i]!, i);
-      }
-    }),
-  );
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Pinning: the load generator on core 1, the server on core 0.

@@ -23,6 +23,7 @@ import postgres from 'postgres';
 import { issueGrant } from '../../packages/oauth/src/grants/issue-grant.ts';
 import { createAccessTokenSigner } from '../../packages/oauth/src/tokens/access-token-keys.ts';
 import { signAccessToken } from '../../packages/oauth/src/tokens/sign-access-token.ts';
+import { quantile } from '../support/stats.ts';
 
 const SERVER_URL = process.env.SESS_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
@@ -31,10 +32,6 @@ const EXCHANGES = Number(process.env.EXCHANGES ?? 3_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
 const REVOCATION_RUNS = Number(process.env.REVOCATION_RUNS ?? 20);
 
-function quantile(samples: number[], q: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 
 // A database of our own, migrated exactly as in production.

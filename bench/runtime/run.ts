@@ -28,6 +28,7 @@ import { createFormsRuntime, createSession, type FormsRuntime, readSession, subm
 import type { Surface } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
+import { pool, quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
 const secondsFlag = argv.indexOf('--seconds');
@@ -67,26 +68,7 @@ const surface: Surface = {
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-function quantile(samples: number[], q: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-}
 const verdict = (ok: boolean) => (ok ? 'OK' : 'MISSED');
-
-/** Runs `task` over `items` with at most `limit` at a time. */
-async function pool<T, R>(items: T[], limit: number, task: (item: T, i: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await task(items[i]!, i);
-      }
-    }),
-  );
-  return out;
-}
 
 interface Scratch {
   database: Database;
