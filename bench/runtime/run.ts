@@ -9,7 +9,8 @@
  *    woken with exactly its own answer.
  * 3. Session create over /v1 (PostgreSQL): the real server in a child process, 50 concurrent
  *    keep-alive clients POSTing /v1/sessions with a real API key for N seconds: creates/s and
- *    p50/p99. Targets ≥ 1,000/s, p99 ≤ 30 ms.
+ *    p50/p99, after a 3 s warm-up that is printed apart as the cold start. Targets ≥ 1,000/s,
+ *    p99 ≤ 30 ms.
  *
  * Run: node --expose-gc --import tsx bench/runtime/run.ts [pglite|postgres ...] [--seconds N] [--only create]
  * (BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" profiles the /v1 server.)
@@ -39,6 +40,8 @@ const DRIVERS = chosen.length > 0 ? chosen : ['postgres', 'pglite'];
 const ONLY_CREATE = argv.includes('--only') && argv[argv.indexOf('--only') + 1] === 'create';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POOL = 10;
+/** Seconds of /v1 load on a new server before the create figure is measured. */
+const WARM_SECONDS = 3;
 const SECRET = newSecret(32);
 const PUBLIC_URL = 'http://sess.bench';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -294,9 +297,8 @@ async function createOverV1(scratch: Scratch, clients: number, seconds: number):
       req.on('error', reject);
       req.end(body);
     });
-  try {
-    // Warm-up: key import, prepared statements, JIT.
-    await pool(Array.from({ length: 500 }), clients, () => post());
+  /** Every client posts, one create after another, for `seconds`. */
+  const closedLoop = async (seconds: number) => {
     const latencies: number[] = [];
     let failures = 0;
     const started = performance.now();
@@ -311,12 +313,21 @@ async function createOverV1(scratch: Scratch, clients: number, seconds: number):
         }
       }),
     );
-    const elapsed = (performance.now() - started) / 1000;
-    const rate = latencies.length / elapsed;
-    const p99 = quantile(latencies, 0.99);
+    const rate = latencies.length / ((performance.now() - started) / 1000);
+    return { rate, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), failures };
+  };
+  try {
+    // A new process needs about 1.5 s of this load before its figures settle (V8 compiling the
+    // hot path through its tiers, statements prepared on each pool connection), so the first
+    // WARM_SECONDS are measured apart and printed as the cold start, not mixed into the figure.
+    const cold = await closedLoop(WARM_SECONDS);
     console.log(
-      `  /v1 session create, ${clients} concurrent clients for ${seconds} s: ${rate.toFixed(0)} creates/s, p50 ${ms(quantile(latencies, 0.5))}, p99 ${ms(p99)}` +
-        ` (targets ≥ 1,000/s: ${verdict(rate >= 1000)}, p99 ≤ 30 ms: ${verdict(p99 <= 30)})${failures ? `; ${failures} NOT 201` : ''}`,
+      `  /v1 session create, cold server, first ${WARM_SECONDS} s: ${cold.rate.toFixed(0)} creates/s, p50 ${ms(cold.p50)}, p99 ${ms(cold.p99)}${cold.failures ? `; ${cold.failures} NOT 201` : ''}`,
+    );
+    const warm = await closedLoop(seconds);
+    console.log(
+      `  /v1 session create, ${clients} concurrent clients for ${seconds} s: ${warm.rate.toFixed(0)} creates/s, p50 ${ms(warm.p50)}, p99 ${ms(warm.p99)}` +
+        ` (targets ≥ 1,000/s: ${verdict(warm.rate >= 1000)}, p99 ≤ 30 ms: ${verdict(warm.p99 <= 30)})${warm.failures ? `; ${warm.failures} NOT 201` : ''}`,
     );
   } finally {
     agent.destroy();
