@@ -320,6 +320,13 @@ async function createOverV1(scratch: Scratch, clients: number, seconds: number):
     // A new process needs about 1.5 s of this load before its figures settle (V8 compiling the
     // hot path through its tiers, statements prepared on each pool connection), so the first
     // WARM_SECONDS are measured apart and printed as the cold start, not mixed into the figure.
+    // A live server has rendered pages. hono/jsx renders inside an AsyncLocalStorage, and on
+    // Node 20 its first use turns on promise hooks for the whole process (~5 % of create
+    // throughput here), so the bench renders one page first rather than measure a server that
+    // never did.
+    const page = await fetch(new URL('/signin', base));
+    if (page.status !== 200) throw new Error(`GET /signin: ${page.status}`);
+    await page.text();
     const cold = await closedLoop(WARM_SECONDS);
     console.log(
       `  /v1 session create, cold server, first ${WARM_SECONDS} s: ${cold.rate.toFixed(0)} creates/s, p50 ${ms(cold.p50)}, p99 ${ms(cold.p99)}${cold.failures ? `; ${cold.failures} NOT 201` : ''}`,
