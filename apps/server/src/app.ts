@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { Config } from './config.ts';
 import type { AppEnv } from './http/app-env.ts';
+import { createClientAddress } from './http/client-address.ts';
 import { onError, onNotFound } from './http/errors.ts';
 import { limitBodies } from './http/limit-bodies.ts';
 import { requestLogger } from './http/request-logger.ts';
@@ -41,6 +42,8 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   app.use(limitBodies());
   app.onError(onError);
   app.notFound(onNotFound);
+  // The one answer to "which address is this request from" for every per-IP limit.
+  const clientAddress = createClientAddress(deps.config.trustedProxies);
 
   app.get(STYLESHEET_PATH, (c) => {
     if (c.req.header('if-none-match') === STYLESHEET_ETAG) return c.body(null, 304);
@@ -77,6 +80,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
       oidc: deps.config.oidc,
       now: deps.now,
       logger: deps.logger,
+      clientIp: clientAddress,
     }),
   );
   // The person's pages behind a link: /s/:token (answer, extend, Ask start, live wait).
@@ -110,6 +114,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
       now: deps.now,
       logger: deps.logger,
       cimd: { policy: deps.config.testAllowLoopbackCimd ? 'loopback-only' : 'public' },
+      clientIp: clientAddress,
     }),
   );
   // The MCP endpoint /mcp (OAuth bearer, handle store, the forms runtime in-process).
@@ -120,6 +125,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     secret: deps.secret,
     logger: deps.logger,
     now: deps.now,
+    clientAddress,
     onClose: deps.onClose,
   });
   return app;

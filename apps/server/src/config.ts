@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import { trustedProxiesProblem } from './http/client-address.ts';
 
 /** A configuration value that cannot be used; the CLI prints it on one line and exits 2. */
 export class ConfigError extends Error {
@@ -84,6 +85,26 @@ const EnvSchema = z.object({
       message: 'must be exact origins separated by commas, such as https://inspector.example',
     })
     .optional(),
+  // The reverse proxies / load balancers in front of the server (addresses, CIDR ranges, or
+  // loopback, linklocal, uniquelocal; comma-separated): behind them the per-IP limits key on the
+  // client address they forward in X-Forwarded-For. Unset: the socket's peer, the header ignored.
+  SESS_TRUSTED_PROXIES: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .superRefine((entries, ctx) => {
+      const problem = trustedProxiesProblem(entries);
+      if (problem)
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,loopback (${problem})`,
+        });
+    })
+    .optional(),
 });
 
 export interface Config {
@@ -119,6 +140,8 @@ export interface Config {
   testAllowLoopbackCimd: boolean;
   /** /mcp limits per minute (0 = off) and the exact browser origins it accepts. */
   mcp: { ratePerIp: number; ratePerPrincipal: number; allowedOrigins: string[] };
+  /** `SESS_TRUSTED_PROXIES`: proxies whose X-Forwarded-For names the client; empty = none. */
+  trustedProxies: string[];
 }
 
 // Values of these variables are never echoed back in an error (they can hold credentials).
@@ -168,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       ratePerPrincipal: e.SESS_MCP_RATE_PER_PRINCIPAL,
       allowedOrigins: e.SESS_MCP_ALLOWED_ORIGINS ? e.SESS_MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()) : [],
     },
+    trustedProxies: e.SESS_TRUSTED_PROXIES ?? [],
   };
 }
 

@@ -41,6 +41,10 @@ describe('configuration errors (child process)', () => {
     [{ NODE_ENV: 'production' }, /^sess: SESS_SECRET is required when NODE_ENV=production/],
     [{ SESS_SECRET: 'short' }, /^sess: SESS_SECRET must be at least 32 characters/],
     [{ PUBLIC_URL: 'ftp://x' }, /^sess: PUBLIC_URL must start with https:\/\//],
+    [
+      { SESS_TRUSTED_PROXIES: 'loopback,10.0.0.0/33' },
+      /^sess: SESS_TRUSTED_PROXIES must be addresses or CIDR ranges separated by commas, such as 10\.0\.0\.0\/8,loopback \(invalid range on address: 10\.0\.0\.0\/33\) \(got "loopback,10\.0\.0\.0\/33"\)\.\n$/,
+    ],
     [{ LOG_LEVEL: 'loud' }, /^sess: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "loud"\)\.\n$/],
   ])('%o fails before listening with one line and exit code 2', async (env: Record<string, string>, message) => {
     const result = await runCli(['serve'], env);

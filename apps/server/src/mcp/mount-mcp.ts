@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
@@ -8,6 +7,7 @@ import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess
 import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import type { ClientAddress } from '../http/client-address.ts';
 import { createInProcessBackend, createRuntimeKeySet } from './in-process-backend.ts';
 import { createOAuthAuthenticate } from './oauth-authenticate.ts';
 
@@ -18,6 +18,8 @@ export interface McpMountDeps {
   secret: string;
   logger: Logger;
   now: () => Date;
+  /** The client address the per-IP limit keys on (see `createClientAddress`). */
+  clientAddress: ClientAddress;
   /** Registers the verifier's close (its bus subscription and caches) with the server's shutdown. */
   onClose?: ((close: () => Promise<void>) => void) | undefined;
 }
@@ -61,12 +63,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     },
   });
   app.all('/mcp', (c) => {
-    let clientAddress = 'unknown';
-    try {
-      clientAddress = getConnInfo(c).remote.address ?? 'unknown';
-    } catch {
-      // Not on @hono/node-server (e.g. app.request in a test): no socket address.
-    }
+    const clientAddress = deps.clientAddress(c);
     // On @hono/node-server the socket's message is at hand: the edge reads the body from it directly.
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     return handler.fetch(c.req.raw, incoming ? { clientAddress, incoming } : { clientAddress });
