@@ -8,3 +8,4 @@ export { randomBytesFast } from './random.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './rate-limit.ts';
 export { createSealer, type OpenFailure, type Sealer, SealOpenError } from './seal.ts';
 export { hashSecret, newSecret, safeEqual } from './secrets.ts';
+export { createSweeper, type SweeperOptions } from './sweeper.ts';

@@ -8,11 +8,11 @@ export { createJwksRoute, JWKS_PATH } from './http/jwks-route.ts';
 export { buildOpenApiDocument } from './http/openapi.ts';
 export { readJsonBody, V1_BODY_LIMIT_BYTES } from './http/read-body.ts';
 export { createV1Routes, type V1Env, type V1Principal, type V1RoutesDeps, WORKSPACE_HEADER } from './http/v1-routes.ts';
+export { deleteExpiredIdempotencyKeys } from './idempotency/delete-expired-keys.ts';
 export {
   checkIdempotencyKey,
   IDEMPOTENCY_WINDOW_SECONDS,
   type Idempotency,
-  sweepIdempotencyKeys,
   V1_SCOPE,
 } from './idempotency/run-idempotent.ts';
 export { readJwks } from './keys/read-jwks.ts';

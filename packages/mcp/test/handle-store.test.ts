@@ -2,7 +2,7 @@ import { isSessError, newId } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { createTestDatabase, createWorkspace, TEST_SECRET, type TestDatabase } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPostgresHandleStore, type HandleBinding, type HandleRecord } from '../src/index.ts';
 
 /*
@@ -148,5 +148,54 @@ describe('PostgreSQL handle store', () => {
     const broken = createPostgresHandleStore({ db: gone.db, secret: TEST_SECRET }).bind(binding);
     await gone.destroy();
     await expect(broken.get(newId('handle'))).rejects.toMatchObject({ code: 'STATE_STORE_ERROR', retryable: true });
+  });
+});
+
+describe('retention sweep of finished handles', () => {
+  const DAY = 86_400_000;
+  const sweepAt = Date.parse('2031-06-01T00:00:00Z');
+  const aged = (b: HandleBinding, state: HandleRecord['state'], days: number) => {
+    const at = new Date(sweepAt - days * DAY).toISOString();
+    return record(b, { state, createdAt: at, updatedAt: at });
+  };
+  const present = async (handles: string[]) =>
+    (
+      await queryRows<{ handle: string }>(
+        database.db,
+        sql`select handle from mcp_handles where handle in (${sql.join(
+          handles.map((h) => sql`${h}`),
+          sql`, `,
+        )}) order by handle`,
+      )
+    ).map((row) => row.handle);
+
+  /** A store whose own sweep has already run, so inserting through it sweeps nothing. */
+  async function seeder() {
+    const s = createPostgresHandleStore({ db: database.db, secret: TEST_SECRET, now: () => new Date(sweepAt) });
+    await s.sweepIfDue();
+    return s;
+  }
+
+  it('deletes handles finished more than 30 days ago, never an unfinished one (blocked included)', async () => {
+    const b = { ...binding, principalId: newId('user') };
+    const bound = (await seeder()).bind(b);
+    const old = [aged(b, 'completed', 31), aged(b, 'cancelled', 45), aged(b, 'expired', 90), aged(b, 'closed', 31)];
+    const kept = [aged(b, 'completed', 29), aged(b, 'blocked', 400), aged(b, 'create_unknown', 400), aged(b, 'waiting', 400)];
+    for (const r of [...old, ...kept]) await bound.insert(r);
+
+    const sweeper = createPostgresHandleStore({ db: database.db, secret: TEST_SECRET, now: () => new Date(sweepAt) });
+    await sweeper.sweepIfDue();
+    expect(await present([...old, ...kept].map((r) => r.handle))).toEqual(kept.map((r) => r.handle).sort());
+    // Not again within the hour.
+    expect(sweeper.sweepIfDue()).toBeUndefined();
+  });
+
+  it('rides on creates: the first insert of a process starts a sweep', async () => {
+    const b = { ...binding, principalId: newId('user') };
+    const stale = aged(b, 'completed', 60);
+    await (await seeder()).bind(b).insert(stale);
+    const fresh = createPostgresHandleStore({ db: database.db, secret: TEST_SECRET, now: () => new Date(sweepAt) });
+    await fresh.bind(b).insert(aged(b, 'waiting', 0));
+    await vi.waitFor(async () => expect(await present([stale.handle])).toEqual([]));
   });
 });

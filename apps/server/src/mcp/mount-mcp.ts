@@ -45,7 +45,12 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     logger: deps.logger,
   });
   deps.onClose?.(async () => verifier.close());
-  const store = createPostgresHandleStore({ db: deps.database.db, secret: deps.secret, now: deps.now });
+  const store = createPostgresHandleStore({
+    db: deps.database.db,
+    secret: deps.secret,
+    now: deps.now,
+    logger: deps.logger,
+  });
   const handler = createSessMcpHttpHandler({
     authenticate: createOAuthAuthenticate(verifier, deps.logger),
     handleStore: store.bind,

@@ -55,5 +55,9 @@ export const mcpHandles = pgTable(
     index('mcp_handles_principal_unfinished_idx')
       .on(t.workspaceId, t.principalId)
       .where(sql`${t.state} in ('create_intent', 'create_unknown', 'waiting', 'answered', 'blocked')`),
+    // The retention sweep deletes finished handles by age.
+    index('mcp_handles_finished_updated_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.state} in ('completed', 'expired', 'cancelled', 'closed')`),
   ],
 );

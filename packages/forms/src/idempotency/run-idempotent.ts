@@ -6,7 +6,7 @@ import { isoParam } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { openResponse, sealResponse } from './seal-response.ts';
 
-/** How long a key is remembered at least; `sweepIdempotencyKeys` removes older rows. */
+/** How long a key is remembered at least; `deleteExpiredIdempotencyKeys` removes older rows. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3_600;
 
 /** The namespace keys live in for /v1 (a future MCP backend may use its own). */
@@ -127,14 +127,4 @@ export async function runIdempotent<T>(
     );
     return { value, replayed: false };
   });
-}
-
-/** Deletes idempotency keys older than the replay window. Returns how many went. */
-export async function sweepIdempotencyKeys(runtime: FormsRuntime): Promise<number> {
-  const cutoff = new Date(runtime.now().getTime() - IDEMPOTENCY_WINDOW_SECONDS * 1000);
-  const rows = await queryRows(
-    runtime.database.db,
-    sql`delete from idempotency_keys where created_at < ${isoParam(cutoff)}::timestamptz returning 1 as gone`,
-  );
-  return rows.length;
 }

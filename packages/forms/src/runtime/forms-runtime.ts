@@ -1,6 +1,7 @@
-import type { Logger } from '@sess/core';
+import { createSweeper, type Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { SigningKeyRing } from '@sess/receipts';
+import { deleteExpiredIdempotencyKeys } from '../idempotency/delete-expired-keys.ts';
 import { KeyRingCache } from '../keys/key-ring-cache.ts';
 import { SIGNING_KEYS_CHANNEL } from '../keys/signing-keys.ts';
 import { prepareQueries, type Queries } from '../model/queries.ts';
@@ -51,6 +52,11 @@ export interface FormsRuntime {
   readonly creates: CreateBatcher;
   /** Internal: the parked waits of this process. */
   readonly waiters: WaiterHub;
+  /**
+   * Deletes idempotency keys past their replay window, at most hourly per process; creates call
+   * it without awaiting (see `createSweeper`). Returns the sweep, or undefined when not due.
+   */
+  sweepIfDue(): Promise<void> | undefined;
   /** The signing key ring (created on first use when the database has none). */
   keyRing(): Promise<SigningKeyRing>;
   /** Subscribes to the bus (idempotent); verbs call it before they park. */
@@ -65,6 +71,12 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
   const waiters = new WaiterHub(options.database.bus, options.logger);
   let queries: Queries | undefined;
   const creates = new CreateBatcher(options.database.db, options.logger);
+  const sweepIfDue = createSweeper({
+    name: 'forms',
+    logger: options.logger,
+    now,
+    sweep: async (at) => ({ idempotencyKeys: await deleteExpiredIdempotencyKeys(options.database.db, at) }),
+  });
   const start = () => waiters.start({ [SIGNING_KEYS_CHANNEL]: () => keys.invalidate() });
   return {
     database: options.database,
@@ -79,6 +91,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
     },
     creates,
     waiters,
+    sweepIfDue,
     async keyRing() {
       // Listening first means a rotation committed after this load is never missed.
       await start();

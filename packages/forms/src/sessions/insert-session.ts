@@ -99,6 +99,7 @@ export async function storeNewSession<R>(
   build: (plan: Plan, now: Date) => { session: NewSession; result: R },
 ): Promise<R> {
   const { runtime } = ctx;
+  void runtime.sweepIfDue();
   const known = ctx.plan !== undefined ? planFor(ctx.plan) : undefined;
   if (known && known.openSessions === null) {
     const { session, result } = build(known, runtime.now());

@@ -1,6 +1,7 @@
-import { isSessError, SessError } from '@sess/core';
+import { createLogger, createSweeper, isSessError, type Logger, SessError } from '@sess/core';
 import { type Db, type DbOrTx, mcpHandles, queryRows } from '@sess/db';
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { deleteFinishedHandles } from './delete-finished-handles.ts';
 import {
   type CreateIntent,
   type HandleBinding,
@@ -24,6 +25,8 @@ export interface PostgresHandleStoreOptions {
   /** The server secret; the link and answer data are sealed with a key derived from it. */
   secret: string;
   now?: () => Date;
+  /** Where the retention sweep reports; silent when absent. */
+  logger?: Logger;
 }
 
 const UNFINISHED = [...UNFINISHED_STATES];
@@ -79,10 +82,21 @@ function decodeCursor(cursor: string): [Date, string] {
  * the link and answer data sealed, compare-and-set on `version`. One instance serves every
  * request; `bind(binding)` gives the per-request view the edge's `handleStore` option returns.
  */
-export function createPostgresHandleStore(options: PostgresHandleStoreOptions): { bind: HandleStoreFactory; sealer: Sealer } {
+export function createPostgresHandleStore(options: PostgresHandleStoreOptions): {
+  bind: HandleStoreFactory;
+  sealer: Sealer;
+  /** Deletes long-finished handles, at most hourly; every insert calls it without awaiting. */
+  sweepIfDue(): Promise<void> | undefined;
+} {
   const { db } = options;
   const now = options.now ?? (() => new Date());
   const sealer = createSealer(options.secret);
+  const sweepIfDue = createSweeper({
+    name: 'mcp.handles',
+    logger: options.logger ?? createLogger({ level: 'silent' }),
+    now,
+    sweep: async (at) => ({ handles: await deleteFinishedHandles(db, at) }),
+  });
 
   function decode(row: Row): HandleRecord {
     const record: HandleRecord = {
@@ -180,6 +194,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
         }
       },
       async insert(record, insertOptions) {
+        void sweepIfDue();
         try {
           if (insertOptions?.tx) await insertIn(insertOptions.tx, record);
           else await db.transaction((tx) => insertIn(tx, record));
@@ -251,5 +266,5 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
     };
   }
 
-  return { bind, sealer };
+  return { bind, sealer, sweepIfDue };
 }

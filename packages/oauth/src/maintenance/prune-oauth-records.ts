@@ -1,4 +1,4 @@
-import type { Logger } from '@sess/core';
+import { createSweeper, type Logger } from '@sess/core';
 import { type Db, queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
 
@@ -47,24 +47,8 @@ export async function pruneOAuthRecords(db: Db, now: Date): Promise<PruneReport>
 
 /**
  * Runs `pruneOAuthRecords` at most once an hour per process, riding on registration and token
- * traffic instead of a timer (nothing to stop at shutdown). Never throws.
+ * traffic (see `createSweeper`).
  */
 export function createOAuthSweeper(db: Db, logger: Logger, now: () => Date): () => Promise<void> | undefined {
-  let last = Number.NEGATIVE_INFINITY;
-  let running = false;
-  return function sweepOAuth() {
-    const at = now();
-    if (running || at.getTime() - last < 3600_000) return undefined;
-    last = at.getTime();
-    running = true;
-    return pruneOAuthRecords(db, at)
-      .then((report) => {
-        if (Object.values(report).some((n) => n > 0))
-          logger.info({ event: 'oauth.swept', ...report }, 'stale OAuth rows removed');
-      })
-      .catch((error: unknown) => logger.warn({ event: 'oauth.sweep_failed', err: error }, 'OAuth sweep failed'))
-      .finally(() => {
-        running = false;
-      });
-  };
+  return createSweeper({ name: 'oauth', logger, now, sweep: async (at) => ({ ...(await pruneOAuthRecords(db, at)) }) });
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "mcp_handles_finished_updated_idx" ON "mcp_handles" USING btree ("updated_at") WHERE "mcp_handles"."state" in ('completed', 'expired', 'cancelled', 'closed');
