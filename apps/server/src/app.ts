@@ -13,6 +13,7 @@ import { onError, onNotFound } from './http/errors.ts';
 import { limitBodies } from './http/limit-bodies.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
+import { mountReviewRoutes } from './mcp/review-routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -128,5 +129,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     clientAddress,
     onClose: deps.onClose,
   });
+  // The person's review of interactions no tool can move on: /account/interactions.
+  mountReviewRoutes(app, { db, runtime: forms, secret: deps.secret, now: deps.now });
   return app;
 }

@@ -37,6 +37,13 @@ export {
   type SealedData,
   UNFINISHED_STATES,
 } from './store/handle-store.ts';
+export {
+  findHandleForReview,
+  type HandleForReview,
+  listHandlesForReview,
+  REVIEW_STATES,
+  retireHandle,
+} from './store/owner-review.ts';
 export { createPostgresHandleStore, type PostgresHandleStoreOptions } from './store/postgres-handle-store.ts';
 export { createSealer, type Sealer } from './store/seal.ts';
 export { createServerFactory, SCOPE_KEY, SERVER_INFO, TOOL_NAMES } from './tools/build-server.ts';

@@ -1,5 +1,5 @@
 import { isSessError } from '@sess/core';
-import { type AccountView, renderAccountPage, renderMessagePage } from '@sess/web';
+import { type AccountView, REVIEW_PATH, renderAccountPage, renderMessagePage } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { BrowserSession } from '../browser-sessions/read-browser-session.ts';
@@ -84,7 +84,7 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
         invite: csrfToken(deps.secret, session.sessionId, 'account:invite'),
       },
       invitesEnabled: deps.signupPolicy !== 'closed',
-      links: { apiKeys: '/account/keys', connectedApps: CONNECTED_APPS_PATH },
+      links: { apiKeys: '/account/keys', connectedApps: CONNECTED_APPS_PATH, review: REVIEW_PATH },
       ...extra,
     };
     return sendPage(c, status, (nonce) => renderAccountPage(view, nonce));

@@ -59,7 +59,7 @@ function createRejected(error: SessError): SessError {
 function createUnknown(handle: string): SessError {
   return new SessError(
     'CREATE_OUTCOME_UNKNOWN',
-    `It is not known whether the form was created (handle ${handle}). Do not create it again; the owner must check in Sess.`,
+    `It is not known whether the form was created (handle ${handle}). Do not create it again; the person can review it in their Sess account, under Interactions to review.`,
   );
 }
 

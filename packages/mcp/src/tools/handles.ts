@@ -34,12 +34,12 @@ export function blockedError(record: HandleRecord): SessError {
   if (record.state === 'create_intent' || record.state === 'create_unknown') {
     return new SessError(
       'CREATE_OUTCOME_UNKNOWN',
-      'It is not known whether this form was created. Do not create it again from here; the owner must check in Sess.',
+      'It is not known whether this form was created. Do not create it again from here; the person can review it in their Sess account, under Interactions to review.',
     );
   }
   return new SessError(
     'RECOVERY_BLOCKED',
-    'This interaction is blocked and needs the owner to review it in Sess. Start a new interaction if you still need an answer.',
+    'This interaction is blocked: the person can review and retire it in their Sess account, under Interactions to review. Start a new interaction if you still need an answer.',
     { reason: record.blockedReason ?? 'blocked' },
   );
 }

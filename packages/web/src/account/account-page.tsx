@@ -73,6 +73,11 @@ export function AccountPage({ view, nonce }: { view: AccountView; nonce: string 
               Connected apps
             </a>
           </li>
+          <li>
+            <a class="button secondary" href={view.links.review}>
+              Interactions to review
+            </a>
+          </li>
         </ul>
       </div>
     </Page>

@@ -2,6 +2,7 @@ export { AccountHeader, AccountPage, renderAccountPage } from './account-page.ts
 export { ApiKeysPage, renderApiKeysPage } from './api-keys-page.tsx';
 export { MessagePage, renderMessagePage } from './message-page.tsx';
 export { formatWhen, SignOutForm } from './parts.tsx';
+export { RETIRE_PATH, REVIEW_FORM_FIELDS, REVIEW_PATH, ReviewPage, renderReviewPage } from './review-page.tsx';
 export { renderSignInPage, SignInPage } from './sign-in-page.tsx';
 export { renderSignUpPage, SignUpPage } from './sign-up-page.tsx';
 export {
@@ -11,6 +12,8 @@ export {
   type ApiKeysView,
   type ApiKeyView,
   type MessageView,
+  type ReviewItemView,
+  type ReviewView,
   type SignInView,
   type SignUpView,
 } from './view.ts';

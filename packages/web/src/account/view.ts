@@ -55,7 +55,7 @@ export interface AccountView {
   createdInvite?: { workspaceName: string; url: string; expiresAt: Date };
   /** Whether invite links can be made at all (sign-up policy not `closed`). */
   invitesEnabled: boolean;
-  links: { apiKeys: string; connectedApps: string };
+  links: { apiKeys: string; connectedApps: string; review: string };
   notice?: string;
 }
 
@@ -93,4 +93,25 @@ export interface MessageView {
   /** A way on, e.g. back to sign-in. */
   link?: { href: string; label: string };
   tone?: 'error' | 'warn' | 'info';
+}
+
+/** One interaction an agent can no longer move on, waiting for its person. */
+export interface ReviewItemView {
+  handle: string;
+  title: string;
+  workspaceName: string;
+  /** `blocked` or `create_unknown`. */
+  state: string;
+  /** What happened, in words (derived from the state and the blocked reason). */
+  explanation: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The "Interactions to review" page. */
+export interface ReviewView {
+  email: string;
+  items: ReviewItemView[];
+  csrf: { retire: string; signout: string };
+  notice?: string;
 }

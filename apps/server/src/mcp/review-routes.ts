@@ -1,0 +1,134 @@
+import { type BrowserSession, checkCsrfToken, csrfToken, readBrowserSession } from '@sess/accounts';
+import { isSessError } from '@sess/core';
+import type { Db } from '@sess/db';
+import { type FormsRuntime, withdrawSession } from '@sess/forms';
+import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from '@sess/mcp';
+import {
+  ACCOUNT_FORM_FIELDS,
+  newNonce,
+  pageHeaders,
+  RETIRE_PATH,
+  REVIEW_FORM_FIELDS,
+  REVIEW_PATH,
+  type ReviewItemView,
+  renderMessagePage,
+  renderReviewPage,
+} from '@sess/web';
+import type { Context, Hono } from 'hono';
+import type { AppEnv } from '../http/app-env.ts';
+
+const RETIRE_PURPOSE = 'mcp:retire';
+
+export interface ReviewRoutesDeps {
+  db: Db;
+  runtime: FormsRuntime;
+  secret: string;
+  now: () => Date;
+}
+
+function page(status: number, render: (nonce: string) => string): Response {
+  const nonce = newNonce();
+  return new Response(render(nonce), {
+    status,
+    headers: { ...pageHeaders({ nonce }), 'Content-Type': 'text/html; charset=utf-8' },
+  });
+}
+
+const seeOther = (location: string) =>
+  new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
+
+function message(status: number, title: string, text: string): Response {
+  return page(status, (nonce) =>
+    renderMessagePage({ title, message: text, tone: 'error', link: { href: REVIEW_PATH, label: 'Back to the list' } }, nonce),
+  );
+}
+
+function explain(item: HandleForReview): string {
+  if (item.state === 'create_unknown')
+    return 'It is not known whether this form was created: the create was sent and its answer was lost.';
+  switch (item.reason) {
+    case 'mutation_rejected':
+      return 'Sess refused the next step the agent sent (a publish, complete or cancel), so the agent stopped.';
+    case 'verification_failed':
+      return 'An answer arrived whose receipt did not verify, so it was not given to the agent.';
+    case 'moved_on':
+      return 'The form moved on after the answer the agent was given, so the agent stopped.';
+    default:
+      return 'The agent could not carry on with this interaction.';
+  }
+}
+
+function toItemView(item: HandleForReview): ReviewItemView {
+  return {
+    handle: item.handle,
+    title: item.title,
+    workspaceName: item.workspaceName,
+    state: item.state,
+    explanation: explain(item),
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+/**
+ * `/account/interactions`: the seed's "owner review" of MCP handles that no tool can move on
+ * (`blocked`, `create_unknown`), for the person whose agents started them, with Retire. Retiring
+ * withdraws the form (its link stops taking answers; a completed one stays completed) and ends
+ * the handle `cancelled`, which frees its place under the 100-unfinished cap.
+ */
+export function mountReviewRoutes(app: Hono<AppEnv>, deps: ReviewRoutesDeps): void {
+  const signIn = () => seeOther(`/signin?return_to=${encodeURIComponent(REVIEW_PATH)}`);
+  const session = (c: Context<AppEnv>): Promise<BrowserSession | null> =>
+    readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
+
+  app.get(REVIEW_PATH, async (c) => {
+    const browser = await session(c);
+    if (!browser) return signIn();
+    const items = await listHandlesForReview(deps.db, browser.userId);
+    return page(200, (nonce) =>
+      renderReviewPage(
+        {
+          email: browser.email,
+          items: items.map(toItemView),
+          csrf: {
+            retire: csrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE),
+            signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
+          },
+          ...(c.req.query('retired') === '1' ? { notice: 'Retired. Its link no longer takes answers.' } : {}),
+        },
+        nonce,
+      ),
+    );
+  });
+
+  app.post(RETIRE_PATH, async (c) => {
+    const form = new URLSearchParams(await c.req.text());
+    const browser = await session(c);
+    if (!browser) return signIn();
+    if (!checkCsrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE, form.get(ACCOUNT_FORM_FIELDS.csrf))) {
+      return message(
+        403,
+        'Nothing was changed',
+        'This page had expired (or the request did not come from it). Reload it and try again.',
+      );
+    }
+    const handle = (form.get(REVIEW_FORM_FIELDS.handle) ?? '').slice(0, 64);
+    const item = await findHandleForReview(deps.db, browser.userId, handle);
+    if (!item)
+      return message(404, 'Nothing to retire', 'This interaction is not waiting for your review (it may already be retired).');
+    const sessionId = item.sessionId ?? item.askId;
+    if (sessionId) {
+      try {
+        await withdrawSession({ ctx: { runtime: deps.runtime, workspaceId: item.workspaceId }, sessionId });
+      } catch (error) {
+        // A completed form keeps what was given; a form that no longer exists has no link to close.
+        if (!isSessError(error) || (error.code !== 'INVALID_STATE' && error.code !== 'NOT_FOUND')) throw error;
+      }
+    }
+    const retired = await retireHandle(deps.db, { principalId: browser.userId, handle, now: deps.now() });
+    if (!retired)
+      return message(404, 'Nothing to retire', 'This interaction is not waiting for your review (it may already be retired).');
+    c.get('logger').info({ event: 'mcp.handle.retired', handle, state: item.state }, 'interaction retired by its owner');
+    return seeOther(`${REVIEW_PATH}?retired=1`);
+  });
+}

@@ -1,0 +1,197 @@
+import { createLogger, newId } from '@sess/core';
+import { queryRows } from '@sess/db';
+import { createFormsRuntime, createSession } from '@sess/forms';
+import { createPostgresHandleStore, type HandleBinding, type HandleRecord } from '@sess/mcp';
+import { createTestUser, parseHtmlForms, sampleSurface, signInTestUser, TEST_SECRET, type TestUser } from '@sess/testkit';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppServer, startAppServer } from './support/app-server.ts';
+
+/*
+ * /account/interactions: the person reviews the MCP interactions no tool can move on (blocked,
+ * create_unknown) and retires them: the form is withdrawn, the handle ends cancelled and stops
+ * counting against the 100-unfinished cap. Only their own; CSRF on the post.
+ */
+
+let server: AppServer;
+let person: TestUser;
+let cookie: string;
+let stranger: TestUser;
+const made: Record<string, HandleRecord> = {};
+
+function bindingOf(user: TestUser): HandleBinding {
+  return {
+    origin: 'http://sess.test',
+    workspaceId: user.workspaceId,
+    principalId: user.userId,
+    clientId: newId('oauthClient'),
+    grantId: newId('oauthGrant'),
+    grantGeneration: 1,
+  };
+}
+
+function record(binding: HandleBinding, overrides: Partial<HandleRecord>): HandleRecord {
+  const at = new Date().toISOString();
+  return {
+    ...binding,
+    handle: newId('handle'),
+    kind: 'interaction',
+    state: 'waiting',
+    version: 1,
+    revision: 1,
+    title: 'A question',
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+async function handleRow(handle: string) {
+  const [row] = await queryRows<{ state: string; blocked_reason: string | null; sealed: string | null }>(
+    server.database.db,
+    sql`select state, blocked_reason, sealed from mcp_handles where handle = ${handle}`,
+  );
+  return row;
+}
+
+async function sessionState(sessionId: string) {
+  const [row] = await queryRows<{ state: string }>(
+    server.database.db,
+    sql`select state from form_sessions where id = ${sessionId}`,
+  );
+  return row?.state;
+}
+
+const get = (path: string, withCookie = true) =>
+  fetch(new URL(path, server.url), { headers: withCookie ? { cookie } : {}, redirect: 'manual' });
+
+async function retireForm(): Promise<{ csrf: string }> {
+  const html = await (await get('/account/interactions')).text();
+  const form = parseHtmlForms(html).find((f) => f.action === '/account/interactions/retire');
+  if (!form) throw new Error('no retire form on the page');
+  return { csrf: form.fields._csrf! };
+}
+
+function retire(handle: string, csrf: string) {
+  return fetch(new URL('/account/interactions/retire', server.url), {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, handle }).toString(),
+    redirect: 'manual',
+  });
+}
+
+beforeAll(async () => {
+  server = await startAppServer();
+  const db = server.database.db;
+  person = await createTestUser(db);
+  stranger = await createTestUser(db);
+  cookie = (await signInTestUser(db, person.userId, server.clock.now())).cookie;
+  const runtime = createFormsRuntime({
+    database: server.database,
+    publicUrl: server.url,
+    secret: TEST_SECRET,
+    logger: createLogger({ level: 'silent' }),
+  });
+  const open = await createSession({
+    ctx: { runtime, workspaceId: person.workspaceId },
+    input: { interaction: sampleSurface() },
+  });
+  await runtime.close();
+  const store = createPostgresHandleStore({ db, secret: TEST_SECRET });
+  const mine = store.bind(bindingOf(person));
+  made.blocked = record(bindingOf(person), {
+    state: 'blocked',
+    blockedReason: 'mutation_rejected',
+    sessionId: open.sessionId,
+    title: 'Deploy <script>alert(1)</script> "now"?',
+  });
+  made.unknown = record(bindingOf(person), { state: 'create_unknown', title: 'Lost create' });
+  made.waiting = record(bindingOf(person), { state: 'waiting', title: 'Still waiting', humanUrl: `${server.url}/s/x` });
+  for (const r of [made.blocked, made.unknown, made.waiting]) await mine.insert(r);
+  made.theirs = record(bindingOf(stranger), { state: 'blocked', blockedReason: 'mutation_rejected', title: 'Not yours' });
+  await store.bind(bindingOf(stranger)).insert(made.theirs);
+});
+afterAll(() => server?.close());
+
+describe('/account/interactions', () => {
+  it('sends a visitor who is not signed in to sign in, and back here after', async () => {
+    const response = await get('/account/interactions', false);
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/signin?return_to=%2Faccount%2Finteractions');
+  });
+
+  it('lists only the person’s own blocked and outcome-unknown interactions, escaped, on a strict page', async () => {
+    const response = await get('/account/interactions');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const html = await response.text();
+    expect(html).toContain('Deploy &lt;script&gt;alert(1)&lt;/script&gt; &quot;now&quot;?');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('Lost create');
+    expect(html).toContain('Sess refused the next step the agent sent');
+    expect(html).not.toContain('Still waiting');
+    expect(html).not.toContain('Not yours');
+    expect(parseHtmlForms(html).filter((f) => f.action === '/account/interactions/retire')).toHaveLength(2);
+  });
+
+  it('is linked from the account page', async () => {
+    const html = await (await get('/account')).text();
+    expect(html).toContain('href="/account/interactions"');
+  });
+
+  it('refuses a retire without the page’s CSRF token, changing nothing', async () => {
+    const response = await retire(made.blocked!.handle, 'forged');
+    expect(response.status).toBe(403);
+    expect((await handleRow(made.blocked!.handle))?.state).toBe('blocked');
+  });
+
+  it('answers 404 for another person’s interaction and leaves it alone', async () => {
+    const { csrf } = await retireForm();
+    const response = await retire(made.theirs!.handle, csrf);
+    expect(response.status).toBe(404);
+    expect((await handleRow(made.theirs!.handle))?.state).toBe('blocked');
+    expect((await retire(made.waiting!.handle, csrf)).status).toBe(404);
+    expect((await handleRow(made.waiting!.handle))?.state).toBe('waiting');
+  });
+
+  it('retires a blocked interaction: its form is withdrawn, the handle cancelled, its place freed', async () => {
+    const unfinished = async () =>
+      Number(
+        (
+          await queryRows<{ n: number }>(
+            server.database.db,
+            sql`select count(*)::int as n from mcp_handles where principal_id = ${person.userId}
+                 and state in ('create_intent', 'create_unknown', 'waiting', 'answered', 'blocked')`,
+          )
+        )[0]?.n,
+      );
+    expect(await unfinished()).toBe(3);
+    const { csrf } = await retireForm();
+    const response = await retire(made.blocked!.handle, csrf);
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/account/interactions?retired=1');
+    expect(await handleRow(made.blocked!.handle)).toEqual({
+      state: 'cancelled',
+      blocked_reason: 'retired_by_owner',
+      sealed: null,
+    });
+    expect(await sessionState(made.blocked!.sessionId!)).toBe('withdrawn');
+    expect(await unfinished()).toBe(2);
+
+    const after = await (await get('/account/interactions?retired=1')).text();
+    expect(after).toContain('Retired. Its link no longer takes answers.');
+    expect(after).not.toContain('Deploy &lt;script&gt;');
+    // Twice is not an error that changes anything: there is nothing left to retire.
+    expect((await retire(made.blocked!.handle, csrf)).status).toBe(404);
+  });
+
+  it('retires an interaction whose create outcome is unknown (no form to withdraw)', async () => {
+    const { csrf } = await retireForm();
+    expect((await retire(made.unknown!.handle, csrf)).status).toBe(303);
+    expect((await handleRow(made.unknown!.handle))?.state).toBe('cancelled');
+    const html = await (await get('/account/interactions')).text();
+    expect(html).toContain('Nothing to review.');
+  });
+});
