@@ -1,7 +1,7 @@
 export { notify } from './bus.ts';
 export { isMigrated, MIGRATIONS_FOLDER, type MigrationReport, migrate } from './migrate.ts';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.ts';
-export { queryRows } from './rows.ts';
+export { DELETE_CHUNK, deleteInChunks, queryRows } from './rows.ts';
 export {
   apiKeys,
   askRespondents,
