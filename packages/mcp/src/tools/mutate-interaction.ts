@@ -63,7 +63,7 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
         .catch(() => undefined);
       throw new SessError(
         'MUTATION_REJECTED',
-        `Sess refused this ${pending.kind} (${failure.error.code}): ${failure.error.message} The interaction is blocked for the owner to review.`,
+        `Sess refused this ${pending.kind} (${failure.error.code}): ${failure.error.message} The interaction is blocked: the person can review it in their Sess account, under Interactions to review.`,
         { reason: failure.error.code },
       );
     }

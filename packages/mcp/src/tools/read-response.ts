@@ -43,7 +43,7 @@ async function block(call: ToolCall, record: HandleRecord, reason: string, error
 function movedOn(): SessError {
   return new SessError(
     'RECOVERY_BLOCKED',
-    'The form moved on in Sess after this answer, so the answer is not released. The owner must review it; start a new interaction if needed.',
+    'The form moved on in Sess after this answer, so the answer is not released. The person can review it in their Sess account, under Interactions to review; start a new interaction if needed.',
     { reason: 'moved_on' },
   );
 }
