@@ -67,5 +67,5 @@ export {
   renderConsentPage,
   renderOAuthErrorPage,
 } from './oauth/index.ts';
-export { newNonce, type PageHeaderOptions, pageHeaders } from './security-headers.ts';
+export { htmlPage, newNonce, type PageHeaderOptions, pageHeaders, seeOther } from './security-headers.ts';
 export { STYLESHEET, STYLESHEET_ETAG } from './stylesheet.ts';

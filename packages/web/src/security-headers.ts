@@ -39,3 +39,30 @@ export function pageHeaders({ nonce, formAction = ["'self'"] }: PageHeaderOption
     'Cross-Origin-Opener-Policy': 'same-origin',
   };
 }
+
+/**
+ * One server-rendered page as a response: a fresh nonce for `render`, the page headers above,
+ * and any `headers` beside them (a list value is sent as repeated headers, e.g. Set-Cookie).
+ */
+export function htmlPage(
+  status: number,
+  render: (nonce: string) => string,
+  options: { formAction?: string[]; headers?: Record<string, string | string[]> } = {},
+): Response {
+  const nonce = newNonce();
+  const headers = new Headers({
+    ...pageHeaders({ nonce, ...(options.formAction ? { formAction: options.formAction } : {}) }),
+    'Content-Type': 'text/html; charset=utf-8',
+  });
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return new Response(render(nonce), { status, headers });
+}
+
+/** A 303 See Other to a same-origin path (after a form post, or to sign in), never cached, with optional cookies. */
+export function seeOther(location: string, cookies: string[] = []): Response {
+  const headers = new Headers({ Location: location, 'Cache-Control': 'no-store' });
+  for (const cookie of cookies) headers.append('Set-Cookie', cookie);
+  return new Response(null, { status: 303, headers });
+}

@@ -5,14 +5,14 @@ import { type FormsRuntime, withdrawSession } from '@sess/forms';
 import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from '@sess/mcp';
 import {
   ACCOUNT_FORM_FIELDS,
-  newNonce,
-  pageHeaders,
+  htmlPage,
   RETIRE_PATH,
   REVIEW_FORM_FIELDS,
   REVIEW_PATH,
   type ReviewItemView,
   renderMessagePage,
   renderReviewPage,
+  seeOther,
 } from '@sess/web';
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
@@ -26,19 +26,8 @@ export interface ReviewRoutesDeps {
   now: () => Date;
 }
 
-function page(status: number, render: (nonce: string) => string): Response {
-  const nonce = newNonce();
-  return new Response(render(nonce), {
-    status,
-    headers: { ...pageHeaders({ nonce }), 'Content-Type': 'text/html; charset=utf-8' },
-  });
-}
-
-const seeOther = (location: string) =>
-  new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
-
 function message(status: number, title: string, text: string): Response {
-  return page(status, (nonce) =>
+  return htmlPage(status, (nonce) =>
     renderMessagePage({ title, message: text, tone: 'error', link: { href: REVIEW_PATH, label: 'Back to the list' } }, nonce),
   );
 }
@@ -85,7 +74,7 @@ export function mountReviewRoutes(app: Hono<AppEnv>, deps: ReviewRoutesDeps): vo
     const browser = await session(c);
     if (!browser) return signIn();
     const items = await listHandlesForReview(deps.db, browser.userId);
-    return page(200, (nonce) =>
+    return htmlPage(200, (nonce) =>
       renderReviewPage(
         {
           email: browser.email,

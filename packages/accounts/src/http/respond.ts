@@ -1,30 +1,17 @@
-import { newNonce, pageHeaders, renderMessagePage } from '@sess/web';
+import { htmlPage, renderMessagePage, seeOther } from '@sess/web';
 import type { Context } from 'hono';
 
-/**
- * Sends one server-rendered page with the strict page headers (CSP with this response's nonce,
- * no framing, no caching). `render` gets the nonce.
- */
+/** Sends one server-rendered page with the strict page headers (see `htmlPage`); `extra` adds headers such as Set-Cookie. */
 export function sendPage(
   _c: Context,
   status: number,
   render: (nonce: string) => string,
   extra: Record<string, string | string[]> = {},
 ): Response {
-  const nonce = newNonce();
-  const headers = new Headers({ ...pageHeaders({ nonce }), 'Content-Type': 'text/html; charset=utf-8' });
-  for (const [name, value] of Object.entries(extra)) {
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-  }
-  return new Response(render(nonce), { status, headers });
+  return htmlPage(status, render, { headers: extra });
 }
 
-/** A 303 See Other to a same-origin path (after a form post), with optional cookies. */
-export function seeOther(location: string, cookies: string[] = []): Response {
-  const headers = new Headers({ Location: location, 'Cache-Control': 'no-store' });
-  for (const cookie of cookies) headers.append('Set-Cookie', cookie);
-  return new Response(null, { status: 303, headers });
-}
+export { seeOther };
 
 /** Reads a urlencoded/multipart form into strings (files and repeated names are dropped). */
 export async function readForm(c: Context): Promise<Record<string, string>> {

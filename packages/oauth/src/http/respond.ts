@@ -1,4 +1,4 @@
-import { newNonce, pageHeaders } from '@sess/web';
+import { htmlPage, seeOther } from '@sess/web';
 import type { OAuthError } from '../errors/oauth-error.ts';
 
 /** Headers of every token, registration and revocation response (RFC 6749 §5.1). */
@@ -29,15 +29,7 @@ export function oauthErrorJson(error: OAuthError, options: { basicAttempted?: bo
  * forms may go, including where a post's redirect lands (Chrome checks form-action there too).
  */
 export function sendPage(status: number, render: (nonce: string) => string, options: { formAction?: string[] } = {}): Response {
-  const nonce = newNonce();
-  const headers = {
-    ...pageHeaders({ nonce, ...(options.formAction ? { formAction: options.formAction } : {}) }),
-    'Content-Type': 'text/html; charset=utf-8',
-  };
-  return new Response(render(nonce), { status, headers });
+  return htmlPage(status, render, options);
 }
 
-/** A 303 See Other (after a form post or to sign in), never cached. */
-export function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
-}
+export { seeOther };
