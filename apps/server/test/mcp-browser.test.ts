@@ -3,10 +3,10 @@
  * tools on the real app, and people answer on the real page in Chromium (phone viewport,
  * elements by role and label). Screenshots go to test-results/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
-import { createTestUser, testDriver } from '@sess/testkit';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { createTestUser } from '@sess/testkit';
+import { launchTestBrowser, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from './support/app-server.ts';
 import { PersonAtTheKeyboard } from './support/oauth-provider.ts';
@@ -25,8 +25,7 @@ type Interaction = {
   };
 };
 
-const SCREENSHOTS = 'test-results/screenshots';
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const PHONE = SCREEN_SIZES.phone;
 const SLOW = { timeout: 120_000 };
 const interactionOf = (result: unknown) =>
   (result as { structuredContent: { interaction: Interaction } }).structuredContent.interaction;
@@ -36,14 +35,7 @@ let server: AppServer;
 let browser: Browser;
 let client: Client;
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  [server, browser] = await Promise.all([
-    startAppServer(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchTestBrowser()]);
   const user = await createTestUser(server.database.db);
   const url = new URL(`${server.url}/mcp`);
   const provider = new PersonAtTheKeyboard(server.url, user);
@@ -61,8 +53,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `${SCREENSHOTS}/mcp-${testDriver()}-${name}.png`, fullPage: true });
+function shot(page: Page, name: string) {
+  return screenshot(page, `mcp-${name}`);
 }
 
 describe('an agent and a person', () => {

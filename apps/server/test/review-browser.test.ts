@@ -4,34 +4,21 @@
  * Retire a blocked interaction, see it gone. Any CSP violation or page error fails the test.
  * Screenshots go to test-results/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { createPostgresHandleStore, type HandleBinding } from '@sess/mcp';
-import { createTestUser, TEST_SECRET, testDriver } from '@sess/testkit';
+import { createTestUser, TEST_SECRET } from '@sess/testkit';
+import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import { sql } from 'drizzle-orm';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from './support/app-server.ts';
-
-const SCREENSHOTS = 'test-results/screenshots';
-const SIZES = {
-  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
-  desktop: { viewport: { width: 1280, height: 900 } },
-} as const;
 
 let server: AppServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  [server, browser] = await Promise.all([
-    startAppServer(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
-  ]);
+  [server, browser] = await Promise.all([startAppServer(), launchTestBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -66,12 +53,7 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
         updatedAt: at,
       });
 
-    const context = await browser.newContext(SIZES[size]);
-    const problems: string[] = [];
-    context.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-    });
-    context.on('weberror', (error) => problems.push(String(error.error())));
+    const { context, problems } = await openWatchedContext(browser, SCREEN_SIZES[size]);
     try {
       const page = await context.newPage();
       await page.goto(`${server.url}/account`);
@@ -85,13 +67,13 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       const retire = page.getByRole('button', { name: 'Retire “Approve the quarterly report?”' });
       const box = await retire.boundingBox();
       expect(box?.height).toBeGreaterThanOrEqual(44);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await page.screenshot({ path: `${SCREENSHOTS}/${testDriver()}-review-${size}.png`, fullPage: true });
+      expect(await fitsWidth(page)).toBe(true);
+      await screenshot(page, `review-${size}`);
 
       await retire.click();
       await expect.poll(() => page.getByRole('status').textContent()).toContain('Retired.');
       expect(await page.textContent('body')).toContain('Nothing to review.');
-      await page.screenshot({ path: `${SCREENSHOTS}/${testDriver()}-review-retired-${size}.png`, fullPage: true });
+      await screenshot(page, `review-retired-${size}`);
       const [row] = await queryRows<{ state: string }>(
         server.database.db,
         sql`select state from mcp_handles where handle = ${handle}`,

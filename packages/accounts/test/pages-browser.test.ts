@@ -4,53 +4,30 @@
  * labels and roles, as a person (or a screen reader) finds them. Any CSP violation or page
  * error fails the test. Screenshots go to test-results/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
-import { createTestUser, createTestWorkspace, testDriver } from '@sess/testkit';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { createTestUser, createTestWorkspace } from '@sess/testkit';
+import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountsServer, startAccounts } from './helpers.ts';
-
-const SCREENSHOTS = 'test-results/screenshots';
-const SIZES = {
-  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
-  desktop: { viewport: { width: 1280, height: 900 } },
-} as const;
 
 let server: AccountsServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  [server, browser] = await Promise.all([
-    startAccounts(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
-  ]);
+  [server, browser] = await Promise.all([startAccounts(), launchTestBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
 
-async function openPage(size: keyof typeof SIZES) {
-  const context = await browser.newContext(SIZES[size]);
-  const problems: string[] = [];
-  context.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  context.on('weberror', (error) => problems.push(String(error.error())));
+async function openPage(size: keyof typeof SCREEN_SIZES) {
+  const { context, problems } = await openWatchedContext(browser, SCREEN_SIZES[size]);
   return { context, page: await context.newPage(), problems };
 }
 
-async function shot(page: Page, size: string, name: string) {
-  await page.screenshot({ path: `${SCREENSHOTS}/${testDriver()}-accounts-${size}-${name}.png`, fullPage: true });
-}
-
-/** Nothing scrolls sideways (everything fits a phone). */
-function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+function shot(page: Page, size: string, name: string) {
+  return screenshot(page, `accounts-${size}-${name}`);
 }
 
 /** Every visible button, text box and button-styled link is at least 44 px tall. */

@@ -4,9 +4,8 @@
  * file; each test opens its own context. A screenshot of each page state is saved under
  * test-results/screenshots/ (git-ignored).
  */
-import { mkdirSync } from 'node:fs';
-import { testDriver } from '@sess/testkit';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAsk, readSession } from '../src/index.ts';
 import {
@@ -21,21 +20,13 @@ import {
   withdrawSession,
 } from './pages-harness.ts';
 
-const SCREENSHOTS = 'test-results/screenshots';
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
-const DESKTOP = { viewport: { width: 1280, height: 900 } };
+const PHONE = SCREEN_SIZES.phone;
+const DESKTOP = SCREEN_SIZES.desktop;
 
 let h: PagesHarness;
 let browser: Browser;
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  [h, browser] = await Promise.all([
-    startPagesHarness(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
-  ]);
+  [h, browser] = await Promise.all([startPagesHarness(), launchTestBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -43,19 +34,11 @@ afterAll(async () => {
 });
 
 /** A fresh browser context that fails the test on any CSP violation or page error. */
-async function openContext(options: Parameters<Browser['newContext']>[0] = PHONE) {
-  const context = await browser.newContext(options);
-  const problems: string[] = [];
-  context.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  context.on('weberror', (error) => problems.push(String(error.error())));
-  return { context, problems };
+function openContext(options: Parameters<Browser['newContext']>[0] = PHONE) {
+  return openWatchedContext(browser, options ?? PHONE);
 }
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `${SCREENSHOTS}/${testDriver()}-${name}.png`, fullPage: true });
-}
+const shot = screenshot;
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 /** Browser tests wait on a real browser on a shared 2-core machine: give them room. */

@@ -5,20 +5,14 @@
  * CSP form-action lets Chrome follow the post's redirect), Deny, and Disconnect. Any CSP
  * violation or page error fails the test. Screenshots go to test-results/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
-import { createPkcePair, createTestUser, createTestWorkspace, testDriver } from '@sess/testkit';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { createPkcePair, createTestUser, createTestWorkspace } from '@sess/testkit';
+import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessTokenVerifier } from '../src/index.ts';
 import { type DocumentServer, startDocumentServer } from './support/network.ts';
 import { authorizeUrl, registerPublicClient, tokenRequest } from './support/oauth-helpers.ts';
 import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
-
-const SCREENSHOTS = 'test-results/screenshots';
-const SIZES = {
-  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
-  desktop: { viewport: { width: 1280, height: 900 } },
-} as const;
 
 let server: OAuthTestServer;
 let callbacks: DocumentServer;
@@ -26,15 +20,7 @@ let browser: Browser;
 const received: URL[] = [];
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  [server, callbacks, browser] = await Promise.all([
-    startOAuthTestServer(),
-    startDocumentServer(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    }),
-  ]);
+  [server, callbacks, browser] = await Promise.all([startOAuthTestServer(), startDocumentServer(), launchTestBrowser()]);
   callbacks.route('/callback', (request, response) => {
     received.push(new URL(request.url!, callbacks.url));
     response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Callback</title><h1>Back in the app</h1>');
@@ -46,18 +32,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function openPage(size: keyof typeof SIZES) {
-  const context = await browser.newContext(SIZES[size]);
-  const problems: string[] = [];
-  context.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  context.on('weberror', (error) => problems.push(String(error.error())));
+async function openPage(size: keyof typeof SCREEN_SIZES) {
+  const { context, problems } = await openWatchedContext(browser, SCREEN_SIZES[size]);
   return { context, page: await context.newPage(), problems };
 }
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `${SCREENSHOTS}/${testDriver()}-oauth-${name}.png`, fullPage: true });
+function shot(page: Page, name: string) {
+  return screenshot(page, `oauth-${name}`);
 }
 
 async function signIn(page: Page, user: { email: string; password: string }) {
@@ -65,11 +46,6 @@ async function signIn(page: Page, user: { email: string; password: string }) {
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/** The page's width scrolls no further than the viewport (nothing overflows on a phone). */
-async function fitsWidth(page: Page) {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
 describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {

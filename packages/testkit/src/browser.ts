@@ -1,0 +1,55 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { testDriver } from './test-env.ts';
+
+/** Where every browser test saves its screenshots (a CI artifact). */
+export const SCREENSHOTS_DIR = 'test-results/screenshots';
+
+/** The two sizes every page is checked at: a phone (390×844) and a desktop. */
+export const SCREEN_SIZES = {
+  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+  desktop: { viewport: { width: 1280, height: 900 } },
+} as const satisfies Record<string, BrowserContextOptions>;
+
+/** Debian's `chromium` as `command -v chromium` finds it; never a downloaded browser. */
+function systemChromium(): string {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'chromium');
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  throw new Error('chromium is not on PATH: install Debian’s chromium package (scripts/ensure-services.sh does, as root).');
+}
+
+/** The system Chromium, headless, with the flags these machines need. */
+export function launchTestBrowser(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  return chromium.launch({
+    executablePath: systemChromium(),
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/** A new context whose CSP violations and page errors are collected in `problems` (a test expects none). */
+export async function openWatchedContext(
+  browser: Browser,
+  options: BrowserContextOptions,
+): Promise<{ context: BrowserContext; problems: string[] }> {
+  const context = await browser.newContext(options);
+  const problems: string[] = [];
+  context.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  context.on('weberror', (error) => problems.push(String(error.error())));
+  return { context, problems };
+}
+
+/** Saves a full-page screenshot as `test-results/screenshots/<driver>-<name>.png`. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SCREENSHOTS_DIR}/${testDriver()}-${name}.png`, fullPage: true });
+}
+
+/** Nothing scrolls sideways (the page fits a phone). */
+export function fitsWidth(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
