@@ -187,6 +187,47 @@ describe('/account/interactions', () => {
     expect((await retire(made.blocked!.handle, csrf)).status).toBe(404);
   });
 
+  it('says so and changes nothing when the form cannot be withdrawn; a retry then works', async () => {
+    const db = server.database.db;
+    const runtime = createFormsRuntime({
+      database: server.database,
+      publicUrl: server.url,
+      secret: TEST_SECRET,
+      logger: createLogger({ level: 'silent' }),
+    });
+    const open = await createSession({
+      ctx: { runtime, workspaceId: person.workspaceId },
+      input: { interaction: sampleSurface() },
+    });
+    await runtime.close();
+    const stuck = record(bindingOf(person), { state: 'blocked', blockedReason: 'moved_on', sessionId: open.sessionId });
+    await createPostgresHandleStore({ db, secret: TEST_SECRET }).bind(bindingOf(person)).insert(stuck);
+    // Fault injection: the database refuses to change this one form.
+    await db.execute(
+      sql.raw(`create function refuse_withdraw() returns trigger language plpgsql as $$
+               begin raise exception 'injected failure'; end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger refuse_withdraw before update on form_sessions for each row
+               when (old.id = '${open.sessionId}') execute function refuse_withdraw()`),
+    );
+    try {
+      const { csrf } = await retireForm();
+      const refused = await retire(stuck.handle, csrf);
+      expect(refused.status).toBe(503);
+      expect(await refused.text()).toContain('Sess could not close the form just now.');
+      expect((await handleRow(stuck.handle))?.state).toBe('blocked');
+      expect(await sessionState(open.sessionId)).toBe('open');
+    } finally {
+      await db.execute(sql.raw('drop trigger refuse_withdraw on form_sessions'));
+      await db.execute(sql.raw('drop function refuse_withdraw()'));
+    }
+    const { csrf } = await retireForm();
+    expect((await retire(stuck.handle, csrf)).status).toBe(303);
+    expect((await handleRow(stuck.handle))?.state).toBe('cancelled');
+    expect(await sessionState(open.sessionId)).toBe('withdrawn');
+  });
+
   it('retires an interaction whose create outcome is unknown (no form to withdraw)', async () => {
     const { csrf } = await retireForm();
     expect((await retire(made.unknown!.handle, csrf)).status).toBe(303);

@@ -32,6 +32,9 @@ function message(status: number, title: string, text: string): Response {
   );
 }
 
+const nothingToRetire = () =>
+  message(404, 'Nothing to retire', 'This interaction is not waiting for your review (it may already be retired).');
+
 function explain(item: HandleForReview): string {
   if (item.state === 'create_unknown')
     return 'It is not known whether this form was created: the create was sent and its answer was lost.';
@@ -103,20 +106,22 @@ export function mountReviewRoutes(app: Hono<AppEnv>, deps: ReviewRoutesDeps): vo
     }
     const handle = (form.get(REVIEW_FORM_FIELDS.handle) ?? '').slice(0, 64);
     const item = await findHandleForReview(deps.db, browser.userId, handle);
-    if (!item)
-      return message(404, 'Nothing to retire', 'This interaction is not waiting for your review (it may already be retired).');
+    if (!item) return nothingToRetire();
     const sessionId = item.sessionId ?? item.askId;
     if (sessionId) {
       try {
         await withdrawSession({ ctx: { runtime: deps.runtime, workspaceId: item.workspaceId }, sessionId });
       } catch (error) {
         // A completed form keeps what was given; a form that no longer exists has no link to close.
-        if (!isSessError(error) || (error.code !== 'INVALID_STATE' && error.code !== 'NOT_FOUND')) throw error;
+        if (!isSessError(error) || (error.code !== 'INVALID_STATE' && error.code !== 'NOT_FOUND')) {
+          c.get('logger').warn({ event: 'mcp.handle.retire_failed', handle, err: error }, 'withdraw failed');
+          // The withdraw is idempotent and the handle is untouched: trying again is safe.
+          return message(503, 'Not retired yet', 'Sess could not close the form just now. Try again in a moment.');
+        }
       }
     }
     const retired = await retireHandle(deps.db, { principalId: browser.userId, handle, now: deps.now() });
-    if (!retired)
-      return message(404, 'Nothing to retire', 'This interaction is not waiting for your review (it may already be retired).');
+    if (!retired) return nothingToRetire();
     c.get('logger').info({ event: 'mcp.handle.retired', handle, state: item.state }, 'interaction retired by its owner');
     return seeOther(`${REVIEW_PATH}?retired=1`);
   });
