@@ -220,20 +220,20 @@ try {
     throw new Stop();
   }
   const skipCompare = argv.includes('--skip-compare');
-  const toolsList = skipCompare
-    ? {}
-    : await compare('tools/list', [
-        ['bare Hono JSON route', `${ready.bare}/json`, { headers: list.headers, body: list.body }],
-        ['bare createMcpHandler', `${ready.bare}/mcp`, list],
-        ['whole edge', `${ready.edge}/mcp`, { headers: { ...list.headers, ...auth }, body: list.body }],
-      ]);
-  const response = skipCompare
-    ? {}
-    : await compare('sess_response, wait_ms 0 (a waiting interaction)', [
-        ['bare Hono JSON route', `${ready.bare}/json`, { headers: read.headers, body: read.body }],
-        ['bare createMcpHandler', `${ready.bare}/mcp`, read],
-        ['whole edge', `${ready.edge}/mcp`, { headers: { ...read.headers, ...auth }, body: read.body }],
-      ]);
+  /** One request three ways: a bare Hono route, a bare createMcpHandler, and the whole edge (with a token). */
+  const threeWays = async (
+    name: string,
+    request: { headers: Record<string, string>; body: string },
+  ): Promise<Record<string, Figure>> =>
+    skipCompare
+      ? {}
+      : compare(name, [
+          ['bare Hono JSON route', `${ready.bare}/json`, request],
+          ['bare createMcpHandler', `${ready.bare}/mcp`, request],
+          ['whole edge', `${ready.edge}/mcp`, { headers: { ...request.headers, ...auth }, body: request.body }],
+        ]);
+  const toolsList = await threeWays('tools/list', list);
+  const response = await threeWays('sess_response, wait_ms 0 (a waiting interaction)', read);
 
   if (argv.includes('--compare-only')) throw new Stop();
   // 2. sess_ask at 50 concurrent clients, round-robin over the people.

@@ -81,23 +81,28 @@ function retire(handle: string, csrf: string) {
   });
 }
 
-beforeAll(async () => {
-  server = await startAppServer();
-  const db = server.database.db;
-  person = await createTestUser(db);
-  stranger = await createTestUser(db);
-  cookie = (await signInTestUser(db, person.userId, server.clock.now())).cookie;
+/** A new open form in the user's workspace, as a create through forms makes it. */
+async function openForm(user: TestUser) {
   const runtime = createFormsRuntime({
     database: server.database,
     publicUrl: server.url,
     secret: TEST_SECRET,
     logger: createLogger({ level: 'silent' }),
   });
-  const open = await createSession({
-    ctx: { runtime, workspaceId: person.workspaceId },
-    input: { interaction: sampleSurface() },
-  });
-  await runtime.close();
+  try {
+    return await createSession({ ctx: { runtime, workspaceId: user.workspaceId }, input: { interaction: sampleSurface() } });
+  } finally {
+    await runtime.close();
+  }
+}
+
+beforeAll(async () => {
+  server = await startAppServer();
+  const db = server.database.db;
+  person = await createTestUser(db);
+  stranger = await createTestUser(db);
+  cookie = (await signInTestUser(db, person.userId, server.clock.now())).cookie;
+  const open = await openForm(person);
   const store = createPostgresHandleStore({ db, secret: TEST_SECRET });
   const mine = store.bind(bindingOf(person));
   made.blocked = record(bindingOf(person), {
@@ -189,17 +194,7 @@ describe('/account/interactions', () => {
 
   it('says so and changes nothing when the form cannot be withdrawn; a retry then works', async () => {
     const db = server.database.db;
-    const runtime = createFormsRuntime({
-      database: server.database,
-      publicUrl: server.url,
-      secret: TEST_SECRET,
-      logger: createLogger({ level: 'silent' }),
-    });
-    const open = await createSession({
-      ctx: { runtime, workspaceId: person.workspaceId },
-      input: { interaction: sampleSurface() },
-    });
-    await runtime.close();
+    const open = await openForm(person);
     const stuck = record(bindingOf(person), { state: 'blocked', blockedReason: 'moved_on', sessionId: open.sessionId });
     await createPostgresHandleStore({ db, secret: TEST_SECRET }).bind(bindingOf(person)).insert(stuck);
     // Fault injection: the database refuses to change this one form.
