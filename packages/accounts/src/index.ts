@@ -44,7 +44,13 @@ export {
 export { checkCsrfToken, csrfToken } from './csrf/csrf-token.ts';
 // The HTTP face: sign-in, sign-up, sign-out, /account, /account/keys, "Sign in with …".
 export { CONNECTED_APPS_PATH, createAccountRoutes } from './http/account-routes.ts';
-export type { AccountRateLimits, AccountRoutesDeps, AccountsEnv, OidcSettings } from './http/deps.ts';
+export {
+  type AccountRateLimits,
+  type AccountRoutesDeps,
+  type AccountsEnv,
+  type OidcSettings,
+  socketAddress,
+} from './http/deps.ts';
 export { OIDC_CALLBACK_PATH } from './http/oidc-routes.ts';
 // Upstream OpenID sign-in.
 export { createOidcClient, type OidcClient, type OidcIdentity, OidcSignInError } from './oidc/oidc-client.ts';

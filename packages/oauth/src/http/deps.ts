@@ -32,9 +32,3 @@ export interface OAuthEnv {
     logger: Logger;
   };
 }
-
-/** The socket address @hono/node-server exposes on `c.env.incoming`. */
-export function socketAddress(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
-}

@@ -1,9 +1,10 @@
+import { socketAddress } from '@sess/accounts';
 import { createRateLimiter } from '@sess/core';
 import type { Hono } from 'hono';
 import { registerClient } from '../clients/register-client.ts';
 import { validateClientMetadata } from '../clients/validate-client-metadata.ts';
 import { isOAuthError, OAuthError } from '../errors/oauth-error.ts';
-import { type OAuthEnv, socketAddress } from './deps.ts';
+import type { OAuthEnv } from './deps.ts';
 import { readJsonBody } from './form-body.ts';
 import type { OAuthServer } from './oauth-server.ts';
 import { jsonNoStore, oauthErrorJson } from './respond.ts';
