@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { SessError } from '@sess/core';
+import { newId, SessError } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { completeSession, publishSession, submitLinkAnswer, withdrawSession } from '@sess/forms';
 import { createPostgresHandleStore, type HandleStoreFactory, type SessBackend } from '@sess/mcp';
@@ -14,7 +14,7 @@ import {
 } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type McpHarness, startMcpHarness } from './support/mcp-harness.ts';
+import { type McpHarness, startMcpHarness, structured } from './support/mcp-harness.ts';
 
 /*
  * Every error code of the seed's table, each reached through the real MCP client over HTTP,
@@ -204,6 +204,39 @@ describe('not_found', () => {
     await expectError(
       call('sess_complete', { handle: created.handle, expected_revision: 1, response_event_id: 'evt_x' }, elsewhere),
       'HANDLE_NOT_FOUND',
+    );
+  });
+
+  it('HANDLE_NOT_FOUND: the same person through another app (another OAuth client) — never BINDING_MISMATCH', async () => {
+    const { token, principal } = await h.addPrincipal();
+    const created = await request(await h.connect(token, 'modern'));
+    const otherApp = await h.addPrincipal({
+      workspaceId: principal.workspaceId,
+      principalId: principal.principalId,
+      clientId: newId('oauthClient'),
+      grantId: newId('oauthGrant'),
+    });
+    const other = await h.connect(otherApp.token, 'legacy');
+    await expectError(call('sess_response', { handle: created.handle, revision: 1, wait_ms: 0 }, other), 'HANDLE_NOT_FOUND');
+    await expectError(call('sess_cancel', { handle: created.handle }, other), 'HANDLE_NOT_FOUND');
+    const listed = structured<{ interactions: unknown[] }>(await other.callTool({ name: 'sess_list', arguments: {} }));
+    expect(listed.interactions).toEqual([]);
+  });
+
+  it('HANDLE_NOT_FOUND: a handle is bound to the origin it was created under (another accepted Host is another origin)', async () => {
+    const { token } = await h.addPrincipal();
+    const mine = await h.connect(token, 'modern');
+    const created = await request(mine);
+    const viaLocalhost = await h.connect(token, 'modern', { url: h.url.replace('127.0.0.1', 'localhost') });
+    await expectError(
+      call('sess_response', { handle: created.handle, revision: 1, wait_ms: 0 }, viaLocalhost),
+      'HANDLE_NOT_FOUND',
+    );
+    const listed = structured<{ interactions: unknown[] }>(await viaLocalhost.callTool({ name: 'sess_list', arguments: {} }));
+    expect(listed.interactions).toEqual([]);
+    // Under the Host it was made with, the handle is there.
+    expect(interactionOf(await call('sess_response', { handle: created.handle, revision: 1, wait_ms: 0 }, mine)).state).toBe(
+      'waiting',
     );
   });
 

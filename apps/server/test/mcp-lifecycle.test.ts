@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { openLink, startRespondent, submitLinkAnswer } from '@sess/forms';
-import type { SessBackend } from '@sess/mcp';
+import { ASK_OPEN_LINE, type SessBackend } from '@sess/mcp';
 import { sampleSurface, tokenOf } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,10 +96,13 @@ describe('Asks', () => {
       'ASK_FULL',
     ]);
 
-    const midway = interactionOf(
-      await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } }),
-    );
+    const midwayRead = await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
+    const midway = interactionOf(midwayRead);
     expect(midway).toMatchObject({ state: 'waiting', ask: { open: true, counts: { started: 3, answered: 0 } } });
+    // An open Ask gets its own line (read again later; no three-call rule), then the same JSON.
+    const midwayText = (midwayRead.content as Array<{ text: string }>)[0]!.text;
+    expect(midwayText.startsWith(`${ASK_OPEN_LINE}\n\n`)).toBe(true);
+    expect(JSON.parse(midwayText.slice(ASK_OPEN_LINE.length + 2))).toEqual(midwayRead.structuredContent);
     const names = ['Ana', 'Bo', 'Cy'];
     for (const [i, respondent] of started.entries()) {
       const ok = await submitLinkAnswer(h.runtime, respondent.respondentToken, {
@@ -115,7 +118,7 @@ describe('Asks', () => {
     expect(done.ask?.answers).toHaveLength(3);
     expect(done.ask?.answers?.every((a) => a.verified && a.values.place === 'Beach')).toBe(true);
     expect(done.ask?.answers?.map((a) => a.name).sort()).toEqual(names);
-    // No re-wait line for an Ask: it is read once, not polled.
+    // A closed Ask has no line at all: nothing more will come.
     expect((read.content as Array<{ text: string }>)[0]!.text.startsWith('{')).toBe(true);
 
     const publish = await client.callTool({

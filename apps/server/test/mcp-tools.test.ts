@@ -124,6 +124,8 @@ describe.each(['modern', 'legacy'] as const)('tools over the %s era', (era) => {
       },
     });
     expect(structured<{ interaction: Interaction }>(published).interaction).toMatchObject({ state: 'waiting', revision: 2 });
+    // Only sess_response's waiting result has the re-wait line: a publish result is the JSON alone.
+    expect(JSON.parse((published.content as Array<{ text: string }>)[0]!.text)).toEqual(structured(published));
 
     await submitLinkAnswer(h.runtime, link, { revision: 2, actionId: 'stop', submitted: {} });
     const second = structured<{ interaction: Interaction }>(
@@ -135,5 +137,6 @@ describe.each(['modern', 'legacy'] as const)('tools over the %s era', (era) => {
       arguments: { handle: interaction.handle, expected_revision: 2, response_event_id: second.response!.eventId },
     });
     expect(structured<{ interaction: Interaction }>(done).interaction.state).toBe('completed');
+    expect(JSON.parse((done.content as Array<{ text: string }>)[0]!.text)).toEqual(structured(done));
   });
 });

@@ -48,4 +48,4 @@ export { createPostgresHandleStore, type PostgresHandleStoreOptions } from './st
 export { createSealer, type Sealer } from './store/seal.ts';
 export { createServerFactory, SCOPE_KEY, SERVER_INFO, TOOL_NAMES } from './tools/build-server.ts';
 export type { ReceiptVerification, RequestScope, SessPrincipal, ToolDeps } from './tools/context.ts';
-export { REWAIT_LINE, SERVER_INSTRUCTIONS } from './tools/descriptions.ts';
+export { ASK_OPEN_LINE, REWAIT_LINE, SERVER_INSTRUCTIONS } from './tools/descriptions.ts';

@@ -42,7 +42,8 @@ export interface McpHarness {
   addPrincipal(overrides?: Partial<SessPrincipal>): Promise<{ token: string; principal: SessPrincipal }>;
   /** Replaces a token's principal (a re-issued grant, a refresh). */
   setPrincipal(token: string, principal: SessPrincipal): void;
-  connect(token: string, era: 'modern' | 'legacy'): Promise<Client>;
+  /** A connected client; `url` reaches the same endpoint under another accepted Host (e.g. localhost). */
+  connect(token: string, era: 'modern' | 'legacy', options?: { url?: string }): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -120,13 +121,15 @@ export async function startMcpHarness(options: HarnessOptions = {}): Promise<Mcp
     setPrincipal(token, principal) {
       principals.set(token, principal);
     },
-    async connect(token, era) {
+    async connect(token, era, connectOptions = {}) {
       const client = new Client(
         { name: 'sess-test', version: '1.0.0' },
         era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
       );
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+        new StreamableHTTPClientTransport(new URL(connectOptions.url ?? url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
       );
       clients.push(client);
       return client;

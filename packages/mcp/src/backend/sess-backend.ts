@@ -100,7 +100,7 @@ export interface CreateOptions {
 
 /** The runtime operations the tools need, and nothing more. */
 export interface SessBackend {
-  /** The API origin handles are bound to (the in-process backend names the server's own public origin). */
+  /** The runtime's API origin (the in-process backend names the server's own public origin). */
   readonly origin: string;
   /**
    * True when `createSession`/`createAsk` accept the handle store's transaction (`options.tx`),

@@ -66,8 +66,6 @@ export interface SessMcpHttpHandlerOptions {
   backend?: SessBackend;
   /** How answer receipts are verified (required with a backend). */
   receipts?: ReceiptVerification;
-  /** The API origin handles are bound to; defaults to the backend's. */
-  origin?: string;
   /** Lower the 45 000 ms wait ceiling. */
   maxWaitMs?: number;
   /** Answer plain tools/list requests from the SDK's own cached answer (default true). */
@@ -131,6 +129,14 @@ function hostOfUrl(url: string): string | null {
   }
 }
 
+/**
+ * The origin a request was addressed to, normalised as a browser would (lower case, no default
+ * port): two accepted Host names (`127.0.0.1` and `localhost` outside production) are two origins.
+ */
+function servedOrigin(protocol: string, host: string): string {
+  return new URL(`${protocol}//${host}`).origin;
+}
+
 function isModernRequest(headers: Headers, body: unknown): boolean {
   const header = headers.get('mcp-protocol-version');
   if (header && MODERN_VERSIONS.has(header)) return true;
@@ -160,7 +166,9 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
   const hosts = createHostAllowlist(options.allowedHosts);
   const origins = createOriginAllowlist(options.allowedOrigins);
   const logger = options.logger;
-  const apiOrigin = options.origin ?? options.backend?.origin ?? 'local';
+  // Handles are bound to the origin a request was addressed to: the endpoint's scheme (behind a
+  // TLS proxy the socket is plain http, so it comes from the public resource URL) and its Host.
+  const endpointProtocol = new URL(options.resourceMetadataUrl).protocol;
   const ipLimit = options.rateLimit?.perIp === false ? undefined : (options.rateLimit?.perIp ?? DEFAULT_PER_IP);
   const principalLimit =
     options.rateLimit?.perPrincipal === false ? undefined : (options.rateLimit?.perPrincipal ?? DEFAULT_PER_PRINCIPAL);
@@ -366,7 +374,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     }
 
     const binding: HandleBinding = {
-      origin: apiOrigin,
+      origin: servedOrigin(endpointProtocol, incoming.host!),
       workspaceId: principal.workspaceId,
       principalId: principal.principalId,
       clientId: principal.clientId,

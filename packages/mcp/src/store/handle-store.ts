@@ -1,11 +1,12 @@
 import type { DbOrTx } from '@sess/db';
 
 /**
- * The authority a handle is bound to. Another principal, host (origin) or workspace never sees
- * the handle (`HANDLE_NOT_FOUND`); the same principal under another client, grant or grant
- * generation gets `BINDING_MISMATCH`.
+ * The authority a handle is bound to. Another principal, origin, workspace or client never sees
+ * the handle (`HANDLE_NOT_FOUND`); the same client under another grant or grant generation gets
+ * `BINDING_MISMATCH`.
  */
 export interface HandleBinding {
+  /** The origin the creating request was addressed to (scheme and Host, as a browser writes it). */
   origin: string;
   workspaceId: string;
   principalId: string;

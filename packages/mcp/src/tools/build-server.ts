@@ -23,7 +23,14 @@ import {
 import { listInteractions } from './list-interactions.ts';
 import { cancelInteraction, completeInteraction, publishInteraction } from './mutate-interaction.ts';
 import { readResponse } from './read-response.ts';
-import { asSessError, type InteractionResult, interactionResult, structuredResult, toolError } from './results.ts';
+import {
+  asSessError,
+  type InteractionResult,
+  interactionResult,
+  type ResultLead,
+  structuredResult,
+  toolError,
+} from './results.ts';
 import {
   INTERACTION_OUTPUT,
   LIST_OUTPUT,
@@ -56,9 +63,9 @@ interface ToolDefinition {
 }
 
 const interaction =
-  (operation: (call: ToolCall, args: unknown) => Promise<InteractionResult>, created = false): Run =>
+  (operation: (call: ToolCall, args: unknown) => Promise<InteractionResult>, lead: ResultLead = 'none'): Run =>
   async (call, args) =>
-    interactionResult(await operation(call, args), { created });
+    interactionResult(await operation(call, args), lead);
 
 /** The seven tools, their schemas converted once for the life of the process. */
 function defineTools(): ToolDefinition[] {
@@ -71,7 +78,7 @@ function defineTools(): ToolDefinition[] {
       input: passThroughSchema(sessAskInputSchema()),
       output,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      run: interaction((call, args) => createPlanned(call, planAsk(args)), true),
+      run: interaction((call, args) => createPlanned(call, planAsk(args)), 'create'),
     },
     {
       name: 'sess_request',
@@ -80,7 +87,7 @@ function defineTools(): ToolDefinition[] {
       input: passThroughSchema(sessRequestInputSchema()),
       output,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      run: interaction((call, args) => createPlanned(call, planRequest(args)), true),
+      run: interaction((call, args) => createPlanned(call, planRequest(args)), 'create'),
     },
     {
       name: 'sess_response',
@@ -89,7 +96,7 @@ function defineTools(): ToolDefinition[] {
       input: passThroughSchema(SESS_RESPONSE_INPUT),
       output,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      run: interaction(readResponse),
+      run: interaction(readResponse, 'read'),
     },
     {
       name: 'sess_publish',

@@ -13,6 +13,13 @@ import { SESS_ASK_EXAMPLE } from '@sess/surface';
 export const REWAIT_LINE =
   'No answer yet. Call sess_response again with the same handle and revision (no wait_ms), at most three more times after your first call; if there is still no answer, tell the person the form is still open and ask them to say continue once they have sent it.';
 
+/**
+ * The line that starts the text of an Ask's `sess_response` while it is open. An Ask is read once,
+ * without waiting, so the three-call re-wait rule does not apply to it.
+ */
+export const ASK_OPEN_LINE =
+  'This Ask is still open: more answers may come. Carry on with what you have, and read it again later with sess_response (it returns at once); the limit of three more calls does not apply to an Ask.';
+
 /** The two lines that start the text of a sess_request or sess_ask result. */
 export function linkLines(humanUrl: string): string[] {
   return [`Show the person this link now: ${humanUrl}`, 'Then call sess_response.'];

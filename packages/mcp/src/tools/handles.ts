@@ -4,8 +4,8 @@ import type { RequestScope } from './context.ts';
 
 /**
  * Loads a handle and re-checks it against the caller's whole binding, whatever the store did:
- * another principal, origin or workspace never learns the handle exists (`HANDLE_NOT_FOUND`);
- * the same principal through another client, grant or grant generation (a Disconnect, or a
+ * another principal, origin, workspace or app (OAuth client) never learns the handle exists
+ * (`HANDLE_NOT_FOUND`); the same app under another grant or grant generation (a Disconnect, or a
  * sign-in that re-issued the grant) gets `BINDING_MISMATCH`.
  */
 export async function loadHandle(scope: RequestScope, handle: string): Promise<HandleRecord> {
@@ -17,10 +17,16 @@ export async function loadHandle(scope: RequestScope, handle: string): Promise<H
   if (!isId('handle', handle)) throw notFound();
   const record = await scope.store.get(handle);
   const b = scope.binding;
-  if (!record || record.workspaceId !== b.workspaceId || record.principalId !== b.principalId || record.origin !== b.origin) {
+  if (
+    !record ||
+    record.workspaceId !== b.workspaceId ||
+    record.principalId !== b.principalId ||
+    record.origin !== b.origin ||
+    record.clientId !== b.clientId
+  ) {
     throw notFound();
   }
-  if (record.clientId !== b.clientId || record.grantId !== b.grantId || record.grantGeneration !== b.grantGeneration) {
+  if (record.grantId !== b.grantId || record.grantGeneration !== b.grantGeneration) {
     throw new SessError(
       'BINDING_MISMATCH',
       'This interaction belongs to an earlier connection of this app (it was disconnected or signed in again). Start a new interaction.',

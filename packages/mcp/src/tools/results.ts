@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isSessError, SessError } from '@sess/core';
-import { linkLines, REWAIT_LINE } from './descriptions.ts';
+import { ASK_OPEN_LINE, linkLines, REWAIT_LINE } from './descriptions.ts';
 
 /** A verified answer as a tool returns it. */
 export interface ResponseResult {
@@ -31,19 +31,27 @@ export interface InteractionResult {
   ask?: AskResult;
 }
 
+/** Which lines for the agent come before a result's JSON: a create's, a read's, or none. */
+export type ResultLead = 'create' | 'read' | 'none';
+
+/** The lines for the agent before the JSON (the seed's "Every result is …" rule). */
+function leadLines(interaction: InteractionResult, lead: ResultLead): string[] {
+  if (lead === 'create') return interaction.humanUrl ? linkLines(interaction.humanUrl) : [];
+  if (lead !== 'read') return [];
+  if (interaction.ask) return interaction.state === 'waiting' ? [ASK_OPEN_LINE] : [];
+  return interaction.state === 'waiting' || interaction.state === 'needs_resume' ? [REWAIT_LINE] : [];
+}
+
 /**
  * A successful result: `structuredContent` carries `{ interaction }`; the text is the same JSON,
- * after the two agent lines of a create or the re-wait line of `waiting` / `needs_resume`.
+ * after the two agent lines of a create, or the re-wait line of a `sess_response` in `waiting` /
+ * `needs_resume` (an Ask's own line while it is open). Every other result is the JSON alone.
  */
-export function interactionResult(interaction: InteractionResult, options: { created?: boolean } = {}): CallToolResult {
+export function interactionResult(interaction: InteractionResult, lead: ResultLead): CallToolResult {
   const structured = { interaction };
   const json = JSON.stringify(structured);
-  let lead: string[] = [];
-  if (options.created && interaction.humanUrl) lead = linkLines(interaction.humanUrl);
-  else if (interaction.state === 'waiting' || interaction.state === 'needs_resume') {
-    if (!interaction.ask) lead = [REWAIT_LINE];
-  }
-  const text = lead.length > 0 ? `${lead.join('\n')}\n\n${json}` : json;
+  const lines = leadLines(interaction, lead);
+  const text = lines.length > 0 ? `${lines.join('\n')}\n\n${json}` : json;
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
