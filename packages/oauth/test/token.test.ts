@@ -1,5 +1,5 @@
-import { oauthRefreshTokens } from '@sess/db';
-import { completeAuthorization, createPkcePair, createTestUser, type TestUser } from '@sess/testkit';
+import { oauthGrants, oauthRefreshTokens } from '@sess/db';
+import { CookieJar, completeAuthorization, createPkcePair, createTestUser, type TestUser } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccessTokenVerifier, createAccessTokenVerifier } from '../src/index.ts';
@@ -21,6 +21,9 @@ afterAll(async () => {
 });
 
 const REDIRECT = 'https://app.example/cb';
+// One signed-in browser for the whole file: signing in for every code would run into the
+// per-address sign-in limit (30 per window) long before the tests run out.
+const browser = new CookieJar();
 
 /** A fresh client, a person's Allow, and the resulting code (not yet redeemed). */
 async function freshCode(redirectUri = REDIRECT) {
@@ -30,6 +33,7 @@ async function freshCode(redirectUri = REDIRECT) {
     baseUrl: server.url,
     authorizationUrl: authorizeUrl(server, { clientId: client.clientId, redirectUri, challenge: pkce.challenge }),
     user: credentials(user),
+    browser,
   });
   const code = outcome.callback!.searchParams.get('code')!;
   const exchange = (overrides: Record<string, string | undefined> = {}) => {
@@ -110,8 +114,8 @@ describe('code exchange', () => {
     expect(await issuedFor(server.database.db, clientId)).toMatchObject({ refreshTokens: 0 });
   });
 
-  it('a replayed code is refused and revokes what its first redemption issued', async () => {
-    const { exchange, clientId } = await freshCode();
+  it('a replay by the same client with the right verifier (the code and its verifier leaked) → invalid_grant, and the family and the grant are revoked', async () => {
+    const { exchange, clientId, code, pkce } = await freshCode();
     const first = await exchange();
     expect(first.status).toBe(200);
     const accessToken = first.body['access_token'] as string;
@@ -126,7 +130,53 @@ describe('code exchange', () => {
       client_id: clientId,
     });
     expect(refresh.body['error']).toBe('invalid_grant');
+    const [grant] = await server.database.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, clientId));
+    expect(grant?.revokedAt).not.toBeNull();
+    expect(server.logs).toContainEqual(
+      expect.objectContaining({ event: 'oauth.code.replayed', clientId, presentedBy: clientId, provesLeak: true, revoked: true }),
+    );
+    const logs = server.rawLogs.join('\n');
+    expect(logs).not.toContain(code);
+    expect(logs).not.toContain(pkce.verifier);
   });
+
+  // RFC 6749 §4.1.2: a replay MUST be denied and SHOULD revoke what the code issued; we revoke
+  // only when the replay proves the code AND its verifier leaked, since a code alone travels in
+  // URLs and logs and would otherwise let anyone who saw it sign the person out.
+  it.each([
+    ['from another client (even with the right verifier)', 'other client', 'right'],
+    ['by the same client with a wrong code_verifier', 'same client', 'wrong'],
+    ['by the same client without a code_verifier', 'same client', 'none'],
+  ] as const)(
+    'a replay %s → invalid_grant, and nothing is revoked: the refresh and access tokens still work',
+    async (_name, who, verifierKind) => {
+      const { exchange, clientId, code, pkce } = await freshCode();
+      const first = await exchange();
+      expect(first.status).toBe(200);
+      const other = await registerPublicClient(server, [REDIRECT]);
+      const replay = await exchange({
+        client_id: who === 'other client' ? other.clientId : clientId,
+        code_verifier:
+          verifierKind === 'right' ? pkce.verifier : verifierKind === 'wrong' ? createPkcePair().verifier : undefined,
+      });
+      expect(replay.status).toBe(400);
+      expect(replay.body['error']).toBe('invalid_grant');
+      // The refresh reads the family and the grant from the database: it fails if either was revoked.
+      const refreshed = await tokenRequest(server, {
+        grant_type: 'refresh_token',
+        refresh_token: first.body['refresh_token'] as string,
+        client_id: clientId,
+      });
+      expect(refreshed.status).toBe(200);
+      expect(await verifier.verify(first.body['access_token'] as string)).toMatchObject({ ok: true });
+      expect(server.logs).toContainEqual(
+        expect.objectContaining({ event: 'oauth.code.replayed', clientId, provesLeak: false, revoked: false }),
+      );
+      const logs = server.rawLogs.join('\n');
+      expect(logs).not.toContain(code);
+      expect(logs).not.toContain(pkce.verifier);
+    },
+  );
 
   it('the same code redeemed twice in parallel: one token set, ever', async () => {
     const { exchange, clientId } = await freshCode();

@@ -115,25 +115,72 @@ async function redeemCode(
 }
 
 /**
- * A code presented again: refused, and what its first redemption issued is revoked (the
- * refresh-token family, and the grant if it is still at the code's generation, which ends the
- * access token too). A code whose first redemption was itself refused issued nothing.
+ * True when a replay proves that the code AND its verifier leaked: it comes from the client
+ * the code was issued to (the token endpoint has authenticated it) and carries the verifier of
+ * the code's challenge. Anything less proves only that the code was seen, and codes travel in
+ * redirect URLs, browser history, logs and Referer headers; revoking on that would let anyone
+ * who saw a code sign the person out.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2 ("MUST deny the request and SHOULD revoke")
+ * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.2 (codes leak through Referer, history, logs)
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-1 (PKCE: a leaked code alone is useless)
+ */
+function replayProvesLeak(code: CodeRow, input: ExchangeInput): boolean {
+  return (
+    code.clientId === input.client.id &&
+    isCodeVerifier(input.codeVerifier) &&
+    verifyPkceS256(input.codeVerifier, code.codeChallenge)
+  );
+}
+
+/**
+ * What a code's first redemption issued, revoked: the refresh-token family, and the grant if it
+ * is still at the code's generation (which ends the access token too). A code whose first
+ * redemption was itself refused issued nothing.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2 ("SHOULD revoke … all tokens previously issued based on that authorization code")
  */
-async function revokeWhatCodeIssued(tx: DbOrTx, code: CodeRow, now: Date): Promise<void> {
-  if (!code.issuedFamilyId) return;
+async function revokeWhatCodeIssued(tx: DbOrTx, code: CodeRow, now: Date): Promise<boolean> {
+  if (!code.issuedFamilyId) return false;
   const revoked = await tx
     .update(oauthRefreshTokens)
     .set({ revokedAt: now, graceResponse: null })
     .where(eq(oauthRefreshTokens.familyId, code.issuedFamilyId))
     .returning({ id: oauthRefreshTokens.id });
   if (revoked.length > 0) await revokeGrant(tx, { grantId: code.grantId, now, onlyGeneration: code.grantGeneration });
+  return revoked.length > 0;
+}
+
+/**
+ * A code presented again: always refused (RFC 6749 §4.1.2: MUST deny). What it issued is revoked
+ * only when the replay passes client authentication and the PKCE check (`replayProvesLeak`). The
+ * log line names the clients and whether anything was revoked, never the code or the verifier.
+ */
+async function refuseReplay(ctx: TokenContext, input: ExchangeInput, code: CodeRow, now: Date): Promise<OAuthError> {
+  const leaked = replayProvesLeak(code, input);
+  let revoked = false;
+  if (leaked) {
+    revoked = await ctx.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(oauthCodes).where(eq(oauthCodes.codeHash, code.codeHash)).for('update');
+      return locked ? revokeWhatCodeIssued(tx, locked, now) : false;
+    });
+  }
+  ctx.logger.warn(
+    {
+      event: 'oauth.code.replayed',
+      clientId: code.clientId,
+      presentedBy: input.client.id,
+      grantId: code.grantId,
+      provesLeak: leaked,
+      revoked,
+    },
+    revoked ? 'authorization code presented again; what it issued is revoked' : 'authorization code presented again; refused',
+  );
+  return invalidCode();
 }
 
 /**
  * The slow path, when the one-statement redemption issued nothing: read the code and answer
  * precisely. An unknown code is invalid; a code already redeemed by someone else is a replay
- * (revoke what it issued); a code that fails a check is burnt (single use, single attempt); a code
+ * (see `refuseReplay`); a code that fails a check is burnt (single use, single attempt); a code
  * that passed everything was burnt by us but its grant was withdrawn or replaced meanwhile.
  */
 async function refusal(
@@ -148,17 +195,7 @@ async function refusal(
   if (code.redeemedAt && code.issuedFamilyId === familyId) {
     return new OAuthError('invalid_grant', 'The consent behind this code was withdrawn or replaced.');
   }
-  if (code.redeemedAt) {
-    await ctx.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(oauthCodes).where(eq(oauthCodes.codeHash, codeHash)).for('update');
-      if (locked) await revokeWhatCodeIssued(tx, locked, now);
-    });
-    ctx.logger.warn(
-      { event: 'oauth.code.replayed', clientId: code.clientId, grantId: code.grantId },
-      'authorization code presented again; what it issued is revoked',
-    );
-    return invalidCode();
-  }
+  if (code.redeemedAt) return refuseReplay(ctx, input, code, now);
   const burnt = await ctx.db
     .update(oauthCodes)
     .set({ redeemedAt: now })
@@ -185,8 +222,9 @@ function requestedResource(value: string | null, ourResource: string): string | 
 /**
  * The authorization_code grant: one statement redeems a valid code and stores the refresh
  * token (see `redeemCode`), then the access token is signed from what the code carried. Exactly
- * one token set is ever issued per code; a second redemption (in parallel or later) is a replay
- * and revokes it. A code that fails a check is burnt all the same.
+ * one token set is ever issued per code; a second redemption (in parallel or later) is a replay,
+ * refused, and revokes that set when it comes from the same client with the right verifier
+ * (see `refuseReplay`). A code that fails a check is burnt all the same.
  * @see https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-4.1.3
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.6
  */
