@@ -9,3 +9,12 @@ export { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './
 export { createSealer, type OpenFailure, type Sealer, SealOpenError } from './seal.ts';
 export { hashSecret, newSecret, safeEqual } from './secrets.ts';
 export { createSweeper, type SweeperOptions } from './sweeper.ts';
+export {
+  codePointLabel,
+  describeTextProblem,
+  findTextProblem,
+  isAcceptableText,
+  type TextProblem,
+  type TextProblemKind,
+  type TextRuleOptions,
+} from './text-rules.ts';

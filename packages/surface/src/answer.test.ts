@@ -38,6 +38,21 @@ describe('text', () => {
     expect(answer(text, value)).toEqual(expected);
   });
 
+  it.each([
+    ['NUL', 'ab\u0000', 'an invisible control character (U+0000) at character 3'],
+    ['ESC', '\u001B[2J', 'an invisible control character (U+001B) at character 1'],
+    ['an unpaired surrogate', 'x\uD800', "a character that can't be saved (U+D800) at character 2"],
+    ['a noncharacter', '\uFFFE', "a character that can't be saved (U+FFFE) at character 1"],
+  ])('refuses %s in a text answer, saying where, for the person', (_, value, words) => {
+    const result = answer(text, value);
+    expect(result).toEqual(refused('character'));
+    expect(result.ok === false && result.errors[0]!.message).toBe(`This has ${words}. Remove it and send again.`);
+  });
+
+  it("keeps a person's right-to-left controls and tabs (the pages isolate what they show)", () => {
+    expect(answer(text, '\u202Eabc\u202C\t')).toEqual(accepted('\u202Eabc\u202C\t'));
+  });
+
   it('leaves an empty optional field out of the values', () => {
     expect(answer(form({ type: 'string' }, { required: false }), '')).toEqual(accepted(undefined));
   });

@@ -1,3 +1,4 @@
+import { codePointLabel, findTextProblem, type TextProblem } from '@sess/core';
 import type { Action, FieldComponent, FieldType, Surface } from './schema.ts';
 import { resolveActions } from './schema.ts';
 import type { ValueProblem } from './value-check.ts';
@@ -28,6 +29,7 @@ export type AnswerErrorCode =
   | 'too_many'
   | 'pattern'
   | 'format'
+  | 'character'
   | 'unknown_field'
   | 'unknown_action'
   | 'action_required';
@@ -48,7 +50,9 @@ export interface AcceptedAnswer {
 export type AnswerResult = ({ ok: true } & AcceptedAnswer) | { ok: false; errors: AnswerError[] };
 
 const NO_ANSWER = Symbol('no answer');
-type Parsed = { value: AnswerValue | typeof NO_ANSWER } | { problem: ValueProblem };
+/** What is wrong with an answer: a rule of its schema, or a character Sess refuses in a person's text. */
+type AnswerProblem = ValueProblem | { code: 'character'; problem: TextProblem };
+type Parsed = { value: AnswerValue | typeof NO_ANSWER } | { problem: AnswerProblem };
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const TRUE_STRINGS = new Set(['on', 'true']);
@@ -59,6 +63,12 @@ function parseSubmitted(schema: FieldType, raw: unknown): Parsed {
     case 'string':
       if (raw === undefined || raw === null || raw === '') return { value: NO_ANSWER };
       if (typeof raw !== 'string') return { problem: { code: 'type', expected: 'text' } };
+      {
+        // A person's own text may hold bidirectional controls (pasted right-to-left text); the
+        // pages isolate it. What PostgreSQL cannot store, or a page cannot show, is refused.
+        const problem = findTextProblem(raw, { allowBidiControls: true });
+        if (problem) return { problem: { code: 'character', problem } };
+      }
       // Browsers send a textarea's line breaks as CRLF; the agent gets \n.
       return { value: schema.enum === undefined ? raw.replace(/\r\n?/g, '\n') : raw };
     case 'number':
@@ -102,7 +112,7 @@ const FORMAT_MESSAGES: Record<string, string> = {
 };
 
 /** Words for the person, in the page's voice. */
-function personMessage(problem: ValueProblem): string {
+function personMessage(problem: AnswerProblem): string {
   switch (problem.code) {
     case 'type':
       return TYPE_MESSAGES[problem.expected] ?? 'Enter a valid value.';
@@ -126,6 +136,11 @@ function personMessage(problem: ValueProblem): string {
       return 'Enter it in the form asked for.';
     case 'format':
       return FORMAT_MESSAGES[problem.format] ?? 'Enter a valid value.';
+    case 'character': {
+      const { kind, codePoint, position } = problem.problem;
+      const what = kind === 'nul' || kind === 'control' ? 'an invisible control character' : "a character that can't be saved";
+      return `This has ${what} (${codePointLabel(codePoint)}) at character ${position}. Remove it and send again.`;
+    }
   }
 }
 
@@ -203,6 +218,6 @@ function checkField(
   return { value };
 }
 
-function fieldError(field: FieldComponent, problem: ValueProblem): AnswerError {
+function fieldError(field: FieldComponent, problem: AnswerProblem): AnswerError {
   return { field: field.name, code: problem.code, message: personMessage(problem) };
 }

@@ -3,7 +3,7 @@ import { UNSAFE_KEYS } from './guard.ts';
 import type { ArgumentIssue, LengthKind } from './issues.ts';
 import { lengthIssue } from './issues.ts';
 import { LIMITS, lengthOverLimit, STRUCTURE_LIMITS } from './limits.ts';
-import { checkPattern } from './pattern.ts';
+import { checkPattern, type PatternProblem } from './pattern.ts';
 import type { FieldComponent, FieldType, StringType, Surface } from './schema.ts';
 import type { ValueProblem } from './value-check.ts';
 import { checkTypedValue } from './value-check.ts';
@@ -186,15 +186,26 @@ function checkTextType(issues: ArgumentIssue[], schema: StringType, at: string):
   }
   if (schema.pattern === undefined) return;
   const problem = checkPattern(schema.pattern);
-  const field = `${at}/pattern`;
-  if (problem?.kind === 'length') issues.push(lengthIssue(field, problem.length, LIMITS.pattern));
-  else if (problem?.kind === 'syntax')
-    issues.push({ field, message: `${field} is not a valid regular expression (ECMAScript, u flag). Fix it or remove it.` });
-  else if (problem?.kind === 'nested_repeat') {
-    issues.push({
-      field,
-      message: `${field} repeats a group that itself repeats or has alternatives, which can make checking an answer very slow. Simplify it.`,
-    });
+  if (problem) issues.push(patternIssue(problem, `${at}/pattern`));
+}
+
+function patternIssue(problem: PatternProblem, field: string): ArgumentIssue {
+  switch (problem.kind) {
+    case 'length':
+      return lengthIssue(field, problem.length, LIMITS.pattern);
+    case 'syntax':
+      return { field, message: `${field} is not a valid regular expression (ECMAScript, u flag). Fix it or remove it.` };
+    case 'unsupported':
+      return {
+        field,
+        message: `${field} uses ${problem.feature}, which Sess does not support: patterns are matched by RE2, without backreferences or lookaround. Rewrite it without that, or remove it.`,
+      };
+    case 'too_complex':
+      return {
+        field,
+        message: `${field} is too complex to check quickly (over ${STRUCTURE_LIMITS.patternProgram} steps once compiled; counted repeats such as {50} multiply). Use smaller counts, or maxLength for the length.`,
+        limit: STRUCTURE_LIMITS.patternProgram,
+      };
   }
 }
 

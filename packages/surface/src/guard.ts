@@ -1,4 +1,4 @@
-import { toPointer } from '@sess/core';
+import { describeTextProblem, findTextProblem, toPointer } from '@sess/core';
 import type { ArgumentIssue } from './issues.ts';
 import { pointerLabel } from './issues.ts';
 import { STRUCTURE_LIMITS } from './limits.ts';
@@ -18,8 +18,10 @@ export function depthOf(pointer: string): number {
  * Structural checks on the raw input, before zod sees it: zod would silently drop a
  * `__proto__` key that `JSON.parse` made an own property, and a deeply nested value would cost
  * a stack before it is refused. One depth-first walk in document order finds unsafe keys,
- * nesting deeper than 8 levels and values that JSON cannot carry. It does not descend below an
- * offending node, so a cyclic object ends at the nesting limit.
+ * nesting deeper than 8 levels, values that JSON cannot carry, and strings or keys holding a
+ * character Sess refuses (NUL, an unpaired surrogate, a control or bidirectional control
+ * character, a noncharacter: `findTextProblem` in core). It does not descend below an offending
+ * node, so a cyclic object ends at the nesting limit.
  */
 export function checkRawInput(value: unknown, pointer = ''): ArgumentIssue[] {
   const issues: ArgumentIssue[] = [];
@@ -38,6 +40,14 @@ function visit(value: unknown, base: string, path: (string | number)[], depth: n
       field,
       message: `${pointerLabel(field)} is not a JSON value. Send strings, numbers, booleans, arrays and objects only.`,
     });
+    return;
+  }
+  if (kind === 'string') {
+    const problem = findTextProblem(value as string);
+    if (problem) {
+      const field = base + toPointer(path);
+      issues.push({ field, message: `${pointerLabel(field)} ${describeTextProblem(problem)}. Remove it.` });
+    }
     return;
   }
   if (kind !== 'object') return;
@@ -61,6 +71,13 @@ function visit(value: unknown, base: string, path: (string | number)[], depth: n
   }
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
+    const keyProblem = findTextProblem(key);
+    if (keyProblem) {
+      // The key itself cannot be named in a pointer that is safe to send back, so its object is.
+      const field = base + toPointer(path);
+      issues.push({ field, message: `${pointerLabel(field)} has a key that ${describeTextProblem(keyProblem)}. Remove it.` });
+      continue;
+    }
     path.push(key);
     if (UNSAFE_KEYS.has(key)) {
       const field = base + toPointer(path);

@@ -45,6 +45,11 @@ export const STRUCTURE_LIMITS = {
   options: 30,
   /** Smallest `expires_in` in seconds; the ceiling is the plan's, checked by the runtime. */
   minExpiresIn: 30,
+  /**
+   * Instructions of a `pattern`'s compiled RE2 program. Matching costs about this much per
+   * character in the worst case, so it bounds the time of checking an answer (bench/surface).
+   */
+  patternProgram: 300,
 } as const;
 
 /**

@@ -62,7 +62,7 @@ export const StringTypeSchema = z
       .min(1)
       .optional()
       .describe(
-        `ECMAScript regular expression (u flag) the answer must match, unanchored; at most ${LIMITS.pattern} characters, no repeated group that itself repeats. Example: "^[A-Z]{3}-\\\\d+$"`,
+        `Regular expression the answer must match, unanchored (add ^ and $ to match the whole answer); at most ${LIMITS.pattern} characters. It must be valid ECMAScript (u flag) and is matched by RE2: classes, \\d \\w \\s \\b, \\p{L}, groups, | and counted repeats work; backreferences (\\1), lookahead and lookbehind ((?=, (?<=) and \\p{Script=…} are refused. In RE2, \\s is ASCII whitespace and . is any character but a line feed. Example: "^[A-Z]{3}-\\\\d+$"`,
       )
       .meta({ maxLength: LIMITS.pattern }),
     format: z.enum(STRING_FORMATS).optional().describe('A well-known form of the answer: email, uri, date, date-time or time.'),

@@ -1,0 +1,211 @@
+/**
+ * Field patterns against hostile answers (issue 11, item 1): the worst pattern we can find × a
+ * 4,000-character answer × 24 fields, time per submit (target ≤ 5 ms), and /healthz answered
+ * while such submits run (not delayed).
+ *
+ * 1. Search: families of patterns known to be costly for backtracking engines or for automata
+ *    (nested and adjacent repeats, alternations, counted repeats up to the program bound, Unicode
+ *    classes), each against several 4,000-character answers; the slowest (pattern, answer) pairs
+ *    are timed as a whole validateAnswer of 24 such fields. Anchor: the same submit with a
+ *    typical pattern (`^[A-Za-z ]+$`).
+ * 2. The real server (PGlite in a temp dir): 24-field forms with the worst pattern, answered by
+ *    HTTP form posts of 24 × 4,000 characters, while a second client polls /healthz. Anchors: the
+ *    same posts with no pattern, and /healthz alone.
+ *
+ * Run: node --import tsx bench/surface/patterns.ts [--rounds N]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, newId, newSecret } from '@sess/core';
+import { workspaces } from '@sess/db';
+import { createFormsRuntime, createSession } from '@sess/forms';
+import { loadConfig, startServer } from '@sess/server';
+import { LIMITS, parseSurface, STRUCTURE_LIMITS, type Surface, validateAnswer } from '@sess/surface';
+import { checkPattern } from '../../packages/surface/src/pattern.ts';
+import { findForm } from '../../packages/testkit/src/index.ts';
+import { quantile } from '../support/stats.ts';
+
+const argv = process.argv.slice(2);
+const roundsFlag = argv.indexOf('--rounds');
+const ROUNDS = roundsFlag === -1 ? 5 : Number(argv[roundsFlag + 1]);
+const FIELDS = STRUCTURE_LIMITS.fields;
+const LENGTH = LIMITS.text;
+const TARGET_MS = 5;
+
+// Families, each at every count that keeps it within the program bound.
+const FAMILIES: Array<(k: number) => string> = [
+  (k) => `${'a*'.repeat(Math.min(k, 60))}c`,
+  (k) => `${'\\s*'.repeat(Math.min(k, 40))}x`,
+  (k) => `(?:a?){${k}}a{${k}}`,
+  (k) => `\\p{L}{${k}}`,
+  (k) => `(?:\\p{L}|\\d){${k}}$`,
+  (k) => `[\\s\\S]{${k}}$`,
+  (k) => `.{${k}}x`,
+  (k) => `(a|b)*a[ab]{${k}}$`,
+  (k) => `(?:[a-z]{0,${k}}){3}$`,
+  (k) => `^(?:\\w+\\s?){1,${k}}$`,
+  (k) => `^(a+)+${'b'.repeat(Math.min(k, 20))}$`,
+  (k) => `(?:${Array.from({ length: Math.min(k, 25) }, (_, i) => 'a'.repeat((i % 6) + 1)).join('|')})*$`,
+  (k) => `(?:(?:a?){${Math.ceil(Math.sqrt(k))}}){${Math.ceil(Math.sqrt(k))}}b`,
+  (k) => `^(?:x+x+)+y{${Math.min(k, 100)}}$`,
+];
+const COUNTS = [5, 10, 20, 40, 70, 100, 140, 200, 280];
+
+function repeatTo(unit: string, length: number): string {
+  let out = '';
+  const chars = Array.from(unit);
+  for (let i = 0; out.length < length; i++) out += chars[i % chars.length];
+  return Array.from(out).slice(0, length).join('');
+}
+
+// Answers of exactly 4,000 code points, the kinds that keep automata busy.
+const ANSWERS: Record<string, string> = {
+  'a…': repeatTo('a', LENGTH),
+  'ab…': repeatTo('abbabaab', LENGTH),
+  'spaces…': repeatTo(' ', LENGTH),
+  'words…': repeatTo('lorem ipsum ', LENGTH),
+  'letters…': repeatTo('aßçdéfğhıjklmñöpqrśtüvwxyzабвгдеж中文字', LENGTH),
+  'a…!': `${repeatTo('a', LENGTH - 1)}!`,
+};
+
+function surfaceOf(pattern: string | undefined): Surface {
+  const components = Array.from({ length: FIELDS }, (_, i) => ({
+    type: 'field' as const,
+    name: `f${i}`,
+    label: `Field ${i}`,
+    required: false,
+    schema: { type: 'string' as const, maxLength: LENGTH, ...(pattern ? { pattern } : {}) },
+  }));
+  return parseSurface({ mode: 'interactive', title: 'Patterns', source: { kind: 'sess_surface', components } }, '/interaction');
+}
+
+function submitTimes(surface: Surface, answer: string, rounds: number): number[] {
+  const values = Object.fromEntries(Array.from({ length: FIELDS }, (_, i) => [`f${i}`, answer]));
+  validateAnswer(surface, { values }); // warm: compiled once, as the server's cache keeps it
+  const times: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = performance.now();
+    validateAnswer(surface, { values });
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+const fmt = (ms: number) => ms.toFixed(2);
+const summary = (times: number[]) =>
+  `min ${fmt(Math.min(...times))} / median ${fmt(quantile(times, 0.5))} / max ${fmt(Math.max(...times))} ms`;
+
+console.log(
+  `node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${FIELDS} fields × ${LENGTH} characters per submit; program bound ${STRUCTURE_LIMITS.patternProgram}`,
+);
+
+// 1. The search.
+const candidates: Array<{ pattern: string; answer: string; ms: number }> = [];
+for (const family of FAMILIES) {
+  for (const count of COUNTS) {
+    const pattern = family(count);
+    if (checkPattern(pattern)) continue; // refused at create: never runs
+    const surface = surfaceOf(pattern);
+    for (const [answerName, answer] of Object.entries(ANSWERS)) {
+      const times = submitTimes(surface, answer, 2);
+      candidates.push({ pattern, answer: answerName, ms: Math.min(...times) });
+    }
+  }
+}
+candidates.sort((a, b) => b.ms - a.ms);
+console.log(`\nsearch: ${candidates.length} accepted (pattern, answer) pairs; the slowest, timed again (${ROUNDS * 4} submits each):`);
+const worst = candidates.slice(0, 5).map((c) => ({ ...c, times: submitTimes(surfaceOf(c.pattern), ANSWERS[c.answer]!, ROUNDS * 4) }));
+worst.sort((a, b) => quantile(b.times, 0.5) - quantile(a.times, 0.5));
+for (const w of worst) console.log(`  ${JSON.stringify(w.pattern).padEnd(44)} × ${w.answer.padEnd(9)} ${summary(w.times)}`);
+const anchor = submitTimes(surfaceOf('^[A-Za-z ]+$'), ANSWERS['words…']!, ROUNDS * 4);
+console.log(`  anchor: typical pattern "^[A-Za-z ]+$" × words… ${summary(anchor)}`);
+const top = worst[0]!;
+const topMedian = quantile(top.times, 0.5);
+console.log(
+  `worst submit (validateAnswer): median ${fmt(topMedian)} ms (${(topMedian / quantile(anchor, 0.5)).toFixed(1)}× the anchor); target ≤ ${TARGET_MS} ms: ${topMedian <= TARGET_MS ? 'met' : 'NOT MET'}`,
+);
+
+// 2. The real server: posts of the worst pattern's answers while /healthz is polled.
+const dataDir = mkdtempSync(join(tmpdir(), 'sess-bench-patterns-'));
+const secret = newSecret(32);
+const config = loadConfig({ NODE_ENV: 'production', PORT: '0', LOG_LEVEL: 'warn', SESS_SECRET: secret, SESS_DATA_DIR: dataDir });
+const logger = createLogger({ level: 'warn' });
+const server = await startServer(config, { logger });
+const runtime = createFormsRuntime({ database: server.database, publicUrl: config.publicUrl, secret, logger });
+try {
+  const workspaceId = newId('workspace');
+  await server.database.db.insert(workspaces).values({ id: workspaceId, name: 'bench', plan: 'enterprise' });
+
+  async function prepare(pattern: string | undefined, count: number): Promise<Array<{ url: URL; body: string }>> {
+    const interaction = surfaceOf(pattern);
+    const posts: Array<{ url: URL; body: string }> = [];
+    for (let i = 0; i < count; i++) {
+      const created = await createSession({ ctx: { runtime, workspaceId }, input: { interaction, expires_in: 3600 } });
+      const url = new URL(created.humanUrl);
+      const form = findForm(await (await fetch(url)).text(), url.pathname);
+      const body = new URLSearchParams(form.fields);
+      for (let f = 0; f < FIELDS; f++) body.set(`f${f}`, ANSWERS[top.answer]!);
+      posts.push({ url, body: body.toString() });
+    }
+    return posts;
+  }
+
+  async function post(target: { url: URL; body: string }): Promise<number> {
+    const start = performance.now();
+    const response = await fetch(target.url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: target.url.origin },
+      body: target.body,
+    });
+    await response.arrayBuffer();
+    if (response.status !== 303) throw new Error(`answer post answered ${response.status}`);
+    return performance.now() - start;
+  }
+
+  /** Polls /healthz back to back until `stop` resolves; returns each latency. */
+  async function pollHealth(stop: Promise<unknown>): Promise<number[]> {
+    const latencies: number[] = [];
+    let done = false;
+    void stop.then(() => {
+      done = true;
+    });
+    while (!done) {
+      const start = performance.now();
+      const response = await fetch(`${server.url}/healthz`);
+      await response.arrayBuffer();
+      latencies.push(performance.now() - start);
+    }
+    return latencies;
+  }
+
+  const perRun = ROUNDS * 4;
+  await Promise.all((await prepare(top.pattern, 5)).map(post)); // warm-up: JIT, statements, the pattern cache
+  const idleStop = new Promise((resolve) => setTimeout(resolve, 2_000));
+  const idle = await pollHealth(idleStop);
+  const plain = await prepare(undefined, perRun);
+  const hostile = await prepare(top.pattern, perRun);
+  const plainTimes: number[] = [];
+  for (const target of plain) plainTimes.push(await post(target));
+  const hostileTimes: number[] = [];
+  const posting = (async () => {
+    for (const target of hostile) hostileTimes.push(await post(target));
+  })();
+  const during = await pollHealth(posting);
+  await posting;
+
+  console.log(`\nreal server (PGlite), ${perRun} posts each of ${FIELDS} × ${LENGTH} characters, one at a time:`);
+  console.log(`  answer post, worst pattern:  ${summary(hostileTimes)}`);
+  console.log(`  anchor, the same post with no pattern: ${summary(plainTimes)}`);
+  const line = (name: string, samples: number[]) =>
+    `  ${name}: ${samples.length} requests, p50 ${fmt(quantile(samples, 0.5))} ms, p99 ${fmt(quantile(samples, 0.99))} ms, max ${fmt(Math.max(...samples))} ms`;
+  console.log(line('/healthz while the posts run', during));
+  console.log(line('anchor, /healthz alone', idle));
+} finally {
+  await runtime.close();
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
