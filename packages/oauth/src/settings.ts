@@ -28,6 +28,26 @@ export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
  */
 export const REFRESH_GRACE_S = 30;
 
+/**
+ * A failed Client ID Metadata Document fetch is remembered this long per URL: authorization
+ * requests for it get the same error page without another fetch (a pinned vendor copy is still
+ * used). Short, so a vendor's outage heals quickly.
+ */
+export const CIMD_FAILURE_CACHE_S = 60;
+
+/** At most this many failed URLs are remembered (oldest forgotten first), so a flood of made-up URLs cannot grow memory. */
+export const CIMD_FAILURE_CACHE_MAX_URLS = 10_000;
+
+/**
+ * Fetches of metadata documents not in the cache, per client address per window (fixed
+ * window, per process). Cached documents, requests that join a fetch already running for the
+ * same URL, and remembered failures never count. Over it, the authorization endpoint answers 429.
+ */
+export const CIMD_FETCHES_PER_ADDRESS = 10;
+
+/** The window of `CIMD_FETCHES_PER_ADDRESS`. */
+export const CIMD_FETCH_WINDOW_S = 60;
+
 /** The MCP endpoint's path: the one protected resource is `PUBLIC_URL` + this. */
 export const MCP_PATH = '/mcp';
 

@@ -277,3 +277,128 @@ describe('CIMD clients at the authorization endpoint', () => {
     expect(server.logs).toContainEqual(expect.objectContaining({ event: 'oauth.cimd.fetch_failed', clientId: url }));
   });
 });
+
+describe('CIMD fetches are not amplified (single flight, failure cache, per-address limit)', () => {
+  let server: OAuthTestServer;
+  let jar: CookieJar;
+  let lastAddress = 0;
+  // Each test speaks from addresses of its own (X-Forwarded-For, trusted from loopback here), so
+  // one test's count under the per-address limit never reaches another's.
+  const newAddress = () => `203.0.113.${++lastAddress}`;
+
+  beforeAll(async () => {
+    server = await startOAuthTestServer({ trustedProxies: 'loopback' });
+    const user = await createTestUser(server.database.db);
+    jar = new CookieJar();
+    const { cookie } = await signInTestUser(server.database.db, user.userId, server.clock.now());
+    jar.cookies.set(cookie.split('=')[0]!, cookie.split('=')[1]!);
+  });
+  afterAll(async () => server.close());
+
+  /** A GET of the authorization endpoint from `address`, signed in unless told otherwise. */
+  const authorize = async (clientId: string, address: string, { signedIn = true } = {}) => {
+    const response = await fetch(authorizeUrl(server, { clientId, redirectUri: 'https://app.example/cb' }), {
+      redirect: 'manual',
+      headers: { 'x-forwarded-for': address, ...(signedIn ? { cookie: jar.header() } : {}) },
+    });
+    const html = await response.text();
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      retryAfter: response.headers.get('retry-after'),
+      contentType: response.headers.get('content-type'),
+      html,
+      message: /role="alert">\s*<p[^>]*>([^<]*)</.exec(html)?.[1],
+    };
+  };
+
+  /** Serves a valid document at `path` (of `docs`) and returns its URL, the client_id. */
+  const serve = (path: string) => {
+    const url = `${docs.url}${path}`;
+    docs.json(path, document(url));
+    return url;
+  };
+
+  const hits = (paths: string[]) => paths.reduce((sum, path) => sum + (docs.hits.get(path) ?? 0), 0);
+
+  it('20 parallel authorizations for one uncached client_id URL make exactly one fetch, and all 20 get the consent page', async () => {
+    const path = '/single-flight/client.json';
+    const url = `${docs.url}${path}`;
+    // Slow enough that every request arrives while the one fetch is still in flight.
+    docs.route(path, (_request, response) => {
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document(url))), 300);
+    });
+    const address = newAddress();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => authorize(url, address)));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    for (const answer of answers) expect(answer.html).toContain('Doc app');
+    expect(docs.hits.get(path)).toBe(1);
+  });
+
+  it('a URL whose fetch failed is not fetched again for 60 s (the same error page), then it is', async () => {
+    const path = '/failure-cache/client.json';
+    const url = `${docs.url}${path}`;
+    docs.route(path, (_request, response) => response.writeHead(500).end());
+    const address = newAddress();
+    const first = await authorize(url, address);
+    expect(first.status).toBe(400);
+    expect(first.message).toContain('answered 500');
+    server.clock.advance(59_000);
+    const again = await authorize(url, address);
+    expect(again.status).toBe(400);
+    expect(again.location).toBeNull();
+    expect(again.message).toBe(first.message);
+    expect(docs.hits.get(path)).toBe(1);
+    server.clock.advance(2_000);
+    expect((await authorize(url, address)).status).toBe(400);
+    expect(docs.hits.get(path)).toBe(2);
+  });
+
+  it('60 new client_id URLs from one address: 10 are fetched, the other 50 get a 429 page with Retry-After, never a redirect', async () => {
+    const paths = Array.from({ length: 60 }, (_, i) => `/burst/${i}/client.json`);
+    const urls = paths.map(serve);
+    const address = newAddress();
+    // Not signed in, as an attacker would be: a fetched document leads to the sign-in page.
+    const answers = await Promise.all(urls.map((url) => authorize(url, address, { signedIn: false })));
+    expect(hits(paths)).toBe(10);
+    const fetched = answers.filter((a) => a.status === 303);
+    const limited = answers.filter((a) => a.status === 429);
+    expect(fetched).toHaveLength(10);
+    for (const answer of fetched) expect(answer.location).toMatch(/^\/signin\?return_to=/);
+    expect(limited).toHaveLength(50);
+    for (const answer of limited) {
+      expect(answer.location).toBeNull();
+      expect(answer.contentType).toMatch(/^text\/html/);
+      expect(answer.html).toContain('Too many new apps at once');
+      expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(answer.retryAfter)).toBeLessThanOrEqual(60);
+    }
+    // Once Retry-After has passed, the address may fetch again.
+    server.clock.advance(Number(limited[0]!.retryAfter) * 1000);
+    const later = '/burst/later/client.json';
+    expect((await authorize(serve(later), address)).status).toBe(200);
+    expect(docs.hits.get(later)).toBe(1);
+  });
+
+  it('another address is not affected by one that is over its limit', async () => {
+    const paths = Array.from({ length: 11 }, (_, i) => `/other-address/${i}/client.json`);
+    const urls = paths.map(serve);
+    const busy = newAddress();
+    for (const url of urls.slice(0, 10)) expect((await authorize(url, busy)).status).toBe(200);
+    expect((await authorize(urls[10]!, busy)).status).toBe(429);
+    expect((await authorize(urls[10]!, newAddress())).status).toBe(200);
+    expect(hits(paths)).toBe(11);
+  });
+
+  it('a cached client does not count against the limit', async () => {
+    const cachedPath = '/counted/cached/client.json';
+    const cached = serve(cachedPath);
+    const address = newAddress();
+    expect((await authorize(cached, address)).status).toBe(200);
+    for (let i = 0; i < 15; i++) expect((await authorize(cached, address)).status).toBe(200);
+    expect(docs.hits.get(cachedPath)).toBe(1);
+    // The one fetch above counted; nine new documents still fit under the limit of ten.
+    for (let i = 0; i < 9; i++) expect((await authorize(serve(`/counted/${i}/client.json`), address)).status).toBe(200);
+    expect((await authorize(serve('/counted/over/client.json'), address)).status).toBe(429);
+  });
+});

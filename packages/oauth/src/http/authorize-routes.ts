@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type BrowserSession, checkCsrfToken, csrfToken, listWorkspacesForUser, readBrowserSession } from '@sess/accounts';
-import { type ConsentView, OAUTH_FORM_FIELDS, renderConsentPage, renderOAuthErrorPage } from '@sess/web';
+import { type ConsentView, htmlPage, OAUTH_FORM_FIELDS, renderConsentPage, renderOAuthErrorPage } from '@sess/web';
 import type { Context, Hono } from 'hono';
 import {
   type AuthorizationRequest,
@@ -9,6 +9,7 @@ import {
   type TrustedTarget,
 } from '../authorize/validate-authorization-request.ts';
 import { authorizationResponseUrl, errorResponseUrl } from '../authorize/verified-redirect.ts';
+import { CimdFetchLimitError } from '../cimd/fetch-limit-error.ts';
 import { formActionSource } from '../clients/redirect-uri.ts';
 import { createAuthorizationCode } from '../codes/create-authorization-code.ts';
 import { isOAuthError, OAuthError } from '../errors/oauth-error.ts';
@@ -34,6 +35,19 @@ function consentPurpose(requestQuery: string): string {
 function errorPage(error: OAuthError, status = 400): Response {
   const title = error.code === 'invalid_client' ? 'This app cannot connect' : 'This connection request cannot be used';
   return sendPage(status, (nonce) => renderOAuthErrorPage({ title, message: error.description }, nonce));
+}
+
+/**
+ * Too many new metadata documents fetched for this address: 429 with `Retry-After`, and still a
+ * page, never a redirect, because the redirect URI could not be verified without the document.
+ * @see https://www.rfc-editor.org/rfc/rfc6585#section-4
+ */
+function fetchLimitPage(error: CimdFetchLimitError): Response {
+  return htmlPage(
+    429,
+    (nonce) => renderOAuthErrorPage({ title: 'Too many new apps at once', message: error.description }, nonce),
+    { headers: { 'Retry-After': String(error.retryAfterSeconds) } },
+  );
 }
 
 /** A refusal sent back to the verified redirect URI, with `state` and `iss`. */
@@ -66,7 +80,7 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
         { event: 'oauth.authorize.refused', error: error.code, description: error.description, ...error.logDetails },
         'authorization request refused (page)',
       );
-      return errorPage(error);
+      return error instanceof CimdFetchLimitError ? fetchLimitPage(error) : errorPage(error);
     }
     try {
       return { target, request: checkAuthorizationParameters(params, target, urls.resource) };

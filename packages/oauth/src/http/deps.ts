@@ -22,7 +22,10 @@ export interface OAuthRoutesDeps {
     /** Client registrations per client address per hour (default 60; Claude registers per connection). */
     registrationsPerIpPerHour?: number;
   };
-  /** The caller's address for the registration limit (default: the socket's remote address). */
+  /**
+   * The caller's address for the per-address limits: client registrations, and fetches of
+   * metadata documents not in the cache (default: the socket's remote address).
+   */
   clientIp?: (c: Context) => string;
 }
 

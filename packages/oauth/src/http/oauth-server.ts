@@ -1,5 +1,6 @@
+import { socketAddress } from '@sess/accounts';
 import type { Context } from 'hono';
-import { resolveCimdClient } from '../cimd/resolve-cimd-client.ts';
+import { createCimdResolver } from '../cimd/resolve-cimd-client.ts';
 import { findClient, looksLikeMetadataUrl, type OAuthClient } from '../clients/client-record.ts';
 import { displayRedirectHost, redirectUriKind } from '../clients/redirect-uri.ts';
 import { createOAuthSweeper } from '../maintenance/prune-oauth-records.ts';
@@ -15,13 +16,24 @@ export interface OAuthServer {
   tokens: TokenContext;
   /** Deletes stale codes, tokens, grants and unused clients, at most hourly (riding on traffic). */
   sweep(): Promise<void> | undefined;
-  /** The client an authorization request names: a DCR registration, or a CIMD document (fetched or cached). */
+  /**
+   * The client an authorization request names: a DCR registration, or a CIMD document (fetched
+   * or cached). @throws CimdFetchLimitError when the caller's address fetched too many new documents.
+   */
   resolveClient(c: Context, clientId: string): Promise<{ ok: true; client: OAuthClient } | { ok: false; message: string }>;
 }
 
 export function createOAuthServer(deps: OAuthRoutesDeps): OAuthServer {
   const urls = buildOAuthUrls(deps.publicUrl);
   const db = deps.database.db;
+  const clientIp = deps.clientIp ?? socketAddress;
+  // One per server, so fetches in flight, remembered failures and per-address counts are per process.
+  const cimd = createCimdResolver({
+    policy: deps.cimd?.policy ?? 'public',
+    ...(deps.cimd?.timeoutMs === undefined ? {} : { timeoutMs: deps.cimd.timeoutMs }),
+    ...(deps.cimd?.resolveHost ? { resolveHost: deps.cimd.resolveHost } : {}),
+    now: deps.now,
+  });
   const tokens: TokenContext = {
     db,
     signer: createAccessTokenSigner({ db, secret: deps.secret, now: deps.now }),
@@ -36,13 +48,7 @@ export function createOAuthServer(deps: OAuthRoutesDeps): OAuthServer {
     sweep: createOAuthSweeper(db, deps.logger, deps.now),
     async resolveClient(c, clientId) {
       if (looksLikeMetadataUrl(clientId)) {
-        return resolveCimdClient(db, clientId, {
-          policy: deps.cimd?.policy ?? 'public',
-          ...(deps.cimd?.timeoutMs === undefined ? {} : { timeoutMs: deps.cimd.timeoutMs }),
-          ...(deps.cimd?.resolveHost ? { resolveHost: deps.cimd.resolveHost } : {}),
-          logger: c.get('logger') ?? deps.logger,
-          now: deps.now,
-        });
+        return cimd.resolve(db, clientId, { clientAddress: clientIp(c), logger: c.get('logger') ?? deps.logger });
       }
       const client = await findClient(db, clientId);
       if (client?.kind !== 'dcr') {

@@ -7,13 +7,21 @@ export type OAuthTestServer = AppServer;
 export interface OAuthTestServerOptions {
   /** SESS_TEST_ALLOW_LOOPBACK_CIMD (default on: tests never fetch off the machine). */
   loopbackCimd?: boolean;
+  /**
+   * SESS_TRUSTED_PROXIES, e.g. `loopback`: then a test's `X-Forwarded-For` is the client
+   * address the per-address limits see, so each test can speak from its own address.
+   */
+  trustedProxies?: string;
   database?: TestDatabase;
 }
 
 /** Starts the real app for OAuth tests; client metadata documents on loopback are allowed unless told otherwise. */
 export function startOAuthTestServer(options: OAuthTestServerOptions = {}): Promise<OAuthTestServer> {
   return startAppServer({
-    env: { SESS_TEST_ALLOW_LOOPBACK_CIMD: options.loopbackCimd === false ? '0' : '1' },
+    env: {
+      SESS_TEST_ALLOW_LOOPBACK_CIMD: options.loopbackCimd === false ? '0' : '1',
+      ...(options.trustedProxies ? { SESS_TRUSTED_PROXIES: options.trustedProxies } : {}),
+    },
     ...(options.database ? { database: options.database } : {}),
   });
 }
