@@ -43,6 +43,9 @@ const FAMILIES: Array<(k: number) => string> = [
   (k) => `[\\s\\S]{${k}}$`,
   (k) => `.{${k}}x`,
   (k) => `(a|b)*a[ab]{${k}}$`,
+  (k) => `[ab ]*a[ab ]{${k}}b`,
+  (k) => `(?:.*a){${Math.min(k, 20)}}$`,
+  (k) => `(?:\\w|\\s)*\\s\\w{${k}}$`,
   (k) => `(?:[a-z]{0,${k}}){3}$`,
   (k) => `^(?:\\w+\\s?){1,${k}}$`,
   (k) => `^(a+)+${'b'.repeat(Math.min(k, 20))}$`,
@@ -50,7 +53,7 @@ const FAMILIES: Array<(k: number) => string> = [
   (k) => `(?:(?:a?){${Math.ceil(Math.sqrt(k))}}){${Math.ceil(Math.sqrt(k))}}b`,
   (k) => `^(?:x+x+)+y{${Math.min(k, 100)}}$`,
 ];
-const COUNTS = [5, 10, 20, 40, 70, 100, 140, 200, 280];
+const COUNTS = [3, 5, 8, 12, 16, 20, 25, 30, 35, 40, 45, 50, 55, 58];
 
 function repeatTo(unit: string, length: number): string {
   let out = '';
@@ -59,14 +62,28 @@ function repeatTo(unit: string, length: number): string {
   return Array.from(out).slice(0, length).join('');
 }
 
-// Answers of exactly 4,000 code points, the kinds that keep automata busy.
-const ANSWERS: Record<string, string> = {
-  'a…': repeatTo('a', LENGTH),
-  'ab…': repeatTo('abbabaab', LENGTH),
-  'spaces…': repeatTo(' ', LENGTH),
-  'words…': repeatTo('lorem ipsum ', LENGTH),
-  'letters…': repeatTo('aßçdéfğhıjklmñöpqrśtüvwxyzабвгдеж中文字', LENGTH),
-  'a…!': `${repeatTo('a', LENGTH - 1)}!`,
+/** `length` code points drawn from `alphabet` by a seeded generator: a new DFA state at nearly every step. */
+function randomOf(alphabet: string, length: number, seed: number): string {
+  const chars = Array.from(alphabet);
+  let state = seed >>> 0 || 1;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    out += chars[state % chars.length];
+  }
+  return out;
+}
+
+// Answers of exactly 4,000 code points, the kinds that keep automata busy; each field of a submit
+// gets its own (the random ones differ per field, so one field's DFA states do not serve the next).
+const ANSWERS: Record<string, (field: number) => string> = {
+  'a…': () => repeatTo('a', LENGTH),
+  'random ab': (field) => randomOf('ab', LENGTH, 7919 * (field + 1)),
+  'random ab ': (field) => randomOf('ab ', LENGTH, 104729 * (field + 1)),
+  'spaces…': () => repeatTo(' ', LENGTH),
+  'words…': () => repeatTo('lorem ipsum ', LENGTH),
+  letters: (field) => randomOf('aßçdéfğhıjklmñöpqrśtüvwxyzабвгдеж中文字0123456789', LENGTH, 31 * (field + 1)),
+  'a…!': () => `${repeatTo('a', LENGTH - 1)}!`,
 };
 
 function surfaceOf(pattern: string | undefined): Surface {
@@ -80,11 +97,15 @@ function surfaceOf(pattern: string | undefined): Surface {
   return parseSurface({ mode: 'interactive', title: 'Patterns', source: { kind: 'sess_surface', components } }, '/interaction');
 }
 
-function submitTimes(surface: Surface, answer: string, rounds: number): number[] {
-  const values = Object.fromEntries(Array.from({ length: FIELDS }, (_, i) => [`f${i}`, answer]));
-  validateAnswer(surface, { values }); // warm: compiled once, as the server's cache keeps it
+function valuesOf(answer: (field: number) => string, round: number): Record<string, string> {
+  return Object.fromEntries(Array.from({ length: FIELDS }, (_, i) => [`f${i}`, answer(i + FIELDS * round)]));
+}
+
+function submitTimes(surface: Surface, answer: (field: number) => string, rounds: number): number[] {
+  validateAnswer(surface, { values: valuesOf(answer, 0) }); // warm: compiled once, as the server's cache keeps it
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) {
+    const values = valuesOf(answer, r + 1);
     const start = performance.now();
     validateAnswer(surface, { values });
     times.push(performance.now() - start);
@@ -116,8 +137,12 @@ for (const family of FAMILIES) {
   }
 }
 candidates.sort((a, b) => b.ms - a.ms);
-console.log(`\nsearch: ${candidates.length} accepted (pattern, answer) pairs; the slowest, timed again (${ROUNDS * 4} submits each):`);
-const worst = candidates.slice(0, 5).map((c) => ({ ...c, times: submitTimes(surfaceOf(c.pattern), ANSWERS[c.answer]!, ROUNDS * 4) }));
+console.log(
+  `\nsearch: ${candidates.length} accepted (pattern, answer) pairs; the slowest, timed again (${ROUNDS * 4} submits each):`,
+);
+const worst = candidates
+  .slice(0, 5)
+  .map((c) => ({ ...c, times: submitTimes(surfaceOf(c.pattern), ANSWERS[c.answer]!, ROUNDS * 4) }));
 worst.sort((a, b) => quantile(b.times, 0.5) - quantile(a.times, 0.5));
 for (const w of worst) console.log(`  ${JSON.stringify(w.pattern).padEnd(44)} × ${w.answer.padEnd(9)} ${summary(w.times)}`);
 const anchor = submitTimes(surfaceOf('^[A-Za-z ]+$'), ANSWERS['words…']!, ROUNDS * 4);
@@ -147,7 +172,7 @@ try {
       const url = new URL(created.humanUrl);
       const form = findForm(await (await fetch(url)).text(), url.pathname);
       const body = new URLSearchParams(form.fields);
-      for (let f = 0; f < FIELDS; f++) body.set(`f${f}`, ANSWERS[top.answer]!);
+      for (const [name, value] of Object.entries(valuesOf(ANSWERS[top.answer]!, i + 1))) body.set(name, value);
       posts.push({ url, body: body.toString() });
     }
     return posts;

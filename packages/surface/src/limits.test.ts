@@ -144,7 +144,12 @@ const surfaceRows: SurfaceLimitRow[] = [
     what: 'pattern',
     field: `${C}/schema/pattern`,
     limit: LIMITS.pattern,
-    place: (t) => surfaceWith({ type: 'field', name: 'code', label: 'Code', schema: { type: 'string', pattern: t } }),
+    // A class of the same code points: as long as a literal, but small once compiled (a literal
+    // of 200 characters is 200 instructions, over the program bound).
+    place: (t) => {
+      const pattern = `[${Array.from(t).slice(1, -1).join('')}]`;
+      return surfaceWith({ type: 'field', name: 'code', label: 'Code', schema: { type: 'string', pattern } });
+    },
   },
 ];
 

@@ -46,10 +46,13 @@ export const STRUCTURE_LIMITS = {
   /** Smallest `expires_in` in seconds; the ceiling is the plan's, checked by the runtime. */
   minExpiresIn: 30,
   /**
-   * Instructions of a `pattern`'s compiled RE2 program. Matching costs about this much per
-   * character in the worst case, so it bounds the time of checking an answer (bench/surface).
+   * Instructions of a `pattern`'s compiled RE2 program (a counted repeat copies its atom:
+   * `\d{4}` is 4). An answer built to keep RE2's DFA making new states costs about this much per
+   * character, and past about 65 the DFA runs out of memory and the slower NFA takes over, so this
+   * bounds the time of checking a hostile answer (bench/surface/patterns.ts). Enough for a UUID
+   * (39), a phone number with {7,20} (39) or an IBAN (37); lengths belong in minLength/maxLength.
    */
-  patternProgram: 300,
+  patternProgram: 60,
 } as const;
 
 /**

@@ -11,9 +11,11 @@ import { LIMITS, lengthOverLimit, STRUCTURE_LIMITS } from './limits.ts';
  * `\uXXXX` and `\u{X}` are ECMAScript spellings that RE2 writes `\x{X}`; they are rewritten.
  *
  * "Linear" has a factor: the size of the compiled program. A counted repeat copies its atom
- * (`\p{L}{1000}` is 1,000 instructions), and the cost of a match grows with it, so the program is
- * held to `STRUCTURE_LIMITS.patternProgram` instructions — estimated before compiling, so that a
- * pattern built to be costly to compile is refused without being compiled, then checked exactly.
+ * (`\p{L}{1000}` is 1,000 instructions), and an answer built to make the DFA visit a new state at
+ * every character costs about that much per character; past a size the DFA runs out of memory and
+ * the NFA takes over, slower still (bench/surface/patterns.ts). So the program is held to
+ * `STRUCTURE_LIMITS.patternProgram` instructions — estimated first, so that a pattern built to be
+ * costly to compile is refused without being compiled, then counted exactly.
  */
 
 /** Why a field's `pattern` is refused, or `undefined` when it is usable. */
@@ -30,13 +32,17 @@ export interface CompiledPattern {
 
 type Checked = { ok: true; compiled: CompiledPattern } | { ok: false; problem: PatternProblem };
 
-const CACHE_SIZE = 500;
+/*
+ * Each compiled pattern keeps its lazy DFA's states (up to RE2's 8 MB budget; about 2 MB of heap
+ * when an answer is built to visit new states at every character), so the cache is small.
+ */
+const CACHE_SIZE = 64;
 const cache = new Map<string, Checked>();
 
 /**
  * Checks a field's `pattern` before it is stored: at most `LIMITS.pattern` characters, valid as
  * an ECMAScript expression with the `u` flag, runnable by RE2, and a compiled program within its
- * bound. Results are cached per pattern text.
+ * bound. Results are cached per pattern text (least recently used out first).
  */
 export function checkPattern(pattern: string): PatternProblem | undefined {
   const checked = checkCached(pattern);
@@ -56,7 +62,11 @@ const MATCHES_EVERYTHING: CompiledPattern = { test: () => true };
 
 function checkCached(pattern: string): Checked {
   const hit = cache.get(pattern);
-  if (hit) return hit;
+  if (hit) {
+    cache.delete(pattern);
+    cache.set(pattern, hit);
+    return hit;
+  }
   const checked = checkUncached(pattern);
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(pattern, checked);
@@ -73,7 +83,7 @@ function checkUncached(pattern: string): Checked {
   }
   const scan = scanPattern(pattern);
   if (scan.unsupported) return { ok: false, problem: { kind: 'unsupported', feature: scan.unsupported } };
-  if (scan.estimatedSize > STRUCTURE_LIMITS.patternProgram) return { ok: false, problem: { kind: 'too_complex' } };
+  if (scan.estimatedSize > STRUCTURE_LIMITS.patternProgram * 2) return { ok: false, problem: { kind: 'too_complex' } };
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(scan.re2);
@@ -134,7 +144,8 @@ function scanPattern(pattern: string): Scan {
         const next = rest[0] ?? '';
         if (/[1-9]/.test(next) || next === 'k') unsupported ??= 'a backreference (\\1, \\k<name>)';
         if ((next === 'p' || next === 'P') && /^.\{[^}]*=/.test(rest)) {
-          unsupported ??= 'a Unicode property with a value (\\p{Script=…}); only categories such as \\p{L} and \\p{Lu} are supported';
+          unsupported ??=
+            'a Unicode property with a value (\\p{Script=…}); only categories such as \\p{L} and \\p{Lu} are supported';
         }
         const end = (next === 'p' || next === 'P') && rest[1] === '{' ? rest.indexOf('}') + 1 : 1;
         re2 += `\\${rest.slice(0, end)}`;

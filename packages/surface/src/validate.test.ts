@@ -198,7 +198,12 @@ describe('rules the schema cannot say', () => {
       `${C}/schema/pattern`,
       /Unicode property with a value/,
     ],
-    ['a pattern ECMAScript and RE2 read apart', field({ type: 'string', pattern: '[^]' }), `${C}/schema/pattern`, /empty character class/],
+    [
+      'a pattern ECMAScript and RE2 read apart',
+      field({ type: 'string', pattern: '[^]' }),
+      `${C}/schema/pattern`,
+      /empty character class/,
+    ],
     ['a pattern RE2 does not accept', field({ type: 'string', pattern: '\\cJ' }), `${C}/schema/pattern`, /RE2 does not accept/],
     ['a pattern too costly to run', field({ type: 'string', pattern: '\\p{L}{1000}' }), `${C}/schema/pattern`, /too complex/],
     [
@@ -297,24 +302,29 @@ describe('rules the schema cannot say', () => {
 });
 
 describe('characters Sess refuses, in every string an agent writes', () => {
-  // Each slot of the sample, with a bad character written into it; the pointer names that slot.
-  const sample = () => sampleSurface() as unknown as Record<string, any>;
-  const slots: Array<[string, (s: Record<string, any>, bad: string) => void, string]> = [
-    ['the title', (s, bad) => (s.title = `Approve${bad}`), '/interaction/title'],
-    ['a record label', (s, bad) => (s.source.components[0].label = `What${bad}`), '/interaction/source/components/0/label'],
-    [
-      'a record value',
-      (s, bad) => (s.source.components[0].fields['src/greeting.js'] = `x${bad}`),
-      '/interaction/source/components/0/fields/src~1greeting.js',
-    ],
-    [
-      'a record key (named by its record)',
-      (s, bad) => (s.source.components[0].fields[`k${bad}`] = 'v'),
-      '/interaction/source/components/0/fields',
-    ],
-    ['a field label', (s, bad) => (s.source.components[1].label = `Commit${bad}`), '/interaction/source/components/1/label'],
-    ['an initial value', (s, bad) => (s.source.components[1].value = `Greet${bad}`), '/interaction/source/components/1/value'],
-    ['a button label', (s, bad) => (s.actions[0].label = `Approve${bad}`), '/interaction/actions/0/label'],
+  type Node = Record<string | number, unknown>;
+  /** Writes `value` at `path` into a copy of the seed's sample (the record key case renames a key). */
+  function sampleWith(path: Array<string | number>, value: (old: string) => string, renameKey = false): unknown {
+    const surface = JSON.parse(JSON.stringify(sampleSurface())) as Node;
+    let node = surface;
+    for (const token of path.slice(0, -1)) node = node[token] as Node;
+    const last = path.at(-1)!;
+    if (renameKey) {
+      node[value(String(last))] = node[last];
+      delete node[last];
+    } else node[last] = value(String(node[last]));
+    return surface;
+  }
+  const R = ['source', 'components', 0];
+  const F = ['source', 'components', 1];
+  const slots: Array<[string, Array<string | number>, string, boolean?]> = [
+    ['the title', ['title'], '/interaction/title'],
+    ['a record label', [...R, 'label'], '/interaction/source/components/0/label'],
+    ['a record value', [...R, 'fields', 'src/greeting.js'], '/interaction/source/components/0/fields/src~1greeting.js'],
+    ['a record key (named by its record)', [...R, 'fields', 'src/greeting.js'], '/interaction/source/components/0/fields', true],
+    ['a field label', [...F, 'label'], '/interaction/source/components/1/label'],
+    ['an initial value', [...F, 'value'], '/interaction/source/components/1/value'],
+    ['a button label', ['actions', 0, 'label'], '/interaction/actions/0/label'],
   ];
   const bad: Array<[string, string]> = [
     ['NUL', '\u0000'],
@@ -323,10 +333,9 @@ describe('characters Sess refuses, in every string an agent writes', () => {
     ['ESC', '\u001B'],
     ['a noncharacter', '\uFFFF'],
   ];
-  for (const [slot, write, pointer] of slots) {
+  for (const [slot, path, pointer, renameKey] of slots) {
     it.each(bad)(`refuses %s in ${slot}, at its pointer`, (_, character) => {
-      const surface = sample();
-      write(surface, character);
+      const surface = sampleWith(path, (old) => `${old}${character}`, renameKey);
       const issues = collectRequestArgumentsIssues({ interaction: surface });
       expect(issues[0]?.field).toBe(pointer);
       expect(issues[0]?.message).toMatch(/contains .* \(U\+[0-9A-F]{4}\) at character \d+; .* Remove it\.$/);
@@ -337,8 +346,7 @@ describe('characters Sess refuses, in every string an agent writes', () => {
   }
 
   it('keeps tabs and line breaks, and right-to-left text without controls', () => {
-    const surface = sample();
-    surface.source.components[1].value = 'Line one\n\tLine two\r\nשלום';
+    const surface = sampleWith([...F, 'value'], () => 'Line one\n\tLine two\r\nשלום');
     expect(collectRequestArgumentsIssues({ interaction: surface })).toEqual([]);
   });
 });
