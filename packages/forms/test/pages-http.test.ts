@@ -196,6 +196,33 @@ describe('POST /s/:token (answer)', () => {
     expect((await readSession({ ctx: h.ctx, sessionId: link.sessionId })).response).toBeNull();
   });
 
+  it.each(['__proto__', 'constructor', 'prototype', '_other'])(
+    'refuses a posted field named %s as a field the form does not have (422), and stores nothing',
+    async (name) => {
+      const link = await createLink(h, commitInteraction());
+      const { hidden } = await openForm(link.pageUrl);
+      const response = await post(link.pageUrl, { ...hidden, _action: 'approve', message: 'Ship it', [name]: 'x' });
+      expect(response.status).toBe(422);
+      expect(await response.text()).toContain('<li>This form has no such field. Reload the page and try again.</li>');
+      expect((await readSession({ ctx: h.ctx, sessionId: link.sessionId })).response).toBeNull();
+    },
+  );
+
+  it.each([
+    ['NUL', '\u0000', 'U+0000'],
+    ['ESC', '\u001B', 'U+001B'],
+    ['a noncharacter', '\uFFFF', 'U+FFFF'],
+  ])('refuses an answer holding %s with an inline error (422), never a 500, and stores nothing', async (_, bad, label) => {
+    const link = await createLink(h, commitInteraction());
+    const { hidden } = await openForm(link.pageUrl);
+    const response = await post(link.pageUrl, { ...hidden, _action: 'approve', message: `Ship${bad} it` });
+    expect(response.status).toBe(422);
+    const html = await response.text();
+    expect(html).toContain(`(${label}) at character 5. Remove it and send again.`);
+    expect(html).toContain('aria-describedby="f-message-error" aria-invalid="true"');
+    expect((await readSession({ ctx: h.ctx, sessionId: link.sessionId })).response).toBeNull();
+  });
+
   it('lets a reject button leave a required field empty', async () => {
     const link = await createLink(h, commitInteraction());
     const { hidden } = await openForm(link.pageUrl);

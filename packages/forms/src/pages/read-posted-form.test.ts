@@ -16,9 +16,10 @@ describe('readPostedForm', () => {
     expect({ ...form?.values }).toEqual({ extras: ['bike', 'boat'], one: 'x' });
   });
 
-  it('drops unknown underscore names (__proto__ among them) and keeps other names for validateAnswer to judge', async () => {
-    const form = await readPostedForm(formPost('_other=1&__proto__=x&constructor=y'));
-    expect(Object.keys(form?.values ?? {})).toEqual(['constructor']);
+  it('keeps every name but the page’s own for validateAnswer to judge: __proto__ as much as constructor', async () => {
+    const form = await readPostedForm(formPost('_csrf=c&_other=1&__proto__=x&constructor=y&prototype=z'));
+    expect(Object.keys(form?.values ?? {})).toEqual(['_other', '__proto__', 'constructor', 'prototype']);
+    expect(form?.values.__proto__).toBe('x');
     expect(Object.getPrototypeOf(form?.values)).toBeNull();
   });
 

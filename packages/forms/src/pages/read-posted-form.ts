@@ -7,20 +7,23 @@ export interface PostedForm {
   values: Record<string, string | string[]>;
 }
 
+const CONTROL_NAMES: ReadonlySet<string> = new Set(Object.values(FORM_FIELDS));
+
 /**
  * Reads an `application/x-www-form-urlencoded` post (what an HTML form sends without files).
- * Names starting with `_` are the page's own (field names start with a letter); an unknown
- * `_` name is dropped, every other name is a value for validateAnswer to judge (an unknown
- * field is refused there, not silently dropped here). Returns null for any other body type.
+ * The page's own hidden inputs (`FORM_FIELDS`) are control; every other name — `__proto__`,
+ * `constructor` and any `_name` included — is a value for validateAnswer to judge, so a name the
+ * form does not have is refused there ("This form has no such field"), never dropped here.
+ * Returns null for any other body type.
  */
 export async function readPostedForm(request: Request): Promise<PostedForm | null> {
   const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return null;
   const params = new URLSearchParams(await request.text());
-  // No prototype: a posted `__proto__` is just an unknown field name.
+  // No prototype: a posted `__proto__` is an own key like any other name.
   const values: Record<string, string | string[]> = Object.create(null);
   for (const name of new Set(params.keys())) {
-    if (name.startsWith('_')) continue;
+    if (CONTROL_NAMES.has(name)) continue;
     const all = params.getAll(name);
     values[name] = all.length === 1 ? all[0]! : all;
   }
