@@ -1,7 +1,7 @@
 import type { Child } from 'hono/jsx';
 
 export interface PageProps {
-  /** The document title (escaped like every other string). */
+  /** The document title (escaped like every other string; someone else's text goes in through `isolateText`). */
   title: string;
   /** The CSP nonce of this response, for the one inline script a page may carry. */
   nonce?: string;

@@ -1,3 +1,4 @@
+import { Isolate, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { CsrfField, formatWhen, Notice, SignOutForm, toDocument } from './parts.tsx';
 import type { AccountView, AccountWorkspaceView } from './view.ts';
@@ -7,7 +8,10 @@ export function AccountHeader({ email, signoutCsrf }: { email: string; signoutCs
   return (
     <header class="account-header">
       <p class="muted">
-        Signed in as <strong>{email}</strong>
+        Signed in as{' '}
+        <strong>
+          <Isolate text={email} />
+        </strong>
       </p>
       <SignOutForm csrf={signoutCsrf} />
     </header>
@@ -17,7 +21,10 @@ export function AccountHeader({ email, signoutCsrf }: { email: string; signoutCs
 function WorkspaceRow({ workspace, view }: { workspace: AccountWorkspaceView; view: AccountView }) {
   return (
     <li class="workspace">
-      <span class="name">{workspace.name}</span> <span class="muted">({workspace.role === 'owner' ? 'owner' : 'member'})</span>
+      <span class="name">
+        <Isolate text={workspace.name} />
+      </span>{' '}
+      <span class="muted">({workspace.role === 'owner' ? 'owner' : 'member'})</span>
       {view.invitesEnabled && workspace.role === 'owner' ? (
         <form method="post" action="/account/invites" class="inline">
           <CsrfField token={view.csrf.invite} />
@@ -42,15 +49,18 @@ export function AccountPage({ view, nonce }: { view: AccountView; nonce: string 
         <dl class="record">
           <div class="pair">
             <dt>Email</dt>
-            <dd>{view.email}</dd>
+            <dd dir={textDir(view.email)}>{view.email}</dd>
           </div>
         </dl>
         <h2 id="workspaces-heading">Workspaces</h2>
         {view.createdInvite ? (
           <div class="banner ok" role="status">
             <p>
-              Invite link for <strong>{view.createdInvite.workspaceName}</strong>. Copy it now: it is shown only once, works for
-              one sign-up, and expires {formatWhen(view.createdInvite.expiresAt)}.
+              Invite link for{' '}
+              <strong>
+                <Isolate text={view.createdInvite.workspaceName} />
+              </strong>
+              . Copy it now: it is shown only once, works for one sign-up, and expires {formatWhen(view.createdInvite.expiresAt)}.
             </p>
             <label for="invite-url">Invite link</label>
             <input id="invite-url" type="text" readonly value={view.createdInvite.url} class="secret" />

@@ -1,3 +1,4 @@
+import { Isolate, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AccountHeader } from './account-page.tsx';
 import { CsrfField, errorId, FormError, formatWhen, Notice, TextField, toDocument } from './parts.tsx';
@@ -7,11 +8,15 @@ function KeyRow({ apiKey, csrf }: { apiKey: ApiKeyView; csrf: string }) {
   return (
     <tr>
       <td>
-        <strong>{apiKey.name}</strong>
+        <strong>
+          <Isolate text={apiKey.name} />
+        </strong>
         <br />
         <code>{apiKey.prefix}…</code>
         <br />
-        <span class="muted">{apiKey.workspaceName}</span>
+        <span class="muted">
+          <Isolate text={apiKey.workspaceName} />
+        </span>
       </td>
       <td>
         <span class="muted">Created</span> {formatWhen(apiKey.createdAt)}
@@ -54,7 +59,11 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
         {view.createdKey ? (
           <div class="banner ok" role="status">
             <p>
-              Your new key <strong>{view.createdKey.name}</strong>. Copy it now: it is shown only this once.
+              Your new key{' '}
+              <strong>
+                <Isolate text={view.createdKey.name} />
+              </strong>
+              . Copy it now: it is shown only this once.
             </p>
             <label for="new-key">New API key</label>
             <input id="new-key" type="text" readonly value={view.createdKey.key} class="secret" />
@@ -91,7 +100,7 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
                 aria-describedby={workspaceError ? errorId('key-workspace') : undefined}
               >
                 {view.workspaces.map((workspace) => (
-                  <option value={workspace.id} selected={view.form?.workspaceId === workspace.id}>
+                  <option value={workspace.id} selected={view.form?.workspaceId === workspace.id} dir={textDir(workspace.name)}>
                     {workspace.name}
                   </option>
                 ))}

@@ -58,6 +58,8 @@ export function TextField(props: TextFieldProps) {
         autofocus={props.autofocus}
         spellcheck={props.type === 'password' || props.type === 'email' ? false : undefined}
         autocapitalize={props.type === 'text' ? undefined : 'none'}
+        // A name the person types (an API key's) takes its direction from what is typed.
+        dir={props.type === 'text' ? 'auto' : undefined}
         aria-invalid={invalid ? 'true' : undefined}
         aria-describedby={describedBy.length > 0 ? describedBy.join(' ') : undefined}
       />

@@ -1,3 +1,4 @@
+import { textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AccountHeader } from './account-page.tsx';
 import { CsrfField, formatWhen, Notice, toDocument } from './parts.tsx';
@@ -12,11 +13,13 @@ function ReviewItem({ item, csrf }: { item: ReviewItemView; csrf: string }) {
   const headingId = `item-${item.handle}`;
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId}>{item.title}</h2>
+      <h2 id={headingId} dir={textDir(item.title)}>
+        {item.title}
+      </h2>
       <p>{item.explanation}</p>
       <dl class="record">
         <dt>Workspace</dt>
-        <dd>{item.workspaceName}</dd>
+        <dd dir={textDir(item.workspaceName)}>{item.workspaceName}</dd>
         <dt>Handle</dt>
         <dd>{item.handle}</dd>
         <dt>Started</dt>

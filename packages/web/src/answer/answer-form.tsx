@@ -1,3 +1,4 @@
+import { Isolate, textDir } from '../isolate.tsx';
 import { DisplayBlock } from './blocks.tsx';
 import { FieldInput, fieldId } from './field-input.tsx';
 import type { ActionView, AnswerErrorView, FieldView, OpenPageView, SurfaceView } from './view.ts';
@@ -26,6 +27,7 @@ function ActionButton({ action }: { action: ActionView }) {
       class={primary ? 'primary' : 'secondary'}
       // A reject may leave required fields empty, so the browser must not hold it back.
       formnovalidate={action.intent === 'reject'}
+      dir={textDir(action.label)}
     >
       {action.label}
     </button>
@@ -38,15 +40,19 @@ function ErrorSummary({ errors, fields }: { errors: readonly AnswerErrorView[]; 
     <div class="banner error" role="alert" id="error-summary" tabindex={-1}>
       <p class="status">There is a problem</p>
       <ul>
-        {errors.map((error) =>
-          error.field !== null && fields.has(error.field) ? (
+        {errors.map((error) => {
+          const field = error.field === null ? undefined : fields.get(error.field);
+          return field ? (
             <li>
-              <a href={`#${fieldId(error.field)}`}>{`${fields.get(error.field)?.label}: ${error.message}`}</a>
+              <a href={`#${fieldId(field.name)}`}>
+                <Isolate text={field.label} />
+                {`: ${error.message}`}
+              </a>
             </li>
           ) : (
             <li>{error.message}</li>
-          ),
-        )}
+          );
+        })}
       </ul>
     </div>
   );
@@ -79,8 +85,12 @@ export function AnswerForm({ view }: { view: OpenPageView }) {
   return (
     <div class="card">
       {errors.length > 0 ? <ErrorSummary errors={errors} fields={fields} /> : null}
-      <h1>{surface.title}</h1>
-      {surface.description === undefined ? null : <p class="lead">{surface.description}</p>}
+      <h1 dir={textDir(surface.title)}>{surface.title}</h1>
+      {surface.description === undefined ? null : (
+        <p class="lead" dir={textDir(surface.description)}>
+          {surface.description}
+        </p>
+      )}
       <form method="post" action={view.form.action}>
         <input type="hidden" name={FORM_FIELDS.csrf} value={view.form.csrf} />
         <input type="hidden" name={FORM_FIELDS.revision} value={String(view.revision)} />

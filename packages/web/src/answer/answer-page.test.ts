@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { escaped, expectIsolated, spoof } from '../bidi-fixtures.ts';
 import { renderAnswerPage } from './answer-page.tsx';
 import { commitSurface, everyFieldSurface, HOSTILE_STRINGS, openView } from './fixtures.ts';
 import { FOLLOW_SCRIPT } from './follow-script.ts';
@@ -15,11 +16,6 @@ function tagWithId(html: string, id: string): string {
   return match[0];
 }
 
-/** Escapes text exactly as it must appear in HTML text and attribute values. */
-function escaped(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
 describe('the open form', () => {
   it('renders the title, description, record and the editable initial value of the seed sample', () => {
     const html = render(openView(commitSurface()));
@@ -30,7 +26,7 @@ describe('the open form', () => {
     expect(html).toContain('<dt>src/greeting.js</dt><dd>Greeting now uses the user&#39;s first name</dd>');
     // The textarea gets one leading newline, which the HTML parser drops, so the value is exact.
     expect(html).toContain(
-      '<textarea id="f-message" name="message" rows="6" required="">\nGreet users by first name\n\nAdds a test for the new greeting.</textarea>',
+      '<textarea id="f-message" name="message" rows="6" required="" dir="auto">\nGreet users by first name\n\nAdds a test for the new greeting.</textarea>',
     );
     expect(html).toContain('<label for="f-message">Commit message<span class="req"> (required)</span></label>');
   });
@@ -71,7 +67,7 @@ describe('the open form', () => {
   it('renders each field type as its control with its initial value', () => {
     const html = render(openView(everyFieldSurface()));
     expect(tagWithId(html, 'f-name')).toBe(
-      '<input type="text" id="f-name" name="name" value="Ada" required="" autocomplete="off"/>',
+      '<input type="text" id="f-name" name="name" value="Ada" required="" autocomplete="off" dir="auto"/>',
     );
     expect(tagWithId(html, 'f-email')).toBe('<input type="email" id="f-email" name="email" value="" autocomplete="off"/>');
     expect(tagWithId(html, 'f-budget')).toBe(
@@ -123,7 +119,9 @@ describe('the open form', () => {
   it('links help text to its control with aria-describedby', () => {
     const html = render(openView(everyFieldSurface()));
     expect(html).toContain('<p class="hint" id="f-notes-help">Anything we should know.</p>');
-    expect(tagWithId(html, 'f-notes')).toBe('<textarea id="f-notes" name="notes" rows="6" aria-describedby="f-notes-help">');
+    expect(tagWithId(html, 'f-notes')).toBe(
+      '<textarea id="f-notes" name="notes" rows="6" dir="auto" aria-describedby="f-notes-help">',
+    );
   });
 
   it('marks required fields, and only those', () => {
@@ -162,7 +160,7 @@ describe('inline errors after a refused post', () => {
     expect(tagWithId(html, 'f-place-1')).not.toContain('checked');
     expect(tagWithId(html, 'f-extras')).toContain('checked=""');
     expect(tagWithId(html, 'f-extras-1')).not.toContain('checked');
-    expect(html).toContain('name="notes" rows="6" aria-describedby="f-notes-help">\na\nb</textarea>');
+    expect(html).toContain('name="notes" rows="6" dir="auto" aria-describedby="f-notes-help">\na\nb</textarea>');
     // A checkbox that was not posted was unchecked by the person.
     expect(tagWithId(html, 'f-pets')).not.toContain('checked');
   });
@@ -361,5 +359,149 @@ describe('escaping: every agent-supplied string', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+/** Every slot a person reads on the form, each with its own spoof (an override left open). */
+function spoofSurface(): { surface: SurfaceView; slots: string[]; initialValues: string[] } {
+  const slots: string[] = [];
+  const say = (slot: string) => {
+    const text = spoof(slot);
+    slots.push(text);
+    return text;
+  };
+  const initialValues = [spoof('text-value'), spoof('textarea-value')];
+  const surface: SurfaceView = {
+    title: say('title'),
+    description: say('description'),
+    source: {
+      components: [
+        { type: 'heading', text: say('heading') },
+        { type: 'text', text: `${say('text-1')}\n\n${say('text-2')}` },
+        { type: 'record', label: say('record-label'), fields: { [say('record-key')]: say('record-value') } },
+        {
+          type: 'field',
+          name: 'plain',
+          label: say('text-label'),
+          description: say('text-help'),
+          schema: { type: 'string' },
+          value: initialValues[0],
+        },
+        {
+          type: 'field',
+          name: 'long',
+          label: say('textarea-label'),
+          multiline: true,
+          schema: { type: 'string' },
+          value: initialValues[1],
+        },
+        { type: 'field', name: 'mail', label: say('email-label'), required: false, schema: { type: 'string', format: 'email' } },
+        { type: 'field', name: 'count', label: say('number-label'), schema: { type: 'integer' } },
+        {
+          type: 'field',
+          name: 'yes',
+          label: say('boolean-label'),
+          description: say('boolean-help'),
+          schema: { type: 'boolean' },
+        },
+        {
+          type: 'field',
+          name: 'radio',
+          label: say('radio-label'),
+          schema: { type: 'string', enum: ['r1', say('radio-id')], option_labels: [say('radio-option')] },
+        },
+        {
+          type: 'field',
+          name: 'pick',
+          label: say('select-label'),
+          schema: {
+            type: 'string',
+            enum: ['p1', 'p2', 'p3', 'p4', 'p5', say('select-id')],
+            option_labels: [say('select-option')],
+          },
+        },
+        {
+          type: 'field',
+          name: 'many',
+          label: say('checkbox-label'),
+          schema: { type: 'array', items: { enum: ['m1', say('checkbox-id')], option_labels: [say('checkbox-option')] } },
+        },
+        { type: 'field', name: 'mood', label: say('rating-label'), schema: { type: 'integer', minimum: 1, maximum: 5 } },
+      ],
+    },
+    actions: [
+      { id: 'go', label: say('approve-button'), intent: 'approve' },
+      { id: 'no', label: say('reject-button'), intent: 'reject' },
+    ],
+  };
+  return { surface, slots: [...slots, ...initialValues], initialValues };
+}
+
+describe('bidi isolation: nothing an agent or a person wrote can reorder the page around it', () => {
+  it('isolates every agent-written slot of the form, and the document title', () => {
+    const { surface, slots } = spoofSurface();
+    const html = render(openView(surface));
+    expectIsolated(html, slots);
+    expect(html).toContain(`<title>\u2068${escaped(spoof('title'))}\u2069 · Sess</title>`);
+  });
+
+  it('keeps Sess’s " (required)" and "(choose at least one)" outside the label’s isolate', () => {
+    const html = render(openView(spoofSurface().surface));
+    const label = (slot: string) => `<bdi>${escaped(spoof(slot))}</bdi>`;
+    expect(html).toContain(`<label for="f-plain">${label('text-label')}<span class="req"> (required)</span></label>`);
+    expect(html).toContain(`<legend>${label('radio-label')}<span class="req"> (required)</span></legend>`);
+    expect(html).toContain(`<legend>${label('checkbox-label')}<span class="req"> (choose at least one)</span></legend>`);
+  });
+
+  it('gives an element that holds only the agent’s text its own direction (dir="auto")', () => {
+    const html = render(openView(spoofSurface().surface));
+    expect(html).toContain(`<h1 dir="auto">${escaped(spoof('title'))}</h1>`);
+    expect(html).toContain(
+      `<dt dir="auto">${escaped(spoof('record-key'))}</dt><dd dir="auto">${escaped(spoof('record-value'))}</dd>`,
+    );
+    expect(html).toContain(`value="go" class="primary" dir="auto">${escaped(spoof('approve-button'))}</button>`);
+  });
+
+  it('types free text right to left when it is (dir="auto" on every text box, whatever its value)', () => {
+    const html = render(openView(everyFieldSurface()));
+    for (const name of ['name', 'notes']) expect(tagWithId(html, `f-${name}`)).toContain(' dir="auto"');
+    // E-mail addresses and numbers stay left-to-right.
+    for (const name of ['email', 'budget']) expect(tagWithId(html, `f-${name}`)).not.toContain(' dir=');
+  });
+
+  it('isolates the person’s values and the labels in the error summary after a refused post', () => {
+    const { surface, slots, initialValues } = spoofSurface();
+    const posted = { plain: spoof('posted-text'), long: spoof('posted-textarea'), mail: spoof('posted-email') };
+    const errors = ['plain', 'radio', 'many'].map((field) => ({ field, code: 'required', message: 'Answer this to continue.' }));
+    const html = render(openView(surface, { posted, errors }));
+    expectIsolated(html, [...slots.filter((slot) => !initialValues.includes(slot)), ...Object.values(posted)]);
+    expect(html).toContain(`<a href="#f-plain"><bdi>${escaped(spoof('text-label'))}</bdi>: Answer this to continue.</a>`);
+    expect(html).toContain(`<title>Error: \u2068${escaped(spoof('title'))}\u2069 · Sess</title>`);
+  });
+
+  it.each([
+    ['answered', { state: 'answered', title: spoof('title'), revision: 1, pagePath: '/s/tok' }],
+    ['completed', { state: 'completed', title: spoof('title') }],
+    ['withdrawn', { state: 'withdrawn', title: spoof('title') }],
+    ['expired', { state: 'expired', title: spoof('title') }],
+    ['lapsed', { state: 'lapsed', title: spoof('title'), extend: { action: '/s/tok/extend', csrf: 'c' } }],
+  ] satisfies [string, AnswerPageView][])('isolates the title on the %s page', (_state, view) => {
+    expectIsolated(render(view), [spoof('title')]);
+  });
+
+  it('isolates an Ask’s title and details on its start page', () => {
+    const view: AnswerPageView = {
+      state: 'ask',
+      title: spoof('ask-title'),
+      description: spoof('ask-details'),
+      start: { action: '/s/a/start', csrf: 'c' },
+    };
+    expectIsolated(render(view), [spoof('ask-title'), spoof('ask-details')]);
+  });
+
+  it('drops a stray PDI from a label, which would otherwise end the isolate early and let its override out', () => {
+    const field = { type: 'field', name: 'x', label: 'Name\u2069\u202e', schema: { type: 'string' } } as const;
+    const html = render(openView({ title: 'Q', source: { components: [field] } }));
+    expect(html).toContain('<label for="f-x"><bdi>Name\u202e</bdi><span class="req"> (required)</span></label>');
   });
 });

@@ -1,3 +1,4 @@
+import { isolateText } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AnswerForm } from './answer-form.tsx';
 import { FOLLOW_SCRIPT } from './follow-script.ts';
@@ -7,20 +8,22 @@ import type { AnswerPageView } from './view.ts';
 /** The browser tab's title for each state; the agent's title follows where there is one. */
 function documentTitle(view: AnswerPageView): string {
   switch (view.state) {
-    case 'open':
-      return view.errors && view.errors.length > 0 ? `Error: ${view.surface.title}` : view.surface.title;
+    case 'open': {
+      const title = isolateText(view.surface.title);
+      return view.errors && view.errors.length > 0 ? `Error: ${title}` : title;
+    }
     case 'answered':
-      return `Sent: ${view.title}`;
+      return `Sent: ${isolateText(view.title)}`;
     case 'completed':
-      return view.title === undefined ? 'Done' : `Done: ${view.title}`;
+      return view.title === undefined ? 'Done' : `Done: ${isolateText(view.title)}`;
     case 'withdrawn':
       return 'Withdrawn';
     case 'expired':
       return 'Link closed';
     case 'lapsed':
-      return `Time ran out: ${view.title}`;
+      return `Time ran out: ${isolateText(view.title)}`;
     case 'ask':
-      return view.title;
+      return isolateText(view.title);
     case 'not_found':
       return 'Not found';
     case 'refused':

@@ -1,8 +1,9 @@
+import { textDir } from '../isolate.tsx';
 import type { ComponentView } from './view.ts';
 
 /** A section heading inside the form. */
 export function HeadingBlock({ text }: { text: string }) {
-  return <h2>{text}</h2>;
+  return <h2 dir={textDir(text)}>{text}</h2>;
 }
 
 /**
@@ -18,7 +19,9 @@ export function TextBlock({ text }: { text: string }) {
   return (
     <div class="text">
       {paragraphs.map((paragraph) => (
-        <p class="pre">{paragraph}</p>
+        <p class="pre" dir={textDir(paragraph)}>
+          {paragraph}
+        </p>
       ))}
     </div>
   );
@@ -28,12 +31,14 @@ export function TextBlock({ text }: { text: string }) {
 export function RecordBlock({ label, fields }: { label: string; fields: Readonly<Record<string, string>> }) {
   return (
     <div class="record">
-      <p class="caption">{label}</p>
+      <p class="caption" dir={textDir(label)}>
+        {label}
+      </p>
       <dl class="record pairs">
         {Object.entries(fields).map(([key, value]) => (
           <div class="pair">
-            <dt>{key}</dt>
-            <dd>{value}</dd>
+            <dt dir={textDir(key)}>{key}</dt>
+            <dd dir={textDir(value)}>{value}</dd>
           </div>
         ))}
       </dl>

@@ -1,3 +1,4 @@
+import { Isolate, textDir } from '../isolate.tsx';
 import type { FieldSchemaView, FieldView, PostedValues } from './view.ts';
 
 /** Choices up to this many show as radio buttons; more show as a select. */
@@ -78,7 +79,7 @@ function RequiredMark() {
 
 function Help({ field }: { field: FieldView }) {
   return field.description === undefined ? null : (
-    <p class="hint" id={helpId(field.name)}>
+    <p class="hint" id={helpId(field.name)} dir={textDir(field.description)}>
       {field.description}
     </p>
   );
@@ -131,7 +132,9 @@ export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
             checked={asChecked(value, posted !== undefined)}
             {...aria}
           />
-          <label for={id}>{field.label}</label>
+          <label for={id}>
+            <Isolate text={field.label} />
+          </label>
         </div>
         <Help field={field} />
       </div>
@@ -144,7 +147,7 @@ export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
     return (
       <fieldset class={invalid ? 'field invalid' : 'field'} aria-describedby={describedBy}>
         <legend>
-          {field.label}
+          <Isolate text={field.label} />
           {required && group.kind !== 'checkbox' ? <RequiredMark /> : null}
           {required && group.kind === 'checkbox' ? <span class="req"> (choose at least one)</span> : null}
         </legend>
@@ -172,7 +175,9 @@ export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
             ) : (
               <div class="choice">
                 {input}
-                <label for={optionId}>{option.label}</label>
+                <label for={optionId}>
+                  <Isolate text={option.label} />
+                </label>
               </div>
             );
           })}
@@ -190,7 +195,7 @@ export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
   return (
     <div class={invalid ? 'field invalid' : 'field'}>
       <label for={id}>
-        {field.label}
+        <Isolate text={field.label} />
         {required ? <RequiredMark /> : null}
       </label>
       <Help field={field} />
@@ -233,7 +238,7 @@ function SingleControl({ field, id, value, required, aria }: SingleControlProps)
           Choose…
         </option>
         {options.map((option) => (
-          <option value={option.value} selected={option.value === text}>
+          <option value={option.value} selected={option.value === text} dir={textDir(option.label)}>
             {option.label}
           </option>
         ))}
@@ -259,20 +264,22 @@ function SingleControl({ field, id, value, required, aria }: SingleControlProps)
   if (field.multiline === true) {
     // The HTML parser drops one newline right after <textarea>, so one is always given to it.
     return (
-      <textarea id={id} name={field.name} rows={6} required={required} {...aria}>
+      <textarea id={id} name={field.name} rows={6} required={required} dir="auto" {...aria}>
         {`\n${text}`}
       </textarea>
     );
   }
-  const format = schema.type === 'string' ? schema.format : undefined;
+  const type = textInputType(schema.type === 'string' ? schema.format : undefined, text);
   return (
     <input
-      type={textInputType(format, text)}
+      type={type}
       id={id}
       name={field.name}
       value={text}
       required={required}
       autocomplete={field.name === 'respondent_name' ? 'name' : 'off'}
+      // Free text takes its direction from what is typed; e-mail, URL and date boxes stay left-to-right.
+      dir={type === 'text' ? 'auto' : undefined}
       {...aria}
     />
   );

@@ -1,10 +1,15 @@
 import type { Child } from 'hono/jsx';
+import { textDir } from '../isolate.tsx';
 import { FORM_FIELDS } from './answer-form.tsx';
 import type { AnsweredPageView, AskLandingPageView, ClosedPageView, FormTarget, LapsedPageView, PlainPageView } from './view.ts';
 
 /** The question the page was about, shown small above the status so the person knows which link this is. */
 function Context({ title }: { title?: string | undefined }) {
-  return title === undefined ? null : <p class="context">{title}</p>;
+  return title === undefined ? null : (
+    <p class="context" dir={textDir(title)}>
+      {title}
+    </p>
+  );
 }
 
 function Notice({ text }: { text?: string | undefined }) {
@@ -112,8 +117,12 @@ export function AskLanding({ view }: { view: AskLandingPageView }) {
   return (
     <div class="card">
       <Notice text={view.notice} />
-      <h1>{view.title}</h1>
-      {view.description === undefined ? null : <p class="lead pre">{view.description}</p>}
+      <h1 dir={textDir(view.title)}>{view.title}</h1>
+      {view.description === undefined ? null : (
+        <p class="lead pre" dir={textDir(view.description)}>
+          {view.description}
+        </p>
+      )}
       {view.start ? (
         <>
           <p>Press Start to open your own answer page. Others who have this link answer on their own pages.</p>

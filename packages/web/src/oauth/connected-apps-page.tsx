@@ -1,5 +1,6 @@
 import { AccountHeader } from '../account/account-page.tsx';
 import { CsrfField, formatWhen, Notice, toDocument } from '../account/parts.tsx';
+import { textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { ClientName } from './consent-page.tsx';
 import { type ConnectedAppsView, type ConnectedAppView, OAUTH_FORM_FIELDS } from './view.ts';
@@ -13,9 +14,9 @@ function ConnectedApp({ app, csrf }: { app: ConnectedAppView; csrf: string }) {
       </h2>
       <dl class="record">
         <dt>Workspace</dt>
-        <dd>{app.workspaceName}</dd>
+        <dd dir={textDir(app.workspaceName)}>{app.workspaceName}</dd>
         <dt>Sends you back to</dt>
-        <dd>{app.redirectHost}</dd>
+        <dd dir={textDir(app.redirectHost)}>{app.redirectHost}</dd>
         <dt>Can</dt>
         <dd>{app.permissions.join(' ')}</dd>
         <dt>Connected</dt>

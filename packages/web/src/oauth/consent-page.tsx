@@ -1,5 +1,6 @@
 import { AccountHeader } from '../account/account-page.tsx';
 import { CsrfField, toDocument } from '../account/parts.tsx';
+import { Isolate, isolateText, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { type ClientView, type ConsentView, OAUTH_FORM_FIELDS } from './view.ts';
 
@@ -7,8 +8,18 @@ import { type ClientView, type ConsentView, OAUTH_FORM_FIELDS } from './view.ts'
 export function ClientName({ client }: { client: ClientView }) {
   return (
     <>
-      <strong>{client.name}</strong>{' '}
-      <span class="muted">{client.verified && client.identity ? `(${client.identity})` : '(unverified name)'}</span>
+      <strong>
+        <Isolate text={client.name} />
+      </strong>{' '}
+      <span class="muted">
+        {client.verified && client.identity ? (
+          <>
+            (<Isolate text={client.identity} />)
+          </>
+        ) : (
+          '(unverified name)'
+        )}
+      </span>
     </>
   );
 }
@@ -20,7 +31,11 @@ function WorkspaceChoice({ view }: { view: ConsentView }) {
       <>
         <input type="hidden" name={OAUTH_FORM_FIELDS.workspace} value={first.id} />
         <p>
-          In workspace <strong>{first.name}</strong>.
+          In workspace{' '}
+          <strong>
+            <Isolate text={first.name} />
+          </strong>
+          .
         </p>
       </>
     );
@@ -39,7 +54,9 @@ function WorkspaceChoice({ view }: { view: ConsentView }) {
             checked={workspace.id === selected}
             required
           />
-          <span>{workspace.name}</span>
+          <span>
+            <Isolate text={workspace.name} />
+          </span>
         </label>
       ))}
     </fieldset>
@@ -54,7 +71,7 @@ function WorkspaceChoice({ view }: { view: ConsentView }) {
  */
 export function ConsentPage({ view, nonce }: { view: ConsentView; nonce: string }) {
   return (
-    <Page title={`Allow ${view.client.name} to use Sess? · Sess`} nonce={nonce}>
+    <Page title={`Allow ${isolateText(view.client.name)} to use Sess? · Sess`} nonce={nonce}>
       <AccountHeader email={view.email} signoutCsrf={view.signoutCsrf} />
       <div class="card">
         <h1>
@@ -67,7 +84,9 @@ export function ConsentPage({ view, nonce }: { view: ConsentView; nonce: string 
         ) : null}
         {view.client.verified ? null : (
           <div class="banner warn" role="note">
-            <p>This app named itself "{view.client.name}" when it registered. Sess has not verified that name.</p>
+            <p>
+              This app named itself "<Isolate text={view.client.name} />" when it registered. Sess has not verified that name.
+            </p>
           </div>
         )}
         <dl class="record">
@@ -76,15 +95,18 @@ export function ConsentPage({ view, nonce }: { view: ConsentView; nonce: string 
             <ClientName client={view.client} />
           </dd>
           <dt>Sends you back to</dt>
-          <dd>{view.redirect.kind === 'app' ? `${view.redirect.host} (an app on this device)` : view.redirect.host}</dd>
+          <dd>
+            <Isolate text={view.redirect.host} />
+            {view.redirect.kind === 'app' ? ' (an app on this device)' : null}
+          </dd>
           <dt>Signed in as</dt>
-          <dd>{view.email}</dd>
+          <dd dir={textDir(view.email)}>{view.email}</dd>
         </dl>
         {view.redirect.kind === 'loopback' ? (
           <div class="banner warn" role="note">
             <p>
-              This app receives the answer on this computer ({view.redirect.host}). Allow only if you just started connecting from
-              an app on this computer.
+              This app receives the answer on this computer (<Isolate text={view.redirect.host} />
+              ). Allow only if you just started connecting from an app on this computer.
             </p>
           </div>
         ) : null}

@@ -1,4 +1,5 @@
 import { toDocument } from '../account/parts.tsx';
+import { textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import type { OAuthErrorView } from './view.ts';
 
@@ -13,7 +14,7 @@ export function OAuthErrorPage({ view, nonce }: { view: OAuthErrorView; nonce: s
       <div class="card">
         <h1>{view.title}</h1>
         <div class="banner error" role="alert">
-          <p>{view.message}</p>
+          <p dir={textDir(view.message)}>{view.message}</p>
         </div>
         <p class="muted">Go back to the app and start connecting again. If this keeps happening, tell the app's makers.</p>
       </div>

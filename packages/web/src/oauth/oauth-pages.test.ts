@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { escaped, expectIsolated, spoof } from '../bidi-fixtures.ts';
+import { renderConnectedAppsPage } from './connected-apps-page.tsx';
+import { renderConsentPage } from './consent-page.tsx';
+import { renderOAuthErrorPage } from './error-page.tsx';
+import type { ConsentView, RedirectView } from './view.ts';
+
+const NONCE = 'bm9uY2Utbm9uY2Utbm9uY2U=';
+const AT = new Date('2030-01-07T09:00:00Z');
+
+function consentView(extra: Partial<ConsentView> = {}): ConsentView {
+  return {
+    email: spoof('email'),
+    client: { name: spoof('client'), verified: false, identity: null },
+    redirect: { host: spoof('redirect-host'), kind: 'web' },
+    permissions: ['Send you forms and questions'],
+    workspaces: [{ id: 'ws_1', name: spoof('workspace') }],
+    form: { action: '/oauth/authorize', request: 'q', csrf: 'c' },
+    signoutCsrf: 's',
+    ...extra,
+  };
+}
+
+describe('bidi isolation on the OAuth pages: what an app calls itself cannot reorder Sess’s words', () => {
+  it('consent: the app’s name (heading, warning, record, tab title), the redirect host, e-mail and workspace', () => {
+    const html = renderConsentPage(consentView(), NONCE);
+    expectIsolated(html, [spoof('client'), spoof('redirect-host'), spoof('email'), spoof('workspace')]);
+    expect(html).toContain(
+      `<h1>Allow <strong><bdi>${escaped(spoof('client'))}</bdi></strong> <span class="muted">(unverified name)`,
+    );
+    expect(html).toContain(`<title>Allow \u2068${escaped(spoof('client'))}\u2069 to use Sess? · Sess</title>`);
+  });
+
+  it.each([
+    ['app', ' (an app on this device)'],
+    ['loopback', ''],
+  ] as const)('consent: a redirect host of kind %s, and its own words after it', (kind, after) => {
+    const redirect: RedirectView = { host: spoof(`${kind}-host`), kind };
+    const html = renderConsentPage(consentView({ redirect }), NONCE);
+    expectIsolated(html, [spoof(`${kind}-host`)]);
+    expect(html).toContain(`<dd><bdi>${escaped(spoof(`${kind}-host`))}</bdi>${after}</dd>`);
+  });
+
+  it('consent: a verified app’s domain, and the workspace picker', () => {
+    const html = renderConsentPage(
+      consentView({
+        client: { name: spoof('verified-client'), verified: true, identity: spoof('identity') },
+        workspaces: [
+          { id: 'ws_1', name: spoof('workspace-1') },
+          { id: 'ws_2', name: spoof('workspace-2') },
+        ],
+      }),
+      NONCE,
+    );
+    expectIsolated(html, [spoof('verified-client'), spoof('identity'), spoof('workspace-1'), spoof('workspace-2')]);
+    expect(html).toContain(`<span class="muted">(<bdi>${escaped(spoof('identity'))}</bdi>)</span>`);
+  });
+
+  it('connected apps: each app’s name and domain, redirect host and workspace', () => {
+    const html = renderConnectedAppsPage(
+      {
+        email: spoof('email'),
+        apps: [
+          {
+            grantId: 'grt_1',
+            client: { name: spoof('app'), verified: true, identity: spoof('app-identity') },
+            redirectHost: spoof('app-host'),
+            workspaceName: spoof('app-workspace'),
+            permissions: ['Send you forms and questions'],
+            connectedAt: AT,
+            lastUsedAt: null,
+          },
+        ],
+        csrf: { disconnect: 'd', signout: 's' },
+      },
+      NONCE,
+    );
+    expectIsolated(html, [spoof('email'), spoof('app'), spoof('app-identity'), spoof('app-host'), spoof('app-workspace')]);
+  });
+
+  it('the error page: a message that echoes what an app sent', () => {
+    const html = renderOAuthErrorPage({ title: 'This app cannot connect', message: spoof('echoed') }, NONCE);
+    expectIsolated(html, [spoof('echoed')]);
+  });
+});
