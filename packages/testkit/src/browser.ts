@@ -53,3 +53,21 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
+
+/**
+ * What sticks out sideways: the page's scroll width, the layout viewport's width (`clientWidth`;
+ * a mobile viewport widens `innerWidth` to fit content that is too wide, so that would hide it)
+ * and each element whose box reaches past either edge, as `tag.class (left–right)`.
+ */
+export function sidewaysOverflow(page: Page): Promise<{ width: number; scrollWidth: number; elements: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const elements = [...document.body.querySelectorAll('*')].flatMap((element) => {
+      const box = element.getBoundingClientRect();
+      if (box.right <= width + 0.5 && box.left >= -0.5) return [];
+      const name = `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).replace(/ /g, '.')}` : ''}`;
+      return [`${name} (${Math.round(box.left)}–${Math.round(box.right)})`];
+    });
+    return { width, scrollWidth: document.documentElement.scrollWidth, elements };
+  });
+}

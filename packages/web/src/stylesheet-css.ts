@@ -22,33 +22,39 @@ body {
   font: 17px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   color: var(--ink);
   background: var(--bg);
+  /* Nothing scrolls sideways: a word longer than its line breaks wherever it must, in every
+     element (both inherit), and no longer holds a flex or grid track open. Safari before 15.4
+     knows only word-break: break-word, which means the same. */
+  overflow-wrap: anywhere;
+  word-break: break-word;
 }
 main { max-width: 36rem; margin: 0 auto; padding: 1rem; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 1.25rem; }
-h1 { font-size: 1.4rem; line-height: 1.25; margin: 0 0 .5rem; overflow-wrap: anywhere; }
-h2 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; overflow-wrap: anywhere; }
-p { margin: 0 0 .75rem; overflow-wrap: anywhere; }
+h1 { font-size: 1.4rem; line-height: 1.25; margin: 0 0 .5rem; }
+h2 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
+p { margin: 0 0 .75rem; }
 .lead { color: var(--muted); }
 .pre { white-space: pre-wrap; }
 .muted { color: var(--muted); font-size: .95rem; }
 div.record { margin: 1rem 0; }
 .caption { font-weight: 600; margin-bottom: .25rem; }
-dl.record { margin: .5rem 0 1rem; display: grid; grid-template-columns: minmax(6rem, 40%) 1fr; gap: .25rem .75rem; }
-dl.record dt { font-weight: 600; overflow-wrap: anywhere; }
-dl.record dd { margin: 0; overflow-wrap: anywhere; white-space: pre-wrap; }
+dl.record { margin: .5rem 0 1rem; display: grid; grid-template-columns: minmax(6rem, 40%) minmax(0, 1fr); gap: .25rem .75rem; }
+dl.record dt { font-weight: 600; }
+dl.record dd { margin: 0; white-space: pre-wrap; }
 dl.record > .pair { display: contents; }
 /* The answer page's records: one ruled row per pair, key above value on a phone. */
 dl.pairs { display: block; margin: 0; border-top: 1px solid var(--line); }
 dl.pairs .pair { display: block; padding: .5rem 0; border-bottom: 1px solid var(--line); }
 dl.pairs dt { font-size: .95rem; }
-@media (min-width: 30rem) { dl.pairs .pair { display: grid; grid-template-columns: minmax(6rem, 40%) 1fr; gap: .75rem; } }
-.context { color: var(--muted); font-size: .95rem; margin: 0 0 .25rem; overflow-wrap: anywhere; }
+@media (min-width: 30rem) { dl.pairs .pair { display: grid; grid-template-columns: minmax(6rem, 40%) minmax(0, 1fr); gap: .75rem; } }
+.context { color: var(--muted); font-size: .95rem; margin: 0 0 .25rem; }
 .req { font-weight: 400; color: var(--muted); font-size: .9rem; }
 .field { margin: 1rem 0; }
 .field > label, .field > legend, fieldset > legend { display: block; font-weight: 600; margin-bottom: .25rem; padding: 0; }
 .field.invalid { border-left: 4px solid var(--danger); padding-left: .75rem; }
 .hint { color: var(--muted); font-size: .95rem; margin: 0 0 .35rem; }
-fieldset { border: 0; padding: 0; margin: 1rem 0; }
+/* A fieldset is at least as wide as its content by default; this one fits its column like a div. */
+fieldset { border: 0; padding: 0; margin: 1rem 0; min-width: 0; }
 input[type="text"], input[type="email"], input[type="password"], input[type="number"], input[type="url"],
 input[type="date"], input[type="time"], input[type="datetime-local"], select, textarea {
   width: 100%;
@@ -63,6 +69,8 @@ input[type="date"], input[type="time"], input[type="datetime-local"], select, te
 textarea { min-height: 7rem; resize: vertical; }
 .choice { display: flex; align-items: center; gap: .6rem; min-height: 44px; padding: .25rem 0; }
 .choice label { flex: 1; padding: .5rem 0; cursor: pointer; }
+/* A flex or grid child may be narrower than its content (by default it is at least its widest word or control). */
+.choice > *, .actions > *, .account-header > *, .plain-list li > *, .nav-list > *, dl.record > *, dl.record .pair > * { min-width: 0; }
 .choice + .hint { margin-left: 1.95rem; }
 .choice input { width: 1.35rem; height: 1.35rem; margin: 0; flex: none; accent-color: var(--accent); }
 .rating { display: flex; gap: .5rem; flex-wrap: wrap; }
@@ -87,6 +95,9 @@ button, .button {
   cursor: pointer;
   text-align: center;
   text-decoration: none;
+  /* A long label wraps inside the button instead of widening it past its column. */
+  max-width: 100%;
+  white-space: normal;
 }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
@@ -114,15 +125,15 @@ h1[tabindex="-1"]:focus { outline: none; }
 .status { font-size: 1.1rem; font-weight: 600; }
 footer { color: var(--muted); font-size: .85rem; text-align: center; padding: 1.5rem 0; }
 table { width: 100%; border-collapse: collapse; }
-th, td { text-align: left; padding: .5rem .25rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: .5rem .25rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
 /* Account pages (sign-in, sign-up, /account, /account/keys). */
 a.button { display: inline-flex; align-items: center; justify-content: center; }
 .account-header { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .5rem 1rem; margin: 0 0 1rem; }
-.account-header p { margin: 0; overflow-wrap: anywhere; }
+.account-header p { margin: 0; }
 .plain-list, .nav-list { list-style: none; margin: 0 0 1rem; padding: 0; }
 .plain-list li { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; padding: .5rem 0; border-bottom: 1px solid var(--line); }
-.plain-list .name { font-weight: 600; overflow-wrap: anywhere; }
+.plain-list .name { font-weight: 600; }
 .plain-list form { margin-left: auto; }
 .nav-list { display: flex; flex-wrap: wrap; gap: .6rem; }
 .alt-signin { margin-top: 1rem; text-align: center; }
