@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { newId, SessError } from '@sess/core';
 import { queryRows } from '@sess/db';
-import { completeSession, publishSession, submitLinkAnswer, withdrawSession } from '@sess/forms';
+import { completeSession, openLink, publishSession, submitLinkAnswer, withdrawSession } from '@sess/forms';
 import { createPostgresHandleStore, type HandleStoreFactory, type SessBackend } from '@sess/mcp';
 import {
   createTestDatabase,
@@ -331,6 +331,29 @@ describe('conflict', () => {
     await expectError(call('sess_publish', args), 'OUTCOME_UNKNOWN');
     faults.publish = undefined;
     expect(interactionOf(await call('sess_publish', args))).toMatchObject({ state: 'waiting', revision: 2 });
+  });
+
+  it('the saved publish is replayed byte for byte: a record keeps its order, and its answer verifies', async () => {
+    const a = await answered();
+    const next = sampleSurface('Then?');
+    // jsonb would store these keys as mid, zeta, alpha.
+    (next.source.components[0] as { fields: Record<string, string> }).fields = { zeta: 'z', alpha: 'a', mid: 'm' };
+    const args = { handle: a.handle, expected_revision: 1, response_event_id: a.response!.eventId, interaction: next };
+    faults.publish = 'lost_before';
+    await expectError(call('sess_publish', args), 'OUTCOME_UNKNOWN');
+    faults.publish = undefined;
+    expect(interactionOf(await call('sess_publish', args))).toMatchObject({ state: 'waiting', revision: 2 });
+    const page = await openLink(h.runtime, tokenOf(a.humanUrl!));
+    const record = page.surface.source.components[0] as { fields: Record<string, string> };
+    expect(Object.keys(record.fields)).toEqual(['zeta', 'alpha', 'mid']);
+    // The replayed Surface hashes as the one the handle saved, so the next answer is released.
+    const ok = await submitLinkAnswer(h.runtime, tokenOf(a.humanUrl!), {
+      revision: 2,
+      actionId: 'approve',
+      submitted: { message: 'ok' },
+    });
+    expect(ok.ok).toBe(true);
+    expect(interactionOf(await call('sess_response', { handle: a.handle, revision: 2 })).state).toBe('answered');
   });
 });
 

@@ -66,6 +66,59 @@ async function countRows(table: 'form_sessions' | 'form_revisions' | 'idempotenc
   return Number(row?.n);
 }
 
+describe('a record keeps the order the agent wrote', () => {
+  // jsonb would store these by length, then bytes: mid, zeta, alpha.
+  const ordered = (title: string) => {
+    const surface = sampleSurface(title);
+    const record = surface.source.components[0]!;
+    if (record.type !== 'record') throw new Error('the sample starts with a record');
+    record.fields = { zeta: 'last letter', alpha: 'first letter', mid: 'in between' };
+    return surface;
+  };
+  const keysOf = (surface: { source: { components: Array<{ type: string; fields?: object }> } }) =>
+    Object.keys(surface.source.components.find((c) => c.type === 'record')!.fields!);
+
+  it.each(['pro', 'enterprise'])(
+    'on the page, in storage and in the hash, from a create on a %s plan (one transaction, or the group commit) and a publish',
+    async (plan) => {
+      const workspaceId = (await createWorkspace(database.db, { plan })).workspaceId;
+      const first = ordered('Check these');
+      const created = await createSession({ ctx: { runtime, workspaceId, plan }, input: { interaction: first } });
+      expect(created.surfaceSha256).toBe(hashSurface(first));
+      const token = tokenOf(created.humanUrl);
+      expect(keysOf((await openLink(runtime, token)).surface)).toEqual(['zeta', 'alpha', 'mid']);
+      const [stored] = await queryRows<{ text: string }>(
+        database.db,
+        sql`select surface::text as text from form_revisions where session_id = ${created.sessionId}`,
+      );
+      expect(stored!.text.indexOf('"zeta"')).toBeLessThan(stored!.text.indexOf('"alpha"'));
+
+      const answer = await submitLinkAnswer(runtime, token, { revision: 1, actionId: 'approve', submitted: { message: 'ok' } });
+      if (!answer.ok) throw new Error('refused');
+      const next = ordered('And these?');
+      const published = await publishSession({
+        ctx: { runtime, workspaceId, plan },
+        sessionId: created.sessionId,
+        expectedRevision: 1,
+        idempotencyKey: key(),
+        input: { response_event_id: answer.eventId, interaction: next },
+      });
+      expect(published.surfaceSha256).toBe(hashSurface(next));
+      expect(keysOf((await openLink(runtime, token)).surface)).toEqual(['zeta', 'alpha', 'mid']);
+    },
+  );
+
+  it('hashes the order: the same rows in another order are another surface', () => {
+    const reordered = ordered('Check these');
+    (reordered.source.components[0] as { fields: Record<string, string> }).fields = {
+      alpha: 'first letter',
+      mid: 'in between',
+      zeta: 'last letter',
+    };
+    expect(hashSurface(reordered)).not.toBe(hashSurface(ordered('Check these')));
+  });
+});
+
 describe('createSession', () => {
   it('creates revision 1 with a 256-bit link of which only the hash is stored', async () => {
     const created = await createSession({ ctx, input: { interaction: sampleSurface(), expires_in: 600 } });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { workspaces } from './accounts.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -53,7 +53,11 @@ export const formSessions = pgTable(
   ],
 );
 
-/** Each Surface shown on a session, immutable once written; its SHA-256 is what receipts sign. */
+/**
+ * Each Surface shown on a session, immutable once written; its SHA-256 is what receipts sign.
+ * `surface` is `json`, not `jsonb`: jsonb reorders object keys, and a record's rows are shown in
+ * the order the agent wrote them (the hash covers that order too).
+ */
 export const formRevisions = pgTable(
   'form_revisions',
   {
@@ -62,7 +66,7 @@ export const formRevisions = pgTable(
       .references(() => formSessions.id, { onDelete: 'cascade' }),
     revision: integer('revision').notNull(),
     workspaceId: text('workspace_id').notNull(),
-    surface: jsonb('surface').notNull(),
+    surface: json('surface').notNull(),
     surfaceSha256: text('surface_sha256').notNull(),
     createdAt: at('created_at').notNull(),
   },

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, json, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { workspaces } from './accounts.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
@@ -37,10 +37,13 @@ export const mcpHandles = pgTable(
     expiresAt: at('expires_at'),
     /** The create intent: idempotency key and request hash, saved before (or with) the create. */
     intent: jsonb('intent'),
-    /** The exact publish/complete/cancel request saved before dispatch (body, If-Match, idempotency key). */
-    pending: jsonb('pending'),
+    /**
+     * The exact publish/complete/cancel request saved before dispatch (body, If-Match, idempotency
+     * key). `json`, so a saved Surface is replayed byte for byte, its record rows in their order.
+     */
+    pending: json('pending'),
     /** The last confirmed mutation, so an identical replay can succeed without a request. */
-    confirmed: jsonb('confirmed'),
+    confirmed: json('confirmed'),
     /** AES-256-GCM sealed `{ humanUrl, response }`; null once the handle is finished. */
     sealed: text('sealed'),
     blockedReason: text('blocked_reason'),

@@ -59,7 +59,7 @@ export async function publishSession(request: PublishSessionInput): Promise<Sess
       await tx.execute(
         sql`with r as (
               insert into form_revisions (session_id, revision, workspace_id, surface, surface_sha256, created_at)
-              values (${sessionId}, ${next}, ${ctx.workspaceId}, ${JSON.stringify(surface)}::jsonb, ${surfaceSha256},
+              values (${sessionId}, ${next}, ${ctx.workspaceId}, ${JSON.stringify(surface)}::json, ${surfaceSha256},
                       ${isoParam(now)}::timestamptz)
               returning session_id)
             update form_sessions set current_revision = ${next}

@@ -45,7 +45,7 @@ export interface SessionRow {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** A row as `jsonb_to_recordset` below reads it. */
+/** A row as `json_to_recordset` below reads it (json, not jsonb: a Surface keeps its key order). */
 function toRecord({ session: s, claim }: SessionRow) {
   const t = s.times;
   return {
@@ -84,10 +84,10 @@ export async function insertSessionRows(db: DbOrTx, rows: SessionRow[]): Promise
   const stored = await queryRows<{ id: string }>(
     db,
     sql`with input as (
-          select * from jsonb_to_recordset(${JSON.stringify(rows.map(toRecord))}::jsonb) as i(
+          select * from json_to_recordset(${JSON.stringify(rows.map(toRecord))}::json) as i(
             id text, workspace_id text, kind text, link_token_hash text, lifetime_seconds int, extendable boolean,
             created_at timestamptz, expires_at timestamptz, deadline_at timestamptz, horizon_at timestamptz,
-            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, surface jsonb,
+            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, surface json,
             surface_sha256 text, claim_scope text, claim_key text, claim_request_sha256 text, claim_response jsonb)),
         claimed as (
           insert into idempotency_keys (workspace_id, scope, key, request_sha256, status, response, created_at)

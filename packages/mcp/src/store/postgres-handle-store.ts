@@ -166,7 +166,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
                    ${record.grantGeneration}, ${record.origin}, ${record.kind}, ${record.state}, ${record.version},
                    ${record.sessionId ?? null}, ${record.askId ?? null}, ${record.revision}, ${record.surfaceSha256 ?? null},
                    ${record.title}, ${record.expiresAt ?? null}::timestamptz, ${json(record.intent)}::jsonb,
-                   ${json(record.pending)}::jsonb, ${json(record.confirmed)}::jsonb,
+                   ${json(record.pending)}::json, ${json(record.confirmed)}::json,
                    ${sealedOf(record.handle, { humanUrl: record.humanUrl, response: record.response } as SealedData)},
                    ${record.blockedReason ?? null}, ${record.createdAt}::timestamptz, ${record.updatedAt}::timestamptz
              where (select count(*) from mcp_handles
