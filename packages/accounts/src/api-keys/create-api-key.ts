@@ -1,4 +1,4 @@
-import { hashSecret, newId, SessError } from '@sess/core';
+import { describeTextProblem, findTextProblem, hashSecret, newId, SessError } from '@sess/core';
 import type { DbOrTx } from '@sess/db';
 import { apiKeys, workspaces } from '@sess/db';
 import { eq } from 'drizzle-orm';
@@ -25,7 +25,7 @@ export const API_KEY_NAME_MAX = 100;
 /**
  * Creates a workspace-scoped API key for `/v1` (`Authorization: Bearer <key>`). Only its
  * SHA-256 and a 12-character prefix are stored.
- * @throws SessError `INVALID_ARGUMENTS` (name empty or over 100 characters), `NOT_FOUND` (no such workspace).
+ * @throws SessError `INVALID_ARGUMENTS` (name empty, over 100 characters, or holding a character Sess refuses), `NOT_FOUND` (no such workspace).
  */
 export async function createApiKey({ ctx, input }: CreateApiKeyInput): Promise<CreatedApiKey> {
   const name = input.name.trim();
@@ -35,6 +35,10 @@ export async function createApiKey({ ctx, input }: CreateApiKeyInput): Promise<C
       limit: API_KEY_NAME_MAX,
       length: [...name].length,
     });
+  }
+  const problem = findTextProblem(name);
+  if (problem) {
+    throw new SessError('INVALID_ARGUMENTS', `The key's name ${describeTextProblem(problem)}. Remove it.`, { field: '/name' });
   }
   const [workspace] = await ctx.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, input.workspaceId));
   if (!workspace) throw new SessError('NOT_FOUND', `No workspace ${input.workspaceId}.`, { field: '/workspaceId' });

@@ -22,6 +22,9 @@ describe('normalizeEmail', () => {
     `${'a'.repeat(65)}@example.com`,
     `a@${'b'.repeat(250)}.com`,
     'ann@exa\u0000mple.com',
+    'ann\uFFFF@example.com',
+    'ann@example\u202E.com',
+    'ann\uD800@example.com',
     42,
     undefined,
   ])('refuses %j', (raw) => {

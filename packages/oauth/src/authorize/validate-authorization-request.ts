@@ -1,3 +1,4 @@
+import { describeTextProblem, findTextProblem, isAcceptableText } from '@sess/core';
 import type { OAuthClient } from '../clients/client-record.ts';
 import { OAuthError } from '../errors/oauth-error.ts';
 import { grantableScopes, parseScopeParameter } from '../scope.ts';
@@ -36,11 +37,18 @@ const SINGLE_VALUED = [
   'prompt',
 ];
 
-/** The one value of `name`, or null; a repeated parameter is refused. */
+/**
+ * The one value of `name`, or null; a repeated parameter is refused, and so is a value holding a
+ * character Sess refuses (core's `findTextProblem`: a NUL cannot be stored, a control or a
+ * bidirectional control has no place in a client id, URI, scope or state).
+ */
 function single(params: URLSearchParams, name: string): string | null {
   const values = params.getAll(name);
   if (values.length > 1) throw new OAuthError('invalid_request', `${name} is repeated.`);
-  return values[0] ?? null;
+  const value = values[0] ?? null;
+  const problem = value === null ? undefined : findTextProblem(value);
+  if (problem) throw new OAuthError('invalid_request', `${name} ${describeTextProblem(problem)}.`);
+  return value;
 }
 
 /**
@@ -59,7 +67,8 @@ export async function checkClientAndRedirect(
   const redirect = verifyRedirectUri(found.client, single(params, 'redirect_uri'));
   // `state` is read now so that every later error can echo it.
   const states = params.getAll('state');
-  const state = states.length === 1 && states[0]!.length <= MAX_STATE_LENGTH ? states[0] : undefined;
+  const state =
+    states.length === 1 && states[0]!.length <= MAX_STATE_LENGTH && isAcceptableText(states[0]!) ? states[0] : undefined;
   return { client: found.client, redirect, state };
 }
 

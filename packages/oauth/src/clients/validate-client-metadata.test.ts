@@ -72,13 +72,24 @@ describe('validateClientMetadata', () => {
     );
   });
 
-  it('cleans and caps the client name', () => {
+  it('cleans and caps the client name (zero-width characters out, whitespace collapsed, 120 characters)', () => {
     const m = validateClientMetadata(
-      { redirect_uris: ['https://a.example/cb'], client_name: ` Evil\u202e\u0000 ${'x'.repeat(300)}` },
+      { redirect_uris: ['https://a.example/cb'], client_name: ` Evil\u200b\u200f \n ${'x'.repeat(300)}` },
       'dcr',
     );
     expect(m.clientName!.startsWith('Evil x')).toBe(true);
     expect([...m.clientName!]).toHaveLength(120);
+  });
+
+  it.each([
+    ['client_name', { client_name: 'Evil\u202e' }, 'client_name contains a bidirectional control character (U+202E)'],
+    ['client_name', { client_name: 'A\u0000' }, 'client_name contains a NUL character (U+0000)'],
+    ['a redirect URI', { redirect_uris: ['https://a.example/\u001b'] }, 'redirect_uris[0] contains a control character'],
+    ['an unknown field', { logo: { alt: 'x\uD800' } }, 'logo.alt contains an unpaired UTF-16 surrogate'],
+  ])('refuses a character Sess refuses in %s, naming where (invalid_client_metadata)', (_, extra, words) => {
+    expect(() => validateClientMetadata({ redirect_uris: ['https://a.example/cb'], ...extra }, 'dcr')).toThrowError(
+      expect.objectContaining({ code: 'invalid_client_metadata', description: expect.stringContaining(words) }),
+    );
   });
 
   it.each([

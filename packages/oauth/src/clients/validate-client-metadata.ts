@@ -1,3 +1,4 @@
+import { describeTextProblem, findTextProblem } from '@sess/core';
 import { OAuthError } from '../errors/oauth-error.ts';
 import { parseScopeParameter } from '../scope.ts';
 import { checkRedirectUriForRegistration } from './redirect-uri.ts';
@@ -65,6 +66,26 @@ function cleanName(value: unknown): string | null {
   return [...cleaned].slice(0, CLIENT_METADATA_LIMITS.clientName).join('');
 }
 
+/**
+ * The character rule (`findTextProblem`, core) over every string and key of the document, known
+ * fields or not: the whole document is stored, and its name and hosts are shown to a person.
+ * Names the place as `client_name` or `redirect_uris[0]`.
+ */
+function checkCharacters(value: unknown, place: string, depth = 0): void {
+  if (typeof value === 'string') {
+    const problem = findTextProblem(value);
+    if (problem) fail(`${place} ${describeTextProblem(problem)}.`);
+  } else if (Array.isArray(value)) {
+    if (depth < 8) for (const [i, item] of value.entries()) checkCharacters(item, `${place}[${i}]`, depth + 1);
+  } else if (value !== null && typeof value === 'object' && depth < 8) {
+    for (const [key, child] of Object.entries(value)) {
+      const problem = findTextProblem(key);
+      if (problem) fail(`a field name${place ? ` in ${place}` : ''} ${describeTextProblem(problem)}.`);
+      checkCharacters(child, place ? `${place}.${key}` : key, depth + 1);
+    }
+  }
+}
+
 function checkRedirectUris(value: unknown): Pick<ValidatedClientMetadata, 'redirectUris' | 'droppedRedirectUris'> {
   if (!Array.isArray(value) || value.length === 0) fail('redirect_uris must be a non-empty array.', 'invalid_redirect_uri');
   if (value.length > CLIENT_METADATA_LIMITS.redirectUris) {
@@ -102,6 +123,7 @@ function checkRedirectUris(value: unknown): Pick<ValidatedClientMetadata, 'redir
  */
 export function validateClientMetadata(input: unknown, source: 'dcr' | 'cimd'): ValidatedClientMetadata {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) fail('the metadata must be a JSON object.');
+  checkCharacters(input, '');
   const m = input as Record<string, unknown>;
   const uris = checkRedirectUris(m['redirect_uris']);
 
