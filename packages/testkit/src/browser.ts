@@ -49,9 +49,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS_DIR}/${testDriver()}-${name}.png`, fullPage: true });
 }
 
-/** Nothing scrolls sideways (the page fits a phone). */
+/**
+ * True when nothing scrolls sideways: the page is no wider than the layout viewport. Measured
+ * against `clientWidth`, not `innerWidth`: a mobile viewport widens `innerWidth` to fit content
+ * that is too wide, so a check against it could never fail at phone size.
+ */
 export function fitsWidth(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  return page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 }
 
 /**
