@@ -270,6 +270,10 @@ function SingleControl({ field, id, value, required, aria }: SingleControlProps)
     );
   }
   const type = textInputType(schema.type === 'string' ? schema.format : undefined, text);
+  // No HTML `pattern` attribute: the browser would run the agent's pattern on its own
+  // backtracking engine (a hostile pattern can freeze the person's tab), anchored as ^(?:…)$ and
+  // with the v flag, so its verdict could differ from the server's RE2 check, which JSON Schema
+  // leaves unanchored. The server's inline error is the one answer the person gets.
   return (
     <input
       type={type}
