@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects in one run: pure unit tests, then every database/HTTP/browser suite twice,
-// once on embedded PGlite and once on PostgreSQL (SESS_TEST_DRIVER picks the driver).
+// Four projects in one run: pure unit tests, then every database/HTTP/browser suite twice,
+// once on embedded PGlite and once on PostgreSQL (SESS_TEST_DRIVER picks the driver), then the
+// log audit, which reads what those two captured (every log line at level trace, every secret the
+// tests used) and fails on any secret in any line: packages/testkit/log-audit/README.md.
 const integration = ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'];
+const LOG_AUDIT_SETUP = 'packages/testkit/src/log-audit/global-setup.ts';
 
 export default defineConfig({
   test: {
@@ -17,7 +20,8 @@ export default defineConfig({
           name: 'pglite',
           include: integration,
           env: { SESS_TEST_DRIVER: 'pglite' },
-          globalSetup: ['packages/testkit/src/global-setup.ts'],
+          globalSetup: ['packages/testkit/src/global-setup.ts', LOG_AUDIT_SETUP],
+          setupFiles: ['packages/testkit/src/log-audit/setup.ts'],
         },
       },
       {
@@ -26,7 +30,18 @@ export default defineConfig({
           name: 'postgres',
           include: integration,
           env: { SESS_TEST_DRIVER: 'postgres' },
-          globalSetup: ['packages/testkit/src/global-setup.ts'],
+          globalSetup: ['packages/testkit/src/global-setup.ts', LOG_AUDIT_SETUP],
+          setupFiles: ['packages/testkit/src/log-audit/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'log-audit',
+          include: ['packages/testkit/log-audit/*.test.ts'],
+          globalSetup: [LOG_AUDIT_SETUP],
+          // After every other project of the run (they are all in group 0).
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, testDriver } from '@sess/testkit';
+import { childLogLevel, createChildOutputSplitter, createTestDatabase, testDriver } from '@sess/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -20,11 +20,20 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 it('the bundled server (what `npm start` and the Docker image run) migrates, serves /readyz and stops on SIGTERM', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sess-bundle-'));
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', SESS_DATA_DIR: dataDir };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    PORT: '0',
+    LOG_LEVEL: childLogLevel('warn'),
+    SESS_DATA_DIR: dataDir,
+  };
   // On PostgreSQL: an empty database of its own, so the bundle applies every migration itself.
   const database = testDriver() === 'postgres' ? await createTestDatabase({ migrated: false }) : undefined;
   if (database?.url) env.DATABASE_URL = database.url;
-  const child = spawn(process.execPath, [join(outDir, 'sess.mjs'), 'serve'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(outDir, 'sess.mjs'), 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its log lines go to the log audit (nothing else is on its stdout).
+  const logs = createChildOutputSplitter();
+  child.stdout.on('data', (d) => logs.write(d));
+  child.stdout.on('end', () => logs.end());
   try {
     const base = await new Promise<string>((resolve, reject) => {
       let err = '';

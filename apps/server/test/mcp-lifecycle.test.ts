@@ -1,9 +1,8 @@
 import { Writable } from 'node:stream';
-import { createLogger } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { openLink, startRespondent, submitLinkAnswer } from '@sess/forms';
 import { ASK_OPEN_LINE, type SessBackend } from '@sess/mcp';
-import { sampleSurface, tokenOf } from '@sess/testkit';
+import { createTestLogger, sampleSurface, tokenOf } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpHarness, startMcpHarness } from './support/mcp-harness.ts';
@@ -65,7 +64,7 @@ beforeAll(async () => {
   });
   h = await startMcpHarness({
     wrapBackend: gated,
-    logger: createLogger({ level: 'debug', destination }),
+    logger: createTestLogger({ level: 'debug', destination }),
     handler: { requestTimeoutMs: 1500 },
   });
 });

@@ -1,8 +1,16 @@
-import { createLogger, newId } from '@sess/core';
+import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { createFormsRuntime, createSession } from '@sess/forms';
 import { createPostgresHandleStore, type HandleBinding, type HandleRecord } from '@sess/mcp';
-import { createTestUser, parseHtmlForms, sampleSurface, signInTestUser, TEST_SECRET, type TestUser } from '@sess/testkit';
+import {
+  createTestLogger,
+  createTestUser,
+  parseHtmlForms,
+  sampleSurface,
+  signInTestUser,
+  TEST_SECRET,
+  type TestUser,
+} from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from './support/app-server.ts';
@@ -87,7 +95,7 @@ async function openForm(user: TestUser) {
     database: server.database,
     publicUrl: server.url,
     secret: TEST_SECRET,
-    logger: createLogger({ level: 'silent' }),
+    logger: createTestLogger(),
   });
   try {
     return await createSession({ ctx: { runtime, workspaceId: user.workspaceId }, input: { interaction: sampleSurface() } });

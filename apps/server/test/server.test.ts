@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '@sess/core';
-import { createTestDatabase, type TestDatabase } from '@sess/testkit';
+import { childLogLevel, createChildOutputSplitter, createTestDatabase, createTestLogger, type TestDatabase } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type RunningServer, startServer } from '../src/index.ts';
 
@@ -14,12 +13,15 @@ const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 function runCli(args: string[], env: Record<string, string>, untilReady?: (out: string) => boolean) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: childLogLevel('warn'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Log lines (at trace under the log audit) go to the audit; the test sees the rest of stdout.
+    const logs = createChildOutputSplitter();
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
+    child.stdout.on('data', (d) => (stdout += logs.write(d)));
+    child.stdout.on('end', () => (stdout += logs.end()));
     let stopped = false;
     child.stderr.on('data', (d) => {
       stderr += d;
@@ -28,7 +30,7 @@ function runCli(args: string[], env: Record<string, string>, untilReady?: (out: 
         child.kill('SIGTERM');
       }
     });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -100,7 +102,7 @@ describe('HTTP server', () => {
     });
     // The embedded driver opens its own copy of the migrated template in the data dir.
     server = await startServer(config, {
-      logger: createLogger({ level: 'silent' }),
+      logger: createTestLogger(),
       extend: (app) =>
         app.get('/test/slow', async (c) => {
           await new Promise<void>((resolve) => {

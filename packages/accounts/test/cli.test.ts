@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyPassword } from '@sess/accounts';
 import { type Database, memberships, openDatabase, users } from '@sess/db';
-import { createTestDatabase, type TestDatabase, testDriver } from '@sess/testkit';
+import {
+  childLogLevel,
+  createChildOutputSplitter,
+  createTestDatabase,
+  recordSecret,
+  type TestDatabase,
+  testDriver,
+} from '@sess/testkit';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TestBrowser } from './helpers.ts';
@@ -19,22 +26,27 @@ interface Run {
   stderr: string;
 }
 
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
+/** Starts the CLI; its log lines (at trace under the log audit) go to the audit, never into `stdout`. */
+function start(args: string[], env: Record<string, string>): { child: ChildProcess; stdout: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: childLogLevel('warn'), NODE_ENV: 'development', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  const logs = createChildOutputSplitter();
+  let stdout = '';
+  child.stdout!.on('data', (d) => (stdout += logs.write(d)));
+  child.stdout!.on('end', () => (stdout += logs.end()));
+  return { child, stdout: () => stdout };
 }
 
 /** Runs the real CLI to completion, writing `stdin` (then closing it). */
 function runCli(args: string[], env: Record<string, string>, stdin = ''): Promise<Run> {
+  recordSecret(stdin.split('\n')[0], 'password');
   return new Promise((resolve) => {
-    const child = start(args, env);
-    let stdout = '';
+    const { child, stdout } = start(args, env);
     let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
     child.stderr!.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, stdout: stdout(), stderr }));
     // A command that fails before reading stdin closes it early; that is not the test's error.
     child.stdin!.on('error', () => {});
     child.stdin!.end(stdin);
@@ -47,7 +59,7 @@ function runCli(args: string[], env: Record<string, string>, stdin = ''): Promis
  */
 function serve(env: Record<string, string>): Promise<{ url: string; stderr: () => string; stop: () => Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = start(['serve'], { PORT: '0', ...env });
+    const { child } = start(['serve'], { PORT: '0', ...env });
     let stderr = '';
     let resolved = false;
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
@@ -65,6 +77,7 @@ function serve(env: Record<string, string>): Promise<{ url: string; stderr: () =
     };
     child.stderr!.on('data', (d) => {
       stderr += d;
+      for (const [, token] of stderr.matchAll(/signup\?token=([\w-]+)/g)) recordSecret(token, 'link');
       const url = stderr.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
       if (!url) return;
       if (/signup\?token=\S+\n/.test(stderr)) ready(url);

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type AccountRoutesDeps, createAccountRoutes, type OidcSettings, type SignupPolicy } from '@sess/accounts';
-import { createLogger, newSecret } from '@sess/core';
+import { newSecret } from '@sess/core';
 import { buildApp, loadConfig } from '@sess/server';
-import { createTestDatabase, type TestDatabase } from '@sess/testkit';
+import { createTestDatabase, createTestLogger, type TestDatabase } from '@sess/testkit';
 import { Hono } from 'hono';
 
 /** Error log lines of every server a test file started (read them when a status is 500). */
@@ -49,7 +49,7 @@ export async function startAccounts(options: StartOptions = {}): Promise<Account
   const database = options.database ?? (await createTestDatabase());
   const secret = newSecret(32);
   // Errors are always kept (in memory) so a failing test can show why a page was a 500.
-  const logger = createLogger({
+  const logger = createTestLogger({
     level: (process.env.SESS_TEST_LOG as 'error' | undefined) ?? 'error',
     destination: { write: (line: string) => void errorLog.push(line) },
   });

@@ -129,7 +129,7 @@ describe('the hourly sweep', () => {
     const { createAccountsSweeper } = await import('../src/http/sweep.ts');
     const { countSignInAttempt, issueFirstAccountToken } = await import('@sess/accounts');
     const { signInAttempts, signupTokens } = await import('@sess/db');
-    const { createLogger } = await import('@sess/core');
+    const { createTestLogger } = await import('@sess/testkit');
     const session = await createBrowserSession(database.db, { userId: ann.userId, now: t0 });
     await countSignInAttempt(database.db, 'swept@example.com', t0);
     await database.db
@@ -137,7 +137,7 @@ describe('the hourly sweep', () => {
       .values({ tokenHash: 'h'.repeat(64), kind: 'invite', expiresAt: at(DAY), createdAt: t0 });
     expect(await issueFirstAccountToken(database.db, t0)).toBeNull(); // not empty: no first-account link
     let clockAt = at(31 * DAY);
-    const sweep = createAccountsSweeper(database.db, createLogger({ level: 'silent' }), () => clockAt);
+    const sweep = createAccountsSweeper(database.db, createTestLogger(), () => clockAt);
     sweep();
     await expect
       .poll(

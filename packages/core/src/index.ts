@@ -8,6 +8,15 @@ export { randomBytesFast } from './random.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './rate-limit.ts';
 export { createSealer, type OpenFailure, type Sealer, SealOpenError } from './seal.ts';
 export { hashSecret, newSecret, safeEqual } from './secrets.ts';
+export {
+  type DatabaseErrorFacts,
+  databaseErrorFacts,
+  ERROR_CAUSE_DEPTH,
+  errorChain,
+  isDatabaseError,
+  markDatabaseError,
+  summarizeError,
+} from './summarize-error.ts';
 export { createSweeper, type SweeperOptions } from './sweeper.ts';
 export {
   codePointLabel,

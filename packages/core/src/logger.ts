@@ -1,4 +1,5 @@
 import { type Logger, type LoggerOptions, pino } from 'pino';
+import { summarizeError } from './summarize-error.ts';
 
 /**
  * Everything that must never reach a log line: credentials, codes, links and answers.
@@ -48,14 +49,51 @@ export const REDACT_PATHS: string[] = [
 
 export type { Logger };
 
-/** The one root logger. Children carry `requestId` and workspace; events use a dotted `event`. */
+/**
+ * Every error-valued field of a log line, whatever its key, in the form `summarizeError` gives
+ * (the `err` key has the serializer; this catches `error`, `cause` and the rest).
+ */
+function summarizeErrorFields(object: Record<string, unknown>): Record<string, unknown> {
+  let out = object;
+  for (const key in object) {
+    const value = object[key];
+    if (key !== 'err' && value instanceof Error) {
+      if (out === object) out = { ...object };
+      out[key] = summarizeError(value);
+    }
+  }
+  return out;
+}
+
+/**
+ * The one root logger. Children carry `requestId` and workspace; events use a dotted `event`.
+ * Errors go through `summarizeError` wherever they are put: as `err`, under any other key, or
+ * as the first argument (whose message pino would otherwise make the line's `msg`).
+ */
 export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
   const config: LoggerOptions = {
     level: options.level ?? 'info',
     base: undefined,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    serializers: { err: summarizeError },
+    formatters: { level: (label) => ({ level: label }), log: summarizeErrorFields },
+    hooks: {
+      // pino makes a line's `msg` from its error's message when the call gives none (an error
+      // as the first argument, or an object with `err` and no message): that message may quote
+      // SQL parameters. Such a line gets its `event` (or the error's type) as `msg` instead.
+      logMethod(args, method) {
+        const [first, ...rest] = args as unknown[];
+        const apply = (a: unknown[]) => (method as (...a: unknown[]) => void).apply(this, a);
+        if (typeof rest[0] === 'string') return first instanceof Error ? apply([{ err: first }, ...rest]) : apply(args);
+        if (first instanceof Error) return apply([{ err: first }, String(summarizeError(first).type)]);
+        if (first && typeof first === 'object' && 'err' in first) {
+          const event = (first as { event?: unknown }).event;
+          return apply([first, typeof event === 'string' ? event : 'error']);
+        }
+        return apply(args);
+      },
+    },
   };
   return options.destination ? pino(config, options.destination) : pino(config);
 }

@@ -1,6 +1,15 @@
 export { notify } from './bus.ts';
+export {
+  classifyDatabaseError,
+  type DatabaseFailure,
+  databaseSessError,
+  isDatabaseUnavailable,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+  UNSTORABLE_INPUT_MESSAGE,
+} from './classify-database-error.ts';
 export { isMigrated, MIGRATIONS_FOLDER, type MigrationReport, migrate } from './migrate.ts';
-export { type OpenDatabaseOptions, openDatabase } from './open-database.ts';
+export { DATABASE_WAIT_DEFAULTS, type OpenDatabaseOptions, openDatabase } from './open-database.ts';
+export { DatabaseWaitError } from './pool-gate.ts';
 export { DELETE_CHUNK, deleteInChunks, queryRows } from './rows.ts';
 export {
   apiKeys,

@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import type { Logger } from '@sess/core';
 import { sql } from 'drizzle-orm';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { createPoolGate, withinMs } from './pool-gate.ts';
 import { withPreparedStatements } from './prepared-statements.ts';
+import { reconnectBackoffSeconds } from './reconnect-backoff.ts';
 import * as schema from './schema/index.ts';
 import type { Database, Db } from './types.ts';
 
@@ -13,8 +15,17 @@ export interface OpenDatabaseOptions {
   dataDir?: string | undefined;
   /** Upper bound of the PostgreSQL pool (the LISTEN connection is extra). */
   poolMax?: number;
+  /** PostgreSQL: how long one connection attempt may take (default 5 s). */
+  connectTimeoutSeconds?: number;
+  /** PostgreSQL: how long a statement may wait for a free pool connection (default 5 s). */
+  poolWaitMs?: number;
+  /** How long `ping` waits for its answer (default 2 s). */
+  pingTimeoutMs?: number;
   logger?: Logger;
 }
+
+/** Defaults of the bounds above: a request waits seconds for the database, never indefinitely. */
+export const DATABASE_WAIT_DEFAULTS = { connectTimeoutSeconds: 5, poolWaitMs: 5_000, pingTimeoutMs: 2_000 } as const;
 
 /**
  * The one database factory. With a URL it opens a bounded postgres.js pool plus one dedicated
@@ -33,21 +44,32 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     import('drizzle-orm/postgres-js'),
     import('./postgres-bus.ts'),
   ]);
+  const max = options.poolMax ?? 10;
+  const connectTimeout = options.connectTimeoutSeconds ?? DATABASE_WAIT_DEFAULTS.connectTimeoutSeconds;
+  const pingTimeoutMs = options.pingTimeoutMs ?? DATABASE_WAIT_DEFAULTS.pingTimeoutMs;
   const client = postgres(url, {
-    max: options.poolMax ?? 10,
+    max,
     idle_timeout: 30,
-    connect_timeout: 10,
+    connect_timeout: connectTimeout,
+    backoff: reconnectBackoffSeconds,
     onnotice: () => {},
     connection: { application_name: 'sess' },
   });
-  const db = drizzlePostgres(withPreparedStatements(client), { schema }) as unknown as Db;
-  const bus = createPostgresBus({ url, publisher: db, ...(options.logger ? { logger: options.logger } : {}) });
+  const gate = createPoolGate(max, options.poolWaitMs ?? DATABASE_WAIT_DEFAULTS.poolWaitMs);
+  const db = drizzlePostgres(withPreparedStatements(client, gate), { schema }) as unknown as Db;
+  const bus = createPostgresBus({
+    url,
+    publisher: db,
+    connectTimeoutSeconds: connectTimeout,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   return {
     driver: 'postgres',
     db,
     bus,
     async ping() {
-      await client`select 1`;
+      // Not through the gate: a saturated pool still gets its answer (or a timeout) in time.
+      await withinMs(client`select 1`, pingTimeoutMs);
     },
     async close() {
       await bus.close();
@@ -88,7 +110,7 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
     db,
     bus,
     async ping() {
-      await db.execute(sql`select 1`);
+      await withinMs(db.execute(sql`select 1`), options.pingTimeoutMs ?? DATABASE_WAIT_DEFAULTS.pingTimeoutMs);
     },
     async close() {
       await bus.close();

@@ -1,12 +1,15 @@
 import type { Logger } from '@sess/core';
 import postgres from 'postgres';
 import { checkChannel, notify, Subscribers } from './bus.ts';
+import { reconnectBackoffSeconds } from './reconnect-backoff.ts';
 import type { DbOrTx, NotifyBus } from './types.ts';
 
 export interface PostgresBusOptions {
   url: string;
   publisher: DbOrTx;
   logger?: Logger;
+  /** How long one connection attempt of the listening connection may take (default 5 s). */
+  connectTimeoutSeconds?: number;
   /** First retry delay after the listening connection is lost; doubles up to `maxBackoffMs`. */
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -31,6 +34,8 @@ export function createPostgresBus(options: PostgresBusOptions): NotifyBus {
     idle_timeout: 0,
     max_lifetime: null,
     fetch_types: false,
+    connect_timeout: options.connectTimeoutSeconds ?? 5,
+    backoff: reconnectBackoffSeconds,
     onnotice: () => {},
     connection: { application_name: 'sess-listen' },
     onnotify: (channel: string, payload: string) => subscribers.deliver(channel, payload),

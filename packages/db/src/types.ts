@@ -39,7 +39,7 @@ export interface Database {
   readonly driver: Driver;
   readonly db: Db;
   readonly bus: NotifyBus;
-  /** Round-trips a trivial query; throws when the database is unreachable. */
+  /** Round-trips a trivial query; throws when the database is unreachable or gives no answer within its bound (2 s). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -5,22 +5,38 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { authenticateApiKey } from '@sess/accounts';
 import { type Database, openDatabase, signingKeys } from '@sess/db';
-import { createTestDatabase, createWorkspace, TEST_SECRET, type TestDatabase, testDriver } from '@sess/testkit';
+import {
+  childLogLevel,
+  createChildOutputSplitter,
+  createTestDatabase,
+  createWorkspace,
+  recordSecret,
+  TEST_SECRET,
+  type TestDatabase,
+  testDriver,
+} from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../../../apps/server/src/cli.ts', import.meta.url));
 
+/** Runs the CLI; its log lines (at trace under the log audit) go to the audit, the rest of stdout to the test. */
 function runCli(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', SESS_SECRET: TEST_SECRET, ...env },
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: childLogLevel('warn'), SESS_SECRET: TEST_SECRET, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const logs = createChildOutputSplitter();
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
+    child.stdout.on('data', (d) => (stdout += logs.write(d)));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('exit', (code) => {
+      stdout += logs.end();
+      // What a command prints (an API key) is a secret for the audit.
+      for (const line of stdout.split('\n')) recordSecret(line, 'api-key');
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

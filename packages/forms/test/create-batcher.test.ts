@@ -1,8 +1,15 @@
-import { createLogger, newId, newSecret } from '@sess/core';
+import { newId, newSecret } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { createFormsRuntime, createSession, type FormsRuntime, readSession } from '@sess/forms';
 import { hashSurface } from '@sess/surface';
-import { createTestDatabase, createWorkspace, sampleSurface, TEST_SECRET, type TestDatabase } from '@sess/testkit';
+import {
+  createTestDatabase,
+  createTestLogger,
+  createWorkspace,
+  sampleSurface,
+  TEST_SECRET,
+  type TestDatabase,
+} from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateBatcher, MAX_BATCH } from '../src/sessions/create-batcher.ts';
@@ -19,7 +26,7 @@ beforeAll(async () => {
     database,
     publicUrl: 'http://sess.test',
     secret: TEST_SECRET,
-    logger: createLogger({ level: 'silent' }),
+    logger: createTestLogger(),
   });
   workspaceId = (await createWorkspace(database.db, { plan: 'enterprise' })).workspaceId;
 });
@@ -91,6 +98,34 @@ describe('CreateBatcher', () => {
       sql`select count(*)::int as n from form_sessions where id = ${bad.session.id}`,
     );
     expect(Number(badRows?.n)).toBe(0);
+  });
+
+  it('logs a failed batch by its codes only, never the rows (other tenants’ forms and link tokens)', async () => {
+    const lines: string[] = [];
+    const batcher = new CreateBatcher(
+      database.db,
+      createTestLogger({ level: 'warn', destination: { write: (l) => lines.push(l) } }),
+    );
+    const good = Array.from({ length: 3 }, () => row());
+    const bad = row({ workspaceId: 'ws_does_not_exist' });
+    await Promise.allSettled([...good, bad].map((r) => batcher.store(r)));
+    const text = lines.join('');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ event: 'forms.create_batch_failed', err: { database: true } });
+    for (const r of [...good, bad]) {
+      expect(text).not.toContain(r.session.token);
+      expect(text).not.toContain(r.session.id);
+    }
+    expect(text).not.toContain('Approve this commit?');
+  });
+
+  it('fails every create of a batch at once while the database is out of reach (no retry each alone)', async () => {
+    const gone = await createTestDatabase();
+    const lines: string[] = [];
+    const batcher = new CreateBatcher(gone.db, createTestLogger({ level: 'warn', destination: { write: (l) => lines.push(l) } }));
+    await gone.destroy();
+    const results = await Promise.allSettled(Array.from({ length: 4 }, () => batcher.store(row())));
+    expect(results.map((r) => r.status)).toEqual(Array(4).fill('rejected'));
+    expect(lines.map((l) => JSON.parse(l).event)).toEqual(['forms.create_batch_unavailable']);
   });
 
   it('lets exactly one of two creates with one idempotency key store its session', async () => {

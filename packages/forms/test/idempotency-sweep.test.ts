@@ -1,7 +1,13 @@
-import { createLogger } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { createFormsRuntime, createSession, deleteExpiredIdempotencyKeys, type FormsRuntime } from '@sess/forms';
-import { createTestDatabase, createWorkspace, sampleSurface, TEST_SECRET, type TestDatabase } from '@sess/testkit';
+import {
+  createTestDatabase,
+  createTestLogger,
+  createWorkspace,
+  sampleSurface,
+  TEST_SECRET,
+  type TestDatabase,
+} from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { key } from './helpers.ts';
@@ -21,7 +27,7 @@ function runtimeAt(at: number): FormsRuntime {
     database,
     publicUrl: 'http://sess.test',
     secret: TEST_SECRET,
-    logger: createLogger({ level: 'silent' }),
+    logger: createTestLogger(),
     now: () => new Date(at),
   });
   runtimes.push(runtime);

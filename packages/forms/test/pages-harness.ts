@@ -6,11 +6,11 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createLogger, newId, newSecret } from '@sess/core';
+import { newId, newSecret } from '@sess/core';
 import { workspaces } from '@sess/db';
 import { buildApp, loadConfig } from '@sess/server';
 import { sampleSurface } from '@sess/surface/test-fixtures';
-import { createTestDatabase, type TestDatabase } from '@sess/testkit';
+import { createTestDatabase, createTestLogger, type TestDatabase } from '@sess/testkit';
 import {
   completeSession,
   createAsk,
@@ -45,7 +45,7 @@ export async function startPagesHarness(): Promise<PagesHarness> {
   let clock = START;
   const now = () => new Date(clock);
   const logs: string[] = [];
-  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logs.push(line) } });
+  const logger = createTestLogger({ level: 'info', destination: { write: (line: string) => void logs.push(line) } });
   const secret = newSecret(32);
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', SESS_SECRET: secret, PUBLIC_URL: 'http://sess.test' });
   const app = buildApp({ config, database, logger, secret, now });

@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { authenticateApiKey, createApiKey, createApiKeyAuthenticator, listApiKeys, revokeApiKey } from '@sess/accounts';
-import { createLogger } from '@sess/core';
 import { apiKeys } from '@sess/db';
 import { type FormsRuntime, submitLinkAnswer } from '@sess/forms';
 import { createLocalKeySet, verifyReceipt } from '@sess/receipts';
@@ -9,6 +8,7 @@ import { buildApp, loadConfig } from '@sess/server';
 import {
   createTestDatabase,
   createTestFormsRuntime,
+  createTestLogger,
   createWorkspaceWithKey,
   sampleAskArguments,
   sampleSurface,
@@ -37,7 +37,7 @@ beforeAll(async () => {
   const app = buildApp({
     config,
     database,
-    logger: createLogger({ level: 'silent' }),
+    logger: createTestLogger(),
     secret: TEST_SECRET,
     now: () => new Date(),
     forms: runtime,

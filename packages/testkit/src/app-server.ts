@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
-import { createLogger } from '@sess/core';
 import { buildApp, loadConfig } from '@sess/server';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { createTestClock, TEST_SECRET, type TestClock } from './factories/forms.ts';
+import { createTestLogger } from './test-logger.ts';
 
 /** The real app (accounts, OAuth, forms, /mcp) on 127.0.0.1, port 0, with PUBLIC_URL = its address. */
 export interface AppServer {
@@ -64,7 +64,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const app = buildApp({
     config,
     database,
-    logger: createLogger({ level: 'info', destination }),
+    logger: createTestLogger({ level: 'info', destination }),
     secret: TEST_SECRET,
     now: clock.now,
     onClose: (close) => closers.push(close),

@@ -14,6 +14,13 @@ export {
 export { createTestOAuthClient, type TestOAuthClient } from './factories/oauth.ts';
 export { createUser, createWorkspace, createWorkspaceWithKey, type TestWorkspace } from './factories/workspaces.ts';
 export {
+  flushSecrets,
+  isLogAuditOn,
+  recordSecret,
+  recordSecretLeaves,
+  type SecretKind,
+} from './log-audit/capture.ts';
+export {
   type AuthorizationOutcome,
   type AuthorizedTestClient,
   CookieJar,
@@ -29,4 +36,6 @@ export {
   type TestClientRegistration,
   type TestTokens,
 } from './oauth-client.ts';
+export { type PrivateCluster, startPrivateCluster } from './private-cluster.ts';
 export { maintenanceUrl, testDatabaseUrl, testDriver } from './test-env.ts';
+export { childLogLevel, createChildOutputSplitter, createTestLogger, type TestLoggerOptions } from './test-logger.ts';

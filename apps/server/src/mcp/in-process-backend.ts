@@ -1,4 +1,5 @@
-import type { DbOrTx } from '@sess/db';
+import { isSessError } from '@sess/core';
+import { type DbOrTx, databaseSessError } from '@sess/db';
 import {
   completeSession,
   createAsk,
@@ -73,6 +74,25 @@ export function createRuntimeKeySet(runtime: FormsRuntime): ReceiptKeySet {
   };
 }
 
+/**
+ * The backend's error contract (see SessBackend): the database out of reach is
+ * `SESS_UNAVAILABLE` (transient), characters it cannot store `INVALID_ARGUMENTS`; the cause stays
+ * attached, so the tools can still tell whether a statement was sent. Everything else as thrown.
+ */
+function backendError(error: unknown): unknown {
+  if (isSessError(error)) return error;
+  return databaseSessError(error) ?? error;
+}
+
+/** Runs one backend call under that contract. */
+async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw backendError(error);
+  }
+}
+
 /** How long a workspace's plan name is trusted before it is read again. */
 const PLAN_TTL_MS = 30_000;
 const PLAN_CACHE_MAX = 10_000;
@@ -112,100 +132,114 @@ export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
     sharesTransactions: true,
 
     async createSession(ctx, input, options) {
-      const args: { interaction: unknown; expires_in?: number } = { interaction: input.surface };
-      if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
-      // Inside the caller's transaction the create and its handle commit together, so there is no
-      // lost outcome to replay and no idempotency record to write.
-      const created = await createSession({
-        ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId, options?.tx)),
-        input: args,
-        idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
+      return guarded(async () => {
+        const args: { interaction: unknown; expires_in?: number } = { interaction: input.surface };
+        if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
+        // Inside the caller's transaction the create and its handle commit together, so there is no
+        // lost outcome to replay and no idempotency record to write.
+        const created = await createSession({
+          ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId, options?.tx)),
+          input: args,
+          idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
+        });
+        return {
+          sessionId: created.sessionId,
+          workspaceId: ctx.workspaceId,
+          state: 'open',
+          revision: created.revision,
+          surfaceSha256: created.surfaceSha256,
+          expiresAt: created.expiresAt,
+          humanUrl: created.humanUrl,
+        };
       });
-      return {
-        sessionId: created.sessionId,
-        workspaceId: ctx.workspaceId,
-        state: 'open',
-        revision: created.revision,
-        surfaceSha256: created.surfaceSha256,
-        expiresAt: created.expiresAt,
-        humanUrl: created.humanUrl,
-      };
     },
 
     async createAsk(ctx, input, options) {
-      const created = await createAsk({
-        ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId, options?.tx)),
-        input: input.ask,
-        idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
+      return guarded(async () => {
+        const created = await createAsk({
+          ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId, options?.tx)),
+          input: input.ask,
+          idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
+        });
+        return {
+          askId: created.askId,
+          workspaceId: ctx.workspaceId,
+          state: 'open',
+          surfaceSha256: created.surfaceSha256,
+          expiresAt: created.expiresAt,
+          counts: { started: 0, answered: 0, max: created.ask.max },
+          answers: [],
+          humanUrl: created.humanUrl,
+        };
       });
-      return {
-        askId: created.askId,
-        workspaceId: ctx.workspaceId,
-        state: 'open',
-        surfaceSha256: created.surfaceSha256,
-        expiresAt: created.expiresAt,
-        counts: { started: 0, answered: 0, max: created.ask.max },
-        answers: [],
-        humanUrl: created.humanUrl,
-      };
     },
 
     async readSession(ctx, input) {
-      const view = await readSession({
-        ctx: ctxOf(ctx),
-        sessionId: input.sessionId,
-        revision: input.revision,
-        waitMs: input.waitMs,
-        signal: input.signal,
+      return guarded(async () => {
+        const view = await readSession({
+          ctx: ctxOf(ctx),
+          sessionId: input.sessionId,
+          revision: input.revision,
+          waitMs: input.waitMs,
+          signal: input.signal,
+        });
+        return toSessionView(ctx.workspaceId, view);
       });
-      return toSessionView(ctx.workspaceId, view);
     },
 
     async readAsk(ctx, input) {
-      const view = await readAsk({ ctx: ctxOf(ctx), askId: input.askId });
-      return {
-        askId: view.askId,
-        workspaceId: ctx.workspaceId,
-        state: view.state === 'waiting' ? 'open' : 'closed',
-        surfaceSha256: view.surfaceSha256,
-        expiresAt: view.expiresAt,
-        counts: view.counts,
-        answers: view.answers.map((answer) => {
-          const out = { ...toAnswer(answer), respondentId: answer.respondentId ?? '' } as AnswerView & {
-            respondentId: string;
-            name?: string;
-          };
-          if (typeof answer.respondentName === 'string') out.name = answer.respondentName;
-          return out;
-        }),
-      };
+      return guarded(async () => {
+        const view = await readAsk({ ctx: ctxOf(ctx), askId: input.askId });
+        return {
+          askId: view.askId,
+          workspaceId: ctx.workspaceId,
+          state: view.state === 'waiting' ? 'open' : 'closed',
+          surfaceSha256: view.surfaceSha256,
+          expiresAt: view.expiresAt,
+          counts: view.counts,
+          answers: view.answers.map((answer) => {
+            const out = { ...toAnswer(answer), respondentId: answer.respondentId ?? '' } as AnswerView & {
+              respondentId: string;
+              name?: string;
+            };
+            if (typeof answer.respondentName === 'string') out.name = answer.respondentName;
+            return out;
+          }),
+        };
+      });
     },
 
     async publish(ctx, input) {
-      const view = await publishSession({
-        ctx: ctxOf(ctx),
-        sessionId: input.sessionId,
-        expectedRevision: input.expectedRevision,
-        idempotencyKey: input.idempotencyKey,
-        input: { response_event_id: input.responseEventId, interaction: input.surface },
+      return guarded(async () => {
+        const view = await publishSession({
+          ctx: ctxOf(ctx),
+          sessionId: input.sessionId,
+          expectedRevision: input.expectedRevision,
+          idempotencyKey: input.idempotencyKey,
+          input: { response_event_id: input.responseEventId, interaction: input.surface },
+        });
+        return toSessionView(ctx.workspaceId, view);
       });
-      return toSessionView(ctx.workspaceId, view);
     },
 
     async complete(ctx, input) {
-      const view = await completeSession({
-        ctx: ctxOf(ctx),
-        sessionId: input.sessionId,
-        expectedRevision: input.expectedRevision,
-        idempotencyKey: input.idempotencyKey,
-        input: { response_event_id: input.responseEventId },
+      return guarded(async () => {
+        const view = await completeSession({
+          ctx: ctxOf(ctx),
+          sessionId: input.sessionId,
+          expectedRevision: input.expectedRevision,
+          idempotencyKey: input.idempotencyKey,
+          input: { response_event_id: input.responseEventId },
+        });
+        return toSessionView(ctx.workspaceId, view);
       });
-      return toSessionView(ctx.workspaceId, view);
     },
 
     async withdraw(ctx, input) {
-      const view = await withdrawSession({ ctx: ctxOf(ctx), sessionId: input.sessionId, idempotencyKey: input.idempotencyKey });
-      return { sessionId: view.sessionId, state: 'withdrawn', revision: view.revision };
+      return guarded(async () => {
+        const view = await withdrawSession({ ctx: ctxOf(ctx), sessionId: input.sessionId, idempotencyKey: input.idempotencyKey });
+        return { sessionId: view.sessionId, state: 'withdrawn', revision: view.revision };
+      });
     },
 
     async listSessions(ctx, input) {

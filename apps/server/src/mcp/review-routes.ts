@@ -1,4 +1,4 @@
-import { type BrowserSession, checkCsrfToken, csrfToken, readBrowserSession } from '@sess/accounts';
+import { type BrowserSession, checkCsrfToken, csrfToken, databaseFailurePage, readBrowserSession } from '@sess/accounts';
 import { isSessError } from '@sess/core';
 import type { Db } from '@sess/db';
 import { type FormsRuntime, withdrawSession } from '@sess/forms';
@@ -14,7 +14,7 @@ import {
   renderReviewPage,
   seeOther,
 } from '@sess/web';
-import type { Context, Hono } from 'hono';
+import type { Context, Handler, Hono } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
 
 const RETIRE_PURPOSE = 'mcp:retire';
@@ -62,6 +62,20 @@ function toItemView(item: HandleForReview): ReviewItemView {
   };
 }
 
+/** A page, never JSON, when the database fails under these routes (503 while it is out of reach). */
+function withFailurePage(handler: Handler<AppEnv>): Handler<AppEnv> {
+  return async function reviewRoute(c, next) {
+    try {
+      return await handler(c, next);
+    } catch (error) {
+      const page = databaseFailurePage(error, { backTo: REVIEW_PATH });
+      if (!page) throw error;
+      c.get('logger').warn({ event: 'mcp.review.database_failed', err: error }, 'review page: database failed');
+      return page;
+    }
+  };
+}
+
 /**
  * `/account/interactions`: the seed's "owner review" of MCP handles that no tool can move on
  * (`blocked`, `create_unknown`), for the person whose agents started them, with Retire. Retiring
@@ -73,56 +87,62 @@ export function mountReviewRoutes(app: Hono<AppEnv>, deps: ReviewRoutesDeps): vo
   const session = (c: Context<AppEnv>): Promise<BrowserSession | null> =>
     readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
 
-  app.get(REVIEW_PATH, async (c) => {
-    const browser = await session(c);
-    if (!browser) return signIn();
-    const items = await listHandlesForReview(deps.db, browser.userId);
-    return htmlPage(200, (nonce) =>
-      renderReviewPage(
-        {
-          email: browser.email,
-          items: items.map(toItemView),
-          csrf: {
-            retire: csrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE),
-            signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
+  app.get(
+    REVIEW_PATH,
+    withFailurePage(async (c) => {
+      const browser = await session(c);
+      if (!browser) return signIn();
+      const items = await listHandlesForReview(deps.db, browser.userId);
+      return htmlPage(200, (nonce) =>
+        renderReviewPage(
+          {
+            email: browser.email,
+            items: items.map(toItemView),
+            csrf: {
+              retire: csrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE),
+              signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
+            },
+            ...(c.req.query('retired') === '1' ? { notice: 'Retired. Its link no longer takes answers.' } : {}),
           },
-          ...(c.req.query('retired') === '1' ? { notice: 'Retired. Its link no longer takes answers.' } : {}),
-        },
-        nonce,
-      ),
-    );
-  });
-
-  app.post(RETIRE_PATH, async (c) => {
-    const form = new URLSearchParams(await c.req.text());
-    const browser = await session(c);
-    if (!browser) return signIn();
-    if (!checkCsrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE, form.get(ACCOUNT_FORM_FIELDS.csrf))) {
-      return message(
-        403,
-        'Nothing was changed',
-        'This page had expired (or the request did not come from it). Reload it and try again.',
+          nonce,
+        ),
       );
-    }
-    const handle = (form.get(REVIEW_FORM_FIELDS.handle) ?? '').slice(0, 64);
-    const item = await findHandleForReview(deps.db, browser.userId, handle);
-    if (!item) return nothingToRetire();
-    const sessionId = item.sessionId ?? item.askId;
-    if (sessionId) {
-      try {
-        await withdrawSession({ ctx: { runtime: deps.runtime, workspaceId: item.workspaceId }, sessionId });
-      } catch (error) {
-        // A completed form keeps what was given; a form that no longer exists has no link to close.
-        if (!isSessError(error) || (error.code !== 'INVALID_STATE' && error.code !== 'NOT_FOUND')) {
-          c.get('logger').warn({ event: 'mcp.handle.retire_failed', handle, err: error }, 'withdraw failed');
-          // The withdraw is idempotent and the handle is untouched: trying again is safe.
-          return message(503, 'Not retired yet', 'Sess could not close the form just now. Try again in a moment.');
+    }),
+  );
+
+  app.post(
+    RETIRE_PATH,
+    withFailurePage(async (c) => {
+      const form = new URLSearchParams(await c.req.text());
+      const browser = await session(c);
+      if (!browser) return signIn();
+      if (!checkCsrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE, form.get(ACCOUNT_FORM_FIELDS.csrf))) {
+        return message(
+          403,
+          'Nothing was changed',
+          'This page had expired (or the request did not come from it). Reload it and try again.',
+        );
+      }
+      const handle = (form.get(REVIEW_FORM_FIELDS.handle) ?? '').slice(0, 64);
+      const item = await findHandleForReview(deps.db, browser.userId, handle);
+      if (!item) return nothingToRetire();
+      const sessionId = item.sessionId ?? item.askId;
+      if (sessionId) {
+        try {
+          await withdrawSession({ ctx: { runtime: deps.runtime, workspaceId: item.workspaceId }, sessionId });
+        } catch (error) {
+          // A completed form keeps what was given; a form that no longer exists has no link to close.
+          if (!isSessError(error) || (error.code !== 'INVALID_STATE' && error.code !== 'NOT_FOUND')) {
+            c.get('logger').warn({ event: 'mcp.handle.retire_failed', handle, err: error }, 'withdraw failed');
+            // The withdraw is idempotent and the handle is untouched: trying again is safe.
+            return message(503, 'Not retired yet', 'Sess could not close the form just now. Try again in a moment.');
+          }
         }
       }
-    }
-    const retired = await retireHandle(deps.db, { principalId: browser.userId, handle, now: deps.now() });
-    if (!retired) return nothingToRetire();
-    c.get('logger').info({ event: 'mcp.handle.retired', handle, state: item.state }, 'interaction retired by its owner');
-    return seeOther(`${REVIEW_PATH}?retired=1`);
-  });
+      const retired = await retireHandle(deps.db, { principalId: browser.userId, handle, now: deps.now() });
+      if (!retired) return nothingToRetire();
+      c.get('logger').info({ event: 'mcp.handle.retired', handle, state: item.state }, 'interaction retired by its owner');
+      return seeOther(`${REVIEW_PATH}?retired=1`);
+    }),
+  );
 }

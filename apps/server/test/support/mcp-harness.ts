@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createLogger, type Logger, newId } from '@sess/core';
+import { type Logger, newId } from '@sess/core';
 import type { FormsRuntime } from '@sess/forms';
 import {
   createPostgresHandleStore,
@@ -17,6 +17,7 @@ import {
   createTestClock,
   createTestDatabase,
   createTestFormsRuntime,
+  createTestLogger,
   createWorkspace,
   TEST_SECRET,
   type TestClock,
@@ -81,7 +82,7 @@ export async function startMcpHarness(options: HarnessOptions = {}): Promise<Mcp
     resourceMetadataUrl: 'http://127.0.0.1/.well-known/oauth-protected-resource/mcp',
     backend,
     receipts: { keys: createRuntimeKeySet(runtime), issuer: runtime.publicUrl },
-    logger: options.logger ?? createLogger({ level: process.env.MCP_TEST_LOG ?? 'silent' }),
+    logger: options.logger ?? createTestLogger({ level: process.env.MCP_TEST_LOG ?? 'silent' }),
     now: clock.now,
     rateLimit: { perIp: false, perPrincipal: false },
     ...options.handler,

@@ -7,6 +7,7 @@ import { checkCsrfToken, csrfToken } from '../csrf/csrf-token.ts';
 import { createInvite, INVITE_TTL_MS } from '../signup/signup-tokens.ts';
 import { listWorkspacesForUser } from '../workspaces/list-workspaces-for-user.ts';
 import { mountApiKeyRoutes } from './api-key-routes.ts';
+import { databaseFailurePage } from './database-failure-page.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
 import { mountOidcRoutes } from './oidc-routes.ts';
 import { requireSession } from './require-session.ts';
@@ -46,6 +47,14 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
   for (const path of OWN_PATHS) app.use(path, ensureLogger);
   // Errors on these routes end as a page, not JSON; the cause goes to the log only.
   app.onError((error, c) => {
+    // A page to try again from: the one asked for, or the form a post came from.
+    const path = c.req.path;
+    const backTo = c.req.method === 'GET' || path === '/signin' || path === '/signup' ? path : '/account';
+    const page = databaseFailurePage(error, { backTo });
+    if (page) {
+      c.get('logger')?.warn({ event: 'accounts.http.database_failed', err: error }, 'database failed');
+      return page;
+    }
     c.get('logger')?.error({ event: 'accounts.http.unhandled', err: error }, 'unhandled error');
     return sendPage(c, 500, (nonce) =>
       renderMessagePage(

@@ -1,4 +1,6 @@
+import { databaseFailurePage } from '@sess/accounts';
 import { isSessError, type Logger } from '@sess/core';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@sess/db';
 import { type AnswerPageView, newNonce, pageHeaders, renderAnswerPage } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -41,16 +43,6 @@ const NOTICES = {
   changed: 'The form changed since you opened it. Nothing was sent: check it and answer again.',
   notSent: 'Your answer was not sent.',
 } as const;
-
-/**
- * What of an unexpected error may be logged: its kind and code, and its cause's. Not the
- * message: a failed query's message lists its parameters, which on this route are answers.
- */
-function describeError(error: unknown): Record<string, unknown> {
-  const kind = (value: unknown) =>
-    value instanceof Error ? { name: value.name, code: (value as { code?: unknown }).code } : { name: typeof value };
-  return { ...kind(error), cause: error instanceof Error && error.cause !== undefined ? kind(error.cause) : undefined };
-}
 
 /** Seconds a respondent cookie lives: until the respondent page ends, within the 400-day cookie cap. */
 function cookieSeconds(expiresAt: Date, now: Date): number {
@@ -104,10 +96,21 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
     return sendPage(c, toPageView(view, token, csrf, runtime.now(), notice), status);
   }
 
-  /** The one mapper from a thrown error to a page: unknown links are a plain 404, the rest generic. */
+  /**
+   * The one mapper from a thrown error to a page: unknown links are a plain 404; a database out
+   * of reach is the 503 "briefly unavailable" page (and characters it cannot store a 400); the
+   * rest generic. The log line gets the error's summary (the root logger's `err`), never its
+   * message: a failed query's message lists its parameters, which on this route are answers.
+   */
   function sendError(c: PageContext, error: unknown) {
     if (isSessError(error) && error.code === 'NOT_FOUND') return sendPage(c, { state: 'not_found' }, 404);
-    c.get('logger')?.error({ event: 'pages.error', error: describeError(error) }, 'answer page failed');
+    const token = c.req.param('token');
+    const page = databaseFailurePage(error, token ? { backTo: pagePaths(token).page } : {});
+    if (page) {
+      c.get('logger')?.warn({ event: 'pages.database_failed', err: error }, 'answer page: database failed');
+      return page;
+    }
+    c.get('logger')?.error({ event: 'pages.error', err: error }, 'answer page failed');
     return sendPage(c, { state: 'unavailable' }, 500);
   }
 
@@ -249,7 +252,13 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
       if (isSessError(error) && error.code === 'NOT_FOUND') {
         return c.json({ error: { code: 'NOT_FOUND', message: 'There is nothing at this address.', retryable: false } }, 404);
       }
-      c.get('logger')?.error({ event: 'pages.wait_error', error: describeError(error) }, 'answer page wait failed');
+      if (isDatabaseUnavailable(error)) {
+        c.get('logger')?.warn({ event: 'pages.wait_unavailable', err: error }, 'answer page wait: database unavailable');
+        return c.json({ error: { code: 'SESS_UNAVAILABLE', message: 'Try again in a moment.', retryable: true } }, 503, {
+          'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+        });
+      }
+      c.get('logger')?.error({ event: 'pages.wait_error', err: error }, 'answer page wait failed');
       return c.json({ error: { code: 'INTERNAL', message: 'Try again in a moment.', retryable: true } }, 500);
     }
   });

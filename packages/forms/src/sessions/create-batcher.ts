@@ -1,5 +1,5 @@
 import type { Logger } from '@sess/core';
-import type { DbOrTx } from '@sess/db';
+import { type DbOrTx, isDatabaseUnavailable } from '@sess/db';
 import { insertSessionRows, type SessionRow } from './session-rows.ts';
 
 /** The most creates one statement carries. */
@@ -20,7 +20,8 @@ const claimOf = (row: SessionRow) => (row.claim ? `${row.session.workspaceId}\n$
  * one; alone, a create waits only for the end of the current turn (`setImmediate`).
  *
  * A batch is all or nothing in the database, but not for its callers: if the statement fails,
- * each create is retried alone, so one bad create cannot fail the others. Two creates claiming
+ * each create is retried alone, so one bad create cannot fail the others — unless the database
+ * could not be reached, which fails them all at once. Two creates claiming
  * the same idempotency key never share a statement: the second goes in another one, where the
  * key's unique index makes it wait for the first to commit, find the key taken and replay it.
  */
@@ -75,6 +76,13 @@ export class CreateBatcher {
       for (const p of batch) p.resolve(stored.has(p.row.session.id));
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
+      // A database out of reach fails every create alike: retrying each alone would only knock
+      // again, once per create. (The log line carries the error's codes, never the rows.)
+      if (isDatabaseUnavailable(error)) {
+        this.logger?.warn({ event: 'forms.create_batch_unavailable', size: batch.length, err: error }, 'database unavailable');
+        for (const p of batch) p.reject(error);
+        return;
+      }
       this.logger?.warn({ event: 'forms.create_batch_failed', size: batch.length, err: error }, 'retrying each create alone');
       await Promise.all(
         batch.map(async (p) => {

@@ -1,5 +1,5 @@
 import { createLogger, createSweeper, isSessError, type Logger, SessError } from '@sess/core';
-import { type Db, type DbOrTx, mcpHandles, queryRows } from '@sess/db';
+import { classifyDatabaseError, type Db, type DbOrTx, mcpHandles, queryRows, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { deleteFinishedHandles } from './delete-finished-handles.ts';
 import {
@@ -31,8 +31,16 @@ export interface PostgresHandleStoreOptions {
 
 const UNFINISHED = [...UNFINISHED_STATES];
 
+/**
+ * A failure of the store as the tools see it: characters the database cannot store are
+ * `INVALID_ARGUMENTS` (the same call always fails); anything else — the database out of reach
+ * included — is the transient, retryable `STATE_STORE_ERROR` (503).
+ */
 function storeError(error: unknown): SessError {
   if (isSessError(error)) return error;
+  if (classifyDatabaseError(error).kind === 'bad_input') {
+    return new SessError('INVALID_ARGUMENTS', UNSTORABLE_INPUT_MESSAGE, {}, { cause: error });
+  }
   return new SessError(
     'STATE_STORE_ERROR',
     'The handle store could not be read or written. Try again in a moment.',

@@ -7,7 +7,7 @@ import {
   type ServerContext,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
-import { isSessError, SessError } from '@sess/core';
+import { isId, isSessError, SessError } from '@sess/core';
 import type { RequestScope, ToolCall, ToolDeps } from './context.ts';
 import { createPlanned, planAsk, planRequest } from './create-interaction.ts';
 import {
@@ -150,11 +150,13 @@ export const TOOL_NAMES = [
   'sess_cancel',
 ];
 
+/**
+ * The handle a call names, for its log line — only once it has a handle's shape. An agent that
+ * passes something else there (say, the link token by mistake) must not get it written to the log.
+ */
 function handleOf(args: unknown): string | undefined {
-  if (args && typeof args === 'object' && typeof (args as { handle?: unknown }).handle === 'string') {
-    return (args as { handle: string }).handle.slice(0, 64);
-  }
-  return undefined;
+  const handle = args && typeof args === 'object' ? (args as { handle?: unknown }).handle : undefined;
+  return typeof handle === 'string' && isId('handle', handle) ? handle : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isSessError, newId, newSecret, SessError, sha256CanonicalJson } from '@sess/core';
-import type { DbOrTx } from '@sess/db';
+import { classifyDatabaseError, type DbOrTx, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
 import { type AskArguments, hashSurface, parseAskArguments, parseRequestArguments, type Surface, toSurface } from '@sess/surface';
 import type { CreatedAsk, CreatedSession } from '../backend/sess-backend.ts';
 import type { HandleRecord } from '../store/handle-store.ts';
@@ -60,6 +60,18 @@ function createUnknown(handle: string): SessError {
   return new SessError(
     'CREATE_OUTCOME_UNKNOWN',
     `It is not known whether the form was created (handle ${handle}). Do not create it again; the person can review it in their Sess account, under Interactions to review.`,
+  );
+}
+
+/**
+ * The transactional create lost its connection with the transaction in flight (perhaps in its
+ * COMMIT) and the handle cannot be read back: the session and its handle exist together or not
+ * at all, and nothing is left for the owner's review, so the agent is told how to settle it.
+ */
+function commitUnknown(handle: string): SessError {
+  return new SessError(
+    'CREATE_OUTCOME_UNKNOWN',
+    `It is not known whether the form was created (handle ${handle}): the database connection was lost while it was being saved. Before creating it again, call sess_cancel with this handle once Sess answers: it withdraws the form if it exists, and HANDLE_NOT_FOUND means it was never created.`,
   );
 }
 
@@ -150,6 +162,18 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
       });
       return result(created);
     } catch (error) {
+      // The database first: it may be out of reach (and whether the commit happened depends on
+      // when), or it may refuse characters it cannot store — whoever wrapped its error.
+      const database = classifyDatabaseError(error);
+      if (database.kind === 'bad_input') throw new SessError('INVALID_ARGUMENTS', UNSTORABLE_INPUT_MESSAGE, {}, { cause: error });
+      if (database.kind === 'unavailable' && database.unsent) {
+        throw new SessError(
+          'SESS_UNAVAILABLE',
+          'Sess cannot reach its database just now; nothing was created. Try again in a moment.',
+          {},
+          { cause: error, retryable: true },
+        );
+      }
       if (isSessError(error) && (error.code === 'STATE_STORE_FULL' || error.code === 'INVALID_ARGUMENTS')) {
         if (error.code === 'INVALID_ARGUMENTS') throw createRejected(error);
         throw error;
@@ -172,7 +196,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
           return interaction;
         }
       } catch {
-        throw createUnknown(handle);
+        throw database.kind === 'unavailable' ? commitUnknown(handle) : createUnknown(handle);
       }
       throw new SessError(
         isSessError(error) && error.code === 'STATE_STORE_ERROR' ? 'STATE_STORE_ERROR' : 'SESS_UNAVAILABLE',

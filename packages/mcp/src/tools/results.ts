@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isSessError, SessError } from '@sess/core';
+import { classifyDatabaseError, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
 import { ASK_OPEN_LINE, linkLines, REWAIT_LINE } from './descriptions.ts';
 
 /** A verified answer as a tool returns it. */
@@ -75,12 +76,30 @@ export function toolError(error: SessError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
-/** Anything thrown that is not a SessError is a fault of ours or of a dependency: generic, retryable. */
+/**
+ * Anything thrown that is not a SessError. A database that cannot be reached is
+ * `SESS_UNAVAILABLE` (retryable): "nothing was changed" only when the statement never reached
+ * it, otherwise the call may have taken effect and the message says how to find out. Characters
+ * the database cannot store are `INVALID_ARGUMENTS` (not retryable). Everything else is a fault
+ * of ours or of a dependency: generic, retryable.
+ */
 export function asSessError(error: unknown): SessError {
   if (isSessError(error)) return error;
+  const failure = classifyDatabaseError(error);
+  if (failure.kind === 'bad_input') return new SessError('INVALID_ARGUMENTS', UNSTORABLE_INPUT_MESSAGE, {}, { cause: error });
+  if (failure.kind === 'unavailable' && !failure.unsent) {
+    return new SessError(
+      'SESS_UNAVAILABLE',
+      'Sess lost its database connection during this call, so it may or may not have taken effect. Try again in a moment; sess_list and sess_response show where each interaction stands.',
+      {},
+      { cause: error },
+    );
+  }
   return new SessError(
     'SESS_UNAVAILABLE',
-    'Sess could not complete this call. Nothing was changed; try again in a moment.',
+    failure.kind === 'unavailable'
+      ? 'Sess cannot reach its database just now. Nothing was changed; try again in a moment.'
+      : 'Sess could not complete this call. Nothing was changed; try again in a moment.',
     {},
     {
       cause: error,

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { createLogger, newId } from '@sess/core';
-import { createTestDatabase, createWorkspace, TEST_SECRET, type TestDatabase } from '@sess/testkit';
+import { newId } from '@sess/core';
+import { createTestDatabase, createTestLogger, createWorkspace, TEST_SECRET, type TestDatabase } from '@sess/testkit';
 import { Hono } from 'hono';
 import {
   createPostgresHandleStore,
@@ -98,7 +98,7 @@ export async function startEdgeServer(
     allowedOrigins: ['https://client.example', ...(originsFor ? originsFor(port) : [])],
     requiredScopes: ['sess:interact'],
     resourceMetadataUrl: RESOURCE_METADATA,
-    logger: createLogger({ level: process.env.MCP_TEST_LOG ?? 'silent' }),
+    logger: createTestLogger({ level: process.env.MCP_TEST_LOG ?? 'silent' }),
     rateLimit: { perIp: false, perPrincipal: false },
     ...rest,
   });

@@ -1,13 +1,13 @@
+import { databaseFailurePage } from '@sess/accounts';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { OAuthError } from '../errors/oauth-error.ts';
 import { mountAuthorizeRoutes } from './authorize-routes.ts';
 import { mountConnectedAppsRoutes } from './connected-apps-routes.ts';
 import type { OAuthEnv, OAuthRoutesDeps } from './deps.ts';
 import { mountMetadataRoutes } from './metadata-routes.ts';
 import { createOAuthServer } from './oauth-server.ts';
 import { mountRegistrationRoute } from './registration-route.ts';
-import { oauthErrorJson } from './respond.ts';
+import { internalErrorJson } from './respond.ts';
 import { mountRevocationRoute } from './revocation-route.ts';
 import { mountTokenRoute } from './token-route.ts';
 
@@ -56,9 +56,14 @@ export function createOAuthRoutes(deps: OAuthRoutesDeps): Hono<OAuthEnv> {
     maxAge: 86_400,
   });
   for (const path of [...METADATA_PATHS, ...TOKEN_PATHS, ...REGISTER_PATHS, REVOKE_PATH]) app.use(path, allowBrowsers);
+  // The endpoints fail as RFC 6749 JSON. The pages (authorization, consent, connected apps) show
+  // a database outage as a page; anything else there is still the JSON server_error.
+  const pages = new Set([...AUTHORIZE_PATHS, '/account/apps', '/account/apps/disconnect']);
   app.onError((error, c) => {
     (c.get('logger') ?? deps.logger).error({ event: 'oauth.http.unhandled', err: error }, 'unhandled error');
-    return oauthErrorJson(new OAuthError('server_error', 'Something failed on our side. Try again in a moment.'));
+    if (!pages.has(c.req.path)) return internalErrorJson(error);
+    const backTo = c.req.path.startsWith('/account/') ? '/account/apps' : undefined;
+    return databaseFailurePage(error, backTo ? { backTo } : {}) ?? internalErrorJson(error);
   });
 
   mountMetadataRoutes(app, server);

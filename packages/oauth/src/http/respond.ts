@@ -1,5 +1,6 @@
+import { classifyDatabaseError, UNAVAILABLE_RETRY_AFTER_SECONDS, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
 import { htmlPage, seeOther } from '@sess/web';
-import type { OAuthError } from '../errors/oauth-error.ts';
+import { OAuthError } from '../errors/oauth-error.ts';
 
 /** Headers of every token, registration and revocation response (RFC 6749 §5.1). */
 export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
@@ -21,7 +22,30 @@ export function oauthErrorJson(error: OAuthError, options: { basicAttempted?: bo
   if (error.code === 'invalid_client' && options.basicAttempted)
     extra['WWW-Authenticate'] = 'Basic realm="sess", charset="UTF-8"';
   if (error.code === 'slow_down') extra['Retry-After'] = '60';
+  if (error.code === 'temporarily_unavailable') extra['Retry-After'] = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
   return jsonNoStore(error.toJson(), error.status, extra);
+}
+
+/**
+ * The JSON answer of the token, registration and revocation endpoints to an internal failure.
+ * A database out of reach is `temporarily_unavailable` (503, `Retry-After`) rather than
+ * `server_error`: the MCP SDK answers a `server_error` from a refresh by starting a whole new
+ * authorization (the person is sent to sign in again), but passes `temporarily_unavailable` up
+ * as an error and keeps its tokens for the next try; oauth4webapi reports either code as it came.
+ * RFC 6749 defines `temporarily_unavailable` for the authorization endpoint (§4.1.2.1); §5.2
+ * lets the token endpoint's error registry be extended, and OAuth 2.1 clients read the code.
+ * Characters the database cannot store are `invalid_request`. Anything else is `server_error`.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ */
+export function internalErrorJson(error: unknown): Response {
+  switch (classifyDatabaseError(error).kind) {
+    case 'unavailable':
+      return oauthErrorJson(new OAuthError('temporarily_unavailable', 'Sess is briefly unavailable. Try again in a moment.'));
+    case 'bad_input':
+      return oauthErrorJson(new OAuthError('invalid_request', UNSTORABLE_INPUT_MESSAGE));
+    case 'other':
+      return oauthErrorJson(new OAuthError('server_error', 'Something failed on our side. Try again in a moment.'));
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { authenticateClient, usesBasicAuth } from './client-authentication.ts';
 import type { OAuthEnv } from './deps.ts';
 import { readFormBody } from './form-body.ts';
 import type { OAuthServer } from './oauth-server.ts';
-import { NO_STORE, oauthErrorJson } from './respond.ts';
+import { internalErrorJson, NO_STORE, oauthErrorJson } from './respond.ts';
 
 /**
  * Token revocation at `/oauth/revoke`: the client authenticates like at the token endpoint;
@@ -26,7 +26,7 @@ export function mountRevocationRoute(app: Hono<OAuthEnv>, server: OAuthServer, p
     } catch (error) {
       if (!isOAuthError(error)) {
         c.get('logger').error({ event: 'oauth.revoke.failed', err: error }, 'revocation failed');
-        return oauthErrorJson(new OAuthError('server_error', 'Something failed on our side. Try again in a moment.'));
+        return internalErrorJson(error);
       }
       return oauthErrorJson(error, { basicAttempted: usesBasicAuth(authorization) });
     }

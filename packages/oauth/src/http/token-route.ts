@@ -7,7 +7,7 @@ import { authenticateClient, usesBasicAuth } from './client-authentication.ts';
 import type { OAuthEnv } from './deps.ts';
 import { checkNoRepeats, readFormBody } from './form-body.ts';
 import type { OAuthServer } from './oauth-server.ts';
-import { jsonNoStore, oauthErrorJson } from './respond.ts';
+import { internalErrorJson, jsonNoStore, oauthErrorJson } from './respond.ts';
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -54,7 +54,7 @@ export function mountTokenRoute(app: Hono<OAuthEnv>, server: OAuthServer, paths:
       } catch (error) {
         if (!isOAuthError(error)) {
           logger.error({ event: 'oauth.token.failed', err: error, clientId }, 'token request failed');
-          return oauthErrorJson(new OAuthError('server_error', 'Something failed on our side. Try again in a moment.'));
+          return internalErrorJson(error);
         }
         logger.info(
           { event: 'oauth.token.refused', error: error.code, description: error.description, clientId },

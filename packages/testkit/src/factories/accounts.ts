@@ -1,6 +1,7 @@
 import { createBrowserSession, createUserAccount, SESSION_COOKIE } from '@sess/accounts';
 import { newId, newSecret } from '@sess/core';
 import { type Db, memberships, workspaces } from '@sess/db';
+import { recordSecret } from '../log-audit/capture.ts';
 
 /** A person made for one test: their own account, personal workspace and password. */
 export interface TestUser {
@@ -22,6 +23,7 @@ export async function createTestUser(db: Db, options: { email?: string; password
       .toLowerCase()
       .replace(/[^a-z0-9]/g, 'x')}@example.com`;
   const password = options.password ?? `correct horse ${newSecret(6)}`;
+  recordSecret(password, 'password');
   const created = await createUserAccount(db, { email, password, now: options.now ?? new Date() });
   return { userId: created.userId, email: created.email, password, workspaceId: created.workspaceId };
 }
@@ -55,5 +57,6 @@ export async function signInTestUser(
   now: Date = new Date(),
 ): Promise<{ sessionId: string; cookie: string }> {
   const session = await createBrowserSession(db, { userId, now });
+  recordSecret(session.token, 'token');
   return { sessionId: session.sessionId, cookie: `${SESSION_COOKIE}=${session.token}` };
 }

@@ -1,7 +1,8 @@
-import { createLogger } from '@sess/core';
 import type { Database } from '@sess/db';
 import { type CreatedSession, createFormsRuntime, createSession, type FormsRuntime } from '@sess/forms';
 import type { Surface } from '@sess/surface';
+import { recordSecret } from '../log-audit/capture.ts';
+import { createTestLogger } from '../test-logger.ts';
 
 /** A clock tests move by hand: verbs read it, nothing sleeps. */
 export interface TestClock {
@@ -37,7 +38,7 @@ export function createTestFormsRuntime(
     database,
     publicUrl: options.publicUrl ?? TEST_PUBLIC_URL,
     secret: options.secret ?? TEST_SECRET,
-    logger: createLogger({ level: 'silent' }),
+    logger: createTestLogger(),
     ...(options.now ? { now: options.now } : {}),
     ...(options.linkHorizonSeconds ? { linkHorizonSeconds: options.linkHorizonSeconds } : {}),
   });
@@ -105,5 +106,7 @@ export async function createTestSession(
     ctx: { runtime, workspaceId, ...(options.plan ? { plan: options.plan } : {}) },
     input: { interaction: options.surface ?? sampleSurface(), ...(options.expiresIn ? { expires_in: options.expiresIn } : {}) },
   });
+  recordSecret(created.humanUrl, 'link');
+  recordSecret(tokenOf(created.humanUrl), 'link');
   return { ...created, token: tokenOf(created.humanUrl) };
 }

@@ -1,5 +1,6 @@
 import type { Db } from '@sess/db';
 import { registerClient, validateClientMetadata } from '@sess/oauth';
+import { recordSecret } from '../log-audit/capture.ts';
 
 /** A registered OAuth client for a test, made through the same verbs as `POST /oauth/register`. */
 export interface TestOAuthClient {
@@ -28,5 +29,6 @@ export async function createTestOAuthClient(
     'dcr',
   );
   const registered = await registerClient(db, { metadata, now: options.now ?? new Date() });
+  recordSecret(registered.client_secret, 'credential');
   return { clientId: registered.client_id, clientSecret: registered.client_secret, redirectUri: registered.redirect_uris[0]! };
 }

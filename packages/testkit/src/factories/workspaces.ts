@@ -1,6 +1,7 @@
 import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { type DbOrTx, memberships, users, workspaces } from '@sess/db';
+import { recordSecret } from '../log-audit/capture.ts';
 
 /** A workspace of its own for one test (no shared seed): `plan` is one of @sess/forms' PLANS. */
 export async function createWorkspace(
@@ -48,5 +49,6 @@ export async function createWorkspaceWithKey(
     ctx: { db, now: options.now ?? (() => new Date()) },
     input: { workspaceId, name: 'test key', createdBy: userId },
   });
+  recordSecret(key.key, 'api-key');
   return { workspaceId, userId, apiKeyId: key.id, apiKey: key.key };
 }
