@@ -10,6 +10,18 @@ describe('field patterns run on RE2', () => {
     expect(compilePattern('^\\s$').test(' ')).toBe(true);
   });
 
+  it('answers the same for anchored patterns, which it runs on the DFA rather than the one-pass engine', () => {
+    for (const [pattern, yes, no] of [
+      ['^[A-Za-z ]+$', 'lorem ipsum', 'lorem 1psum'],
+      ['^\\d{3}-\\d{4}$', '555-1234', '555-12345'],
+      ['^(?:ab|cd)+$', 'abcdab', 'abcda'],
+      ['^$', '', 'x'],
+    ] as const) {
+      expect(compilePattern(pattern).test(yes), `${pattern} ${yes}`).toBe(true);
+      expect(compilePattern(pattern).test(no), `${pattern} ${no}`).toBe(false);
+    }
+  });
+
   it('is unanchored, as JSON Schema says', () => {
     expect(compilePattern('\\d{3}').test('abc 123 def')).toBe(true);
     expect(compilePattern('^\\d{3}$').test('abc 123 def')).toBe(false);

@@ -91,6 +91,11 @@ function checkUncached(pattern: string): Checked {
     return { ok: false, problem: { kind: 'unsupported', feature: 'syntax that RE2 does not accept' } };
   }
   if (compiled.programSize() > STRUCTURE_LIMITS.patternProgram) return { ok: false, problem: { kind: 'too_complex' } };
+  // re2js runs a pattern anchored with ^ on its one-pass engine, which is 4-6 times slower per
+  // character than its lazy DFA when all we ask is yes or no (bench/surface/patterns.ts). Without
+  // the one-pass program, `test` takes the DFA (then, if the DFA runs out of memory, the NFA),
+  // with the same answers. re2js is pinned to the exact version this was measured on.
+  (compiled.re2() as { onepass: unknown }).onepass = null;
   return { ok: true, compiled: { test: (value) => compiled.test(value) } };
 }
 
