@@ -18,7 +18,8 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createLogger } from '@sess/core';
 import { openDatabase, workspaces } from '@sess/db';
 import { createFormsRuntime } from '@sess/forms';
-import { createPostgresHandleStore, createServerFactory, type RequestScope, SCOPE_KEY } from '@sess/mcp';
+import type { RequestScope } from '@sess/interactions';
+import { createPostgresHandleStore, createServerFactory, transactionOfUnit } from '@sess/mcp';
 import { createAccessTokenVerifier } from '@sess/oauth';
 import { buildApp, loadConfig } from '@sess/server';
 import { type CookieJar, createTestUser, createTestWorkspace, sampleSurface, signInAndAuthorize } from '@sess/testkit';
@@ -114,7 +115,7 @@ const verified = await verifier.verify(tokens[0]!);
 if (!verified.ok) throw new Error('token 0 did not verify');
 const principal = verified.principal;
 const forms = createFormsRuntime({ database, publicUrl: edgeUrl, secret: SECRET, logger });
-const backend = createInProcessBackend(forms);
+const backend = createInProcessBackend(forms, { transactionOf: transactionOfUnit });
 const store = createPostgresHandleStore({ db: database.db, secret: SECRET });
 const binding = {
   origin: backend.origin,
@@ -126,20 +127,17 @@ const binding = {
 };
 const scope: RequestScope = { principal, binding, store: store.bind(binding), deadline: new AbortController().signal };
 const bareMcp = createMcpHandler(
-  createServerFactory({
-    backend,
-    receipts: { keys: createRuntimeKeySet(forms), issuer: forms.publicUrl },
-    now: () => new Date(),
-    maxWaitMs: 45_000,
-  }),
+  createServerFactory(
+    {
+      backend,
+      receipts: { keys: createRuntimeKeySet(forms), issuer: forms.publicUrl },
+      now: () => new Date(),
+      maxWaitMs: 45_000,
+    },
+    () => scope,
+  ),
 );
-const authInfo = {
-  token: 'bench',
-  clientId: principal.clientId,
-  scopes: principal.scopes,
-  expiresAt: principal.expiresAt,
-  extra: { [SCOPE_KEY]: scope },
-};
+const authInfo = { token: 'bench', clientId: principal.clientId, scopes: principal.scopes, expiresAt: principal.expiresAt };
 const bare = new Hono();
 bare.post('/json', async (c) => {
   const body = (await c.req.json()) as { id?: unknown };

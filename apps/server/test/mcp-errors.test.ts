@@ -2,7 +2,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { newId, SessError } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { completeSession, openLink, publishSession, submitLinkAnswer, withdrawSession } from '@sess/forms';
-import { createPostgresHandleStore, type HandleStoreFactory, type SessBackend } from '@sess/mcp';
+import type { HandleStoreFactory, SessBackend } from '@sess/interactions';
+import { createPostgresHandleStore } from '@sess/mcp';
 import {
   createTestDatabase,
   createTestSession,
@@ -59,8 +60,8 @@ function lost(): Error {
 function faultyBackend(real: SessBackend): SessBackend {
   return {
     ...real,
-    get sharesTransactions() {
-      return faults.nonTransactional ? false : real.sharesTransactions;
+    get joinsUnitsOfWork() {
+      return faults.nonTransactional ? false : real.joinsUnitsOfWork;
     },
     async createSession(ctx, input, options) {
       if (faults.create === 'lost') {
@@ -100,10 +101,10 @@ function faultyStore(factory: HandleStoreFactory): HandleStoreFactory {
         return store.insert(record, options);
       },
       list: (input) => store.list(input),
-      transaction: store.transaction ? (fn) => store.transaction!(fn) : undefined,
-      async update(handle, version, patch, options) {
+      ...(store.atomically ? { atomically: (work) => store.atomically!(work) } : {}),
+      async update(handle, version, patch) {
         if (faults.storeUpdate === 'fail' && patch.state === 'waiting') throw new SessError('STATE_STORE_ERROR', 'disk full');
-        return store.update(handle, version, patch, options);
+        return store.update(handle, version, patch);
       },
     };
   };

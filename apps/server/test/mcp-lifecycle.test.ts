@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { queryRows } from '@sess/db';
 import { openLink, startRespondent, submitLinkAnswer } from '@sess/forms';
-import { ASK_OPEN_LINE, type SessBackend } from '@sess/mcp';
+import { ASK_OPEN_LINE, type SessBackend } from '@sess/interactions';
 import { createTestLogger, sampleSurface, tokenOf } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { createFormsRuntime, createSession } from '@sess/forms';
-import { createPostgresHandleStore, type HandleBinding, type HandleRecord } from '@sess/mcp';
+import type { HandleBinding, HandleRecord } from '@sess/interactions';
+import { createPostgresHandleStore } from '@sess/mcp';
 import {
   createTestLogger,
   createTestUser,

@@ -1,9 +1,10 @@
 import { isSessError, newId } from '@sess/core';
 import { queryRows } from '@sess/db';
+import type { HandleBinding, HandleRecord } from '@sess/interactions';
 import { createTestDatabase, createWorkspace, TEST_SECRET, type TestDatabase } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPostgresHandleStore, type HandleBinding, type HandleRecord } from '../src/index.ts';
+import { createPostgresHandleStore } from '../src/index.ts';
 
 /*
  * The PostgreSQL handle store on both drivers: sealed link and answer data, compare-and-set,

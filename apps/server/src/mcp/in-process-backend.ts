@@ -1,5 +1,5 @@
 import { isSessError } from '@sess/core';
-import { type DbOrTx, databaseSessError } from '@sess/db';
+import { databaseSessError, type Tx } from '@sess/db';
 import {
   completeSession,
   createAsk,
@@ -12,23 +12,13 @@ import {
   readSession,
   withdrawSession,
 } from '@sess/forms';
-import type { AnswerView, BackendContext, SessBackend, SessionSummary, SessionView } from '@sess/mcp';
+import type { AnswerView, BackendContext, SessBackend, SessionSummary, SessionView, UnitOfWork } from '@sess/interactions';
 import type { ReceiptKeySet } from '@sess/receipts';
 
 /*
  * The hosted default behind the MCP tools: @sess/forms called in-process, in the same database.
  * Nothing here is trusted by the tools; they verify every receipt themselves.
  */
-
-/**
- * The forms runtime, with its writes redirected into the caller's transaction. A forms verb
- * opens its write transaction with `runtime.database.db.transaction(…)`; on a transaction that
- * becomes a savepoint, so the session (and its idempotency key) and the MCP handle record commit
- * or roll back together. Everything else (clock, keys, waiters, prepared reads) is the runtime's.
- */
-function runtimeIn(runtime: FormsRuntime, tx: DbOrTx): FormsRuntime {
-  return Object.create(runtime, { database: { value: { ...runtime.database, db: tx }, enumerable: true } }) as FormsRuntime;
-}
 
 function toAnswer(answer: FormsAnswerView): AnswerView {
   const view: AnswerView = {
@@ -106,11 +96,20 @@ const PLAN_CACHE_MAX = 10_000;
  * cached name is only a hint there; a plan changed from unlimited to limited takes effect within
  * 30 s.
  */
-export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
+export function createInProcessBackend(
+  runtime: FormsRuntime,
+  options: {
+    /**
+     * The transaction behind a handle store's unit of work (the PostgreSQL store's
+     * `transactionOfUnit`): a create in it commits with its handle record.
+     */
+    transactionOf: (unit: UnitOfWork) => Tx;
+  },
+): SessBackend {
   const plans = new Map<string, { plan: string; readAt: number }>();
   // Read through the caller's transaction when there is one: PGlite is a single connection, and a
   // read beside an open transaction would wait for it forever.
-  async function planOf(workspaceId: string, tx?: DbOrTx): Promise<string | undefined> {
+  async function planOf(workspaceId: string, tx?: Tx): Promise<string | undefined> {
     const cached = plans.get(workspaceId);
     if (cached && Date.now() - cached.readAt < PLAN_TTL_MS) return cached.plan;
     const row = await (tx ?? runtime.database.db).query.workspaces.findFirst({
@@ -122,25 +121,32 @@ export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
     plans.set(workspaceId, { plan: row.plan, readAt: Date.now() });
     return row.plan;
   }
-  const ctxOf = (ctx: BackendContext, tx?: DbOrTx, plan?: string) => ({
-    runtime: tx ? runtimeIn(runtime, tx) : runtime,
+  const ctxOf = (ctx: BackendContext, tx?: Tx, plan?: string) => ({
+    runtime,
     workspaceId: ctx.workspaceId,
+    ...(tx ? { tx } : {}),
     ...(plan !== undefined ? { plan } : {}),
   });
+  /** The create's context: inside the unit of work's transaction when it has one. */
+  async function createCtx(ctx: BackendContext, unit: UnitOfWork | undefined) {
+    const tx = unit ? options.transactionOf(unit) : undefined;
+    return { ctx: ctxOf(ctx, tx, await planOf(ctx.workspaceId, tx)), inUnit: tx !== undefined };
+  }
   return {
     origin: runtime.publicUrl,
-    sharesTransactions: true,
+    joinsUnitsOfWork: true,
 
-    async createSession(ctx, input, options) {
+    async createSession(ctx, input, createOptions) {
       return guarded(async () => {
         const args: { interaction: unknown; expires_in?: number } = { interaction: input.surface };
         if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
-        // Inside the caller's transaction the create and its handle commit together, so there is no
-        // lost outcome to replay and no idempotency record to write.
+        // Inside the unit of work the create and its handle commit together, so there is no lost
+        // outcome to replay and no idempotency record to write.
+        const { ctx: formsCtx, inUnit } = await createCtx(ctx, createOptions?.unit);
         const created = await createSession({
-          ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId, options?.tx)),
+          ctx: formsCtx,
           input: args,
-          idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
+          idempotencyKey: inUnit ? undefined : input.idempotencyKey,
         });
         return {
           sessionId: created.sessionId,
@@ -154,12 +160,13 @@ export function createInProcessBackend(runtime: FormsRuntime): SessBackend {
       });
     },
 
-    async createAsk(ctx, input, options) {
+    async createAsk(ctx, input, createOptions) {
       return guarded(async () => {
+        const { ctx: formsCtx, inUnit } = await createCtx(ctx, createOptions?.unit);
         const created = await createAsk({
-          ctx: ctxOf(ctx, options?.tx, await planOf(ctx.workspaceId, options?.tx)),
+          ctx: formsCtx,
           input: input.ask,
-          idempotencyKey: options?.tx ? undefined : input.idempotencyKey,
+          idempotencyKey: inUnit ? undefined : input.idempotencyKey,
         });
         return {
           askId: created.askId,

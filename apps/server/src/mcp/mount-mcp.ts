@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
-import { createPostgresHandleStore, createSessMcpHttpHandler, type SessMcpHttpHandler } from '@sess/mcp';
+import { createPostgresHandleStore, createSessMcpHttpHandler, type SessMcpHttpHandler, transactionOfUnit } from '@sess/mcp';
 import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
 import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
@@ -58,7 +58,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     allowedOrigins: deps.config.mcp.allowedOrigins,
     requiredScopes: [SCOPE_INTERACT],
     resourceMetadataUrl: urls.protectedResourceMetadata,
-    backend: createInProcessBackend(deps.runtime),
+    backend: createInProcessBackend(deps.runtime, { transactionOf: transactionOfUnit }),
     receipts: { keys: createRuntimeKeySet(deps.runtime), issuer: deps.runtime.publicUrl },
     logger: deps.logger,
     now: deps.now,

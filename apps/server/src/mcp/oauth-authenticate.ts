@@ -1,5 +1,6 @@
 import type { Logger } from '@sess/core';
-import type { AuthenticateRequest, SessPrincipal } from '@sess/mcp';
+import type { SessPrincipal } from '@sess/interactions';
+import type { AuthenticateRequest } from '@sess/mcp';
 import { type AccessTokenVerifier, readBearerToken } from '@sess/oauth';
 
 /**

@@ -4,14 +4,13 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Logger, newId } from '@sess/core';
 import type { FormsRuntime } from '@sess/forms';
+import type { HandleStoreFactory, SessBackend, SessPrincipal } from '@sess/interactions';
 import {
   createPostgresHandleStore,
   createSessMcpHttpHandler,
-  type HandleStoreFactory,
-  type SessBackend,
   type SessMcpHttpHandler,
   type SessMcpHttpHandlerOptions,
-  type SessPrincipal,
+  transactionOfUnit,
 } from '@sess/mcp';
 import {
   createTestClock,
@@ -64,7 +63,7 @@ export async function startMcpHarness(options: HarnessOptions = {}): Promise<Mcp
   const database = await createTestDatabase();
   const clock = createTestClock(new Date());
   const runtime = createTestFormsRuntime(database, { now: clock.now });
-  const real = createInProcessBackend(runtime);
+  const real = createInProcessBackend(runtime, { transactionOf: transactionOfUnit });
   const backend = options.wrapBackend ? options.wrapBackend(real) : real;
   const store = createPostgresHandleStore({ db: database.db, secret: TEST_SECRET, now: clock.now });
   const principals = new Map<string, SessPrincipal>();

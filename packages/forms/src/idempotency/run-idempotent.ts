@@ -101,17 +101,20 @@ export async function replayStored<T>(runtime: FormsRuntime, db: DbOrTx, resolve
  * for the first one and then replays its result instead of racing it. An identical replay
  * returns the stored response; the same key with another request is `IDEMPOTENCY_KEY_REUSED`.
  * A refusal (any error) rolls everything back, the key included: nothing changes, and the
- * same request may be sent again.
+ * same request may be sent again. `within` runs it inside the caller's open transaction.
  */
 export async function runIdempotent<T>(
   runtime: FormsRuntime,
   workspaceId: string,
   idempotency: Idempotency | undefined,
   write: (tx: Tx) => Promise<T>,
+  within?: Tx,
 ): Promise<{ value: T; replayed: boolean }> {
-  if (!idempotency) return { value: await runtime.database.db.transaction(write), replayed: false };
+  // Inside a caller's transaction the write is a savepoint of it, committed with the caller's rows.
+  const db = within ?? runtime.database.db;
+  if (!idempotency) return { value: await db.transaction(write), replayed: false };
   const resolved = resolveIdempotency(workspaceId, idempotency);
-  return runtime.database.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const claimed = await queryRows(
       tx,
       sql`insert into idempotency_keys (workspace_id, scope, key, request_sha256, status, response, created_at)

@@ -1,3 +1,4 @@
+import type { Tx } from '@sess/db';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 
 /**
@@ -9,4 +10,10 @@ export interface WorkspaceContext {
   workspaceId: string;
   /** The workspace's plan when the caller already knows it (the API key lookup does); read otherwise. */
   plan?: string | undefined;
+  /**
+   * The caller's open transaction, for a create that must commit with the caller's own rows (the
+   * hosted MCP create writes its handle record in it). The create then writes inside it, never
+   * in a shared group-commit statement.
+   */
+  tx?: Tx | undefined;
 }

@@ -30,8 +30,8 @@ export class CreateBatcher {
   #scheduled = false;
 
   constructor(
-    /** The database the batches run on; a create inside a transaction never comes here. */
-    readonly db: DbOrTx,
+    /** The database the batches run on; a create inside a caller's transaction never comes here. */
+    private readonly db: DbOrTx,
     private readonly logger?: Logger,
   ) {}
 

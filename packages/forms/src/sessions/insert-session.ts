@@ -91,7 +91,8 @@ export async function insertSession(tx: Tx, session: NewSession): Promise<void> 
  * A plan without an open-session limit (known from the API key) needs no lock and no count,
  * so the key claim, the session and its revision go in ONE autocommitted statement, shared with
  * the other creates of the same moment (`CreateBatcher`). Other plans run in a transaction
- * that locks the workspace row and counts its open sessions first (`admitCreate`).
+ * that locks the workspace row and counts its open sessions first (`admitCreate`). With
+ * `ctx.tx` everything runs in the caller's transaction.
  */
 export async function storeNewSession<R>(
   ctx: WorkspaceContext,
@@ -113,19 +114,23 @@ export async function storeNewSession<R>(
         response: storedResponse(runtime, resolved, result),
       },
     };
-    // Outside a transaction, creates share statements with their neighbours in time.
-    const db = runtime.database.db;
-    const stored =
-      runtime.creates.db === db ? await runtime.creates.store(row) : (await insertSessionRows(db, [row])).has(session.id);
+    // Outside a caller's transaction, creates share statements with their neighbours in time.
+    const stored = ctx.tx ? (await insertSessionRows(ctx.tx, [row])).has(session.id) : await runtime.creates.store(row);
     if (stored || !resolved) return result;
-    return replayStored<R>(runtime, db, resolved);
+    return replayStored<R>(runtime, ctx.tx ?? runtime.database.db, resolved);
   }
-  const { value } = await runIdempotent(runtime, ctx.workspaceId, idempotency, async (tx) => {
-    const now = runtime.now();
-    const plan = await admitCreate(tx, ctx, now);
-    const { session, result } = build(plan, now);
-    await insertSession(tx, session);
-    return result;
-  });
+  const { value } = await runIdempotent(
+    runtime,
+    ctx.workspaceId,
+    idempotency,
+    async (tx) => {
+      const now = runtime.now();
+      const plan = await admitCreate(tx, ctx, now);
+      const { session, result } = build(plan, now);
+      await insertSession(tx, session);
+      return result;
+    },
+    ctx.tx,
+  );
   return value;
 }

@@ -9,12 +9,16 @@ import {
   readWebBody,
   SessError,
 } from '@sess/core';
-import type { SessBackend } from '../backend/sess-backend.ts';
-import type { HandleBinding, HandleStoreFactory } from '../store/handle-store.ts';
-import { createServerFactory, SCOPE_KEY, SERVER_INFO } from '../tools/build-server.ts';
-import type { ReceiptVerification, RequestScope, SessPrincipal } from '../tools/context.ts';
-import { toolError } from '../tools/results.ts';
-import { MAX_WAIT_MS } from '../tools/schemas.ts';
+import {
+  type HandleBinding,
+  type HandleStoreFactory,
+  MAX_WAIT_MS,
+  type ReceiptVerification,
+  type RequestScope,
+  type SessBackend,
+  type SessPrincipal,
+} from '@sess/interactions';
+import { createServerFactory, SERVER_INFO, toolError } from '../tools/build-server.ts';
 import { Deadline } from './deadline.ts';
 import {
   bearerChallenge,
@@ -175,13 +179,19 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
   const ipLimiter: RateLimiter | undefined = ipLimit ? createRateLimiter(ipLimit) : undefined;
   const principalLimiter: RateLimiter | undefined = principalLimit ? createRateLimiter(principalLimit) : undefined;
 
-  const buildServer = createServerFactory({
-    ...(options.backend ? { backend: options.backend } : {}),
-    ...(options.receipts ? { receipts: options.receipts } : {}),
-    ...(logger ? { logger } : {}),
-    now: options.now ?? (() => new Date()),
-    maxWaitMs: Math.min(options.maxWaitMs ?? MAX_WAIT_MS, MAX_WAIT_MS),
-  });
+  // The scope of each request the edge let through, found again by the SDK's server factory
+  // from the request it is building a server for: passed explicitly, never through authInfo.
+  const scopes = new WeakMap<Request, RequestScope>();
+  const buildServer = createServerFactory(
+    {
+      ...(options.backend ? { backend: options.backend } : {}),
+      ...(options.receipts ? { receipts: options.receipts } : {}),
+      ...(logger ? { logger } : {}),
+      now: options.now ?? (() => new Date()),
+      maxWaitMs: Math.min(options.maxWaitMs ?? MAX_WAIT_MS, MAX_WAIT_MS),
+    },
+    (ctx) => (ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined),
+  );
   const mcp = createMcpHandler(buildServer, {
     legacy: 'stateless',
     maxRequestBodySize: maxBodyBytes,
@@ -387,15 +397,12 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       store: options.handleStore(binding, { workspaceId: principal.workspaceId, principalId: principal.principalId }),
       deadline: deadline.signal,
     };
-    // The SDK's AuthInfo is pure pass-through to the tools: it carries the scope, never the token.
-    const authInfo: AuthInfo = {
-      token: '[not forwarded]',
-      clientId: principal.clientId,
-      scopes: [...principal.scopes],
-      extra: { [SCOPE_KEY]: scope },
-    };
+    // The SDK's AuthInfo is pure pass-through; it never carries the bearer token.
+    const authInfo: AuthInfo = { token: '[not forwarded]', clientId: principal.clientId, scopes: [...principal.scopes] };
     if (principal.expiresAt !== undefined) authInfo.expiresAt = principal.expiresAt;
-    const response = await mcp.fetch(incoming.sdkRequest(), { authInfo, parsedBody: body });
+    const request = incoming.sdkRequest();
+    scopes.set(request, scope);
+    const response = await mcp.fetch(request, { authInfo, parsedBody: body });
     return { response, closeConnection: false };
   }
 

@@ -1,7 +1,5 @@
 import { createLogger, createSweeper, isSessError, type Logger, SessError } from '@sess/core';
-import { classifyDatabaseError, type Db, type DbOrTx, mcpHandles, queryRows, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
-import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
-import { deleteFinishedHandles } from './delete-finished-handles.ts';
+import { classifyDatabaseError, type Db, type DbOrTx, mcpHandles, queryRows, type Tx, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
 import {
   type CreateIntent,
   type HandleBinding,
@@ -15,7 +13,11 @@ import {
   type SavedMutation,
   type SealedData,
   UNFINISHED_STATES,
-} from './handle-store.ts';
+  type UnitOfWork,
+  UnitOfWorkFailure,
+} from '@sess/interactions';
+import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { deleteFinishedHandles } from './delete-finished-handles.ts';
 import { createSealer, type Sealer } from './seal.ts';
 
 type Row = typeof mcpHandles.$inferSelect;
@@ -47,6 +49,31 @@ function storeError(error: unknown): SessError {
     {},
     { cause: error },
   );
+}
+
+/** The transaction behind each unit of work this store opened; a unit itself carries nothing. */
+const unitTransactions = new WeakMap<UnitOfWork, Tx>();
+
+/**
+ * The transaction of a unit of work opened by a PostgreSQL handle store, for a backend on the
+ * same database (the in-process backend creates its session in it).
+ * @throws Error for a unit of work this store did not open
+ */
+export function transactionOfUnit(unit: UnitOfWork): Tx {
+  const tx = unitTransactions.get(unit);
+  if (!tx) throw new Error('This unit of work was not opened by a PostgreSQL handle store.');
+  return tx;
+}
+
+/**
+ * A failed unit of work, as the core sees it: the database out of reach becomes
+ * `UnitOfWorkFailure`, saying whether the commit may have happened (the create then reads its
+ * handle back to find out); other failures are the store's own.
+ */
+function unitFailure(error: unknown): SessError {
+  const failure = classifyDatabaseError(error);
+  if (failure.kind === 'unavailable') return new UnitOfWorkFailure(failure.unsent ? false : 'unknown', { cause: error });
+  return storeError(error);
 }
 
 function iso(value: Date | null): string | undefined {
@@ -204,13 +231,13 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
       async insert(record, insertOptions) {
         void sweepIfDue();
         try {
-          if (insertOptions?.tx) await insertIn(insertOptions.tx, record);
+          if (insertOptions?.unit) await insertIn(transactionOfUnit(insertOptions.unit), record);
           else await db.transaction((tx) => insertIn(tx, record));
         } catch (error) {
           throw storeError(error);
         }
       },
-      async update(handle, expectedVersion, patch: HandlePatch, updateOptions) {
+      async update(handle, expectedVersion, patch: HandlePatch) {
         const set: Partial<typeof mcpHandles.$inferInsert> & Record<string, unknown> = {
           version: sql`${mcpHandles.version} + 1` as unknown as number,
           updatedAt: now(),
@@ -227,7 +254,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
         if (patch.sealed !== undefined) set.sealed = sealedOf(handle, patch.sealed);
         if (patch.blockedReason !== undefined) set.blockedReason = patch.blockedReason;
         try {
-          const rows = await (updateOptions?.tx ?? db)
+          const rows = await db
             .update(mcpHandles)
             .set(set)
             .where(and(scope(handle), eq(mcpHandles.version, expectedVersion)))
@@ -268,8 +295,16 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
           throw storeError(error);
         }
       },
-      async transaction(fn) {
-        return db.transaction((tx) => fn(tx));
+      async atomically(work) {
+        try {
+          return await db.transaction((tx) => {
+            const unit: UnitOfWork = { kind: 'unit-of-work' };
+            unitTransactions.set(unit, tx);
+            return work(unit);
+          });
+        } catch (error) {
+          throw unitFailure(error);
+        }
       },
     };
   }

@@ -1,6 +1,7 @@
 import {
   type CallToolResult,
   type ListToolsResult,
+  type McpRequestContext,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -8,9 +9,12 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { isId, isSessError, SessError } from '@sess/core';
-import type { RequestScope, ToolCall, ToolDeps } from './context.ts';
-import { createPlanned, planAsk, planRequest } from './create-interaction.ts';
 import {
+  asSessError,
+  errorBody,
+  OPERATIONS,
+  type RequestScope,
+  resultText,
   SERVER_INSTRUCTIONS,
   SESS_ASK_DESCRIPTION,
   SESS_CANCEL_DESCRIPTION,
@@ -19,18 +23,10 @@ import {
   SESS_PUBLISH_DESCRIPTION,
   SESS_REQUEST_DESCRIPTION,
   SESS_RESPONSE_DESCRIPTION,
-} from './descriptions.ts';
-import { listInteractions } from './list-interactions.ts';
-import { cancelInteraction, completeInteraction, publishInteraction } from './mutate-interaction.ts';
-import { readResponse } from './read-response.ts';
-import {
-  asSessError,
-  type InteractionResult,
-  interactionResult,
-  type ResultLead,
-  structuredResult,
-  toolError,
-} from './results.ts';
+  TOOL_NAMES,
+  type ToolDeps,
+  type ToolName,
+} from '@sess/interactions';
 import {
   INTERACTION_OUTPUT,
   LIST_OUTPUT,
@@ -44,111 +40,99 @@ import {
   sessRequestInputSchema,
 } from './schemas.ts';
 
-/** Where the edge puts the request's scope inside the SDK's pass-through `authInfo.extra`. */
-export const SCOPE_KEY = 'sess.scope';
+/*
+ * The MCP SDK adapter: the seven operations of @sess/interactions as MCP tools — names,
+ * titles, descriptions, annotations and schemas for tools/list, and the operations' results and
+ * errors as CallToolResults. Nothing else: what a tool does is the operation's.
+ */
 
 /** The server's identity on the wire. */
 export const SERVER_INFO = { name: 'sess', title: 'Sess', version: '0.1.0' } as const;
 
-type Run = (call: ToolCall, args: unknown) => Promise<CallToolResult>;
+export { TOOL_NAMES };
 
-interface ToolDefinition {
-  name: string;
+type JsonSchema = Parameters<typeof passThroughSchema>[0];
+
+/** What tools/list shows of a tool (the operation it runs is `OPERATIONS[name]`). */
+interface ToolListing {
   title: string;
   description: string;
-  input: ReturnType<typeof passThroughSchema>;
-  output: ReturnType<typeof passThroughSchema>;
+  input: () => JsonSchema;
+  output: JsonSchema;
   annotations: ToolAnnotations;
-  run: Run;
 }
 
-const interaction =
-  (operation: (call: ToolCall, args: unknown) => Promise<InteractionResult>, lead: ResultLead = 'none'): Run =>
-  async (call, args) =>
-    interactionResult(await operation(call, args), lead);
+const LISTINGS: Record<ToolName, ToolListing> = {
+  sess_ask: {
+    title: 'Ask a person a short question',
+    description: SESS_ASK_DESCRIPTION,
+    input: sessAskInputSchema,
+    output: INTERACTION_OUTPUT,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  sess_request: {
+    title: 'Ask a person with a full form',
+    description: SESS_REQUEST_DESCRIPTION,
+    input: sessRequestInputSchema,
+    output: INTERACTION_OUTPUT,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  sess_response: {
+    title: "Read the person's answer",
+    description: SESS_RESPONSE_DESCRIPTION,
+    input: () => SESS_RESPONSE_INPUT,
+    output: INTERACTION_OUTPUT,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  sess_publish: {
+    title: 'Show the person the next step',
+    description: SESS_PUBLISH_DESCRIPTION,
+    input: sessPublishInputSchema,
+    output: INTERACTION_OUTPUT,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  sess_complete: {
+    title: 'Finish with the answer',
+    description: SESS_COMPLETE_DESCRIPTION,
+    input: () => SESS_COMPLETE_INPUT,
+    output: INTERACTION_OUTPUT,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  sess_list: {
+    title: 'List your open interactions',
+    description: SESS_LIST_DESCRIPTION,
+    input: () => SESS_LIST_INPUT,
+    output: LIST_OUTPUT,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  sess_cancel: {
+    title: 'Withdraw a form',
+    description: SESS_CANCEL_DESCRIPTION,
+    input: () => SESS_CANCEL_INPUT,
+    output: INTERACTION_OUTPUT,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+};
 
-/** The seven tools, their schemas converted once for the life of the process. */
-function defineTools(): ToolDefinition[] {
-  const output = passThroughSchema(INTERACTION_OUTPUT);
-  return [
-    {
-      name: 'sess_ask',
-      title: 'Ask a person a short question',
-      description: SESS_ASK_DESCRIPTION,
-      input: passThroughSchema(sessAskInputSchema()),
-      output,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      run: interaction((call, args) => createPlanned(call, planAsk(args)), 'create'),
-    },
-    {
-      name: 'sess_request',
-      title: 'Ask a person with a full form',
-      description: SESS_REQUEST_DESCRIPTION,
-      input: passThroughSchema(sessRequestInputSchema()),
-      output,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      run: interaction((call, args) => createPlanned(call, planRequest(args)), 'create'),
-    },
-    {
-      name: 'sess_response',
-      title: "Read the person's answer",
-      description: SESS_RESPONSE_DESCRIPTION,
-      input: passThroughSchema(SESS_RESPONSE_INPUT),
-      output,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      run: interaction(readResponse, 'read'),
-    },
-    {
-      name: 'sess_publish',
-      title: 'Show the person the next step',
-      description: SESS_PUBLISH_DESCRIPTION,
-      input: passThroughSchema(sessPublishInputSchema()),
-      output,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      run: interaction(publishInteraction),
-    },
-    {
-      name: 'sess_complete',
-      title: 'Finish with the answer',
-      description: SESS_COMPLETE_DESCRIPTION,
-      input: passThroughSchema(SESS_COMPLETE_INPUT),
-      output,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      run: interaction(completeInteraction),
-    },
-    {
-      name: 'sess_list',
-      title: 'List your open interactions',
-      description: SESS_LIST_DESCRIPTION,
-      input: passThroughSchema(SESS_LIST_INPUT),
-      output: passThroughSchema(LIST_OUTPUT),
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      run: async (call, args) => structuredResult({ ...(await listInteractions(call, args)) }),
-    },
-    {
-      name: 'sess_cancel',
-      title: 'Withdraw a form',
-      description: SESS_CANCEL_DESCRIPTION,
-      input: passThroughSchema(SESS_CANCEL_INPUT),
-      output,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      run: interaction(cancelInteraction),
-    },
-  ];
+/** An operation's result as an MCP tool result: `structuredContent` and its text. */
+async function runOperation(name: ToolName, call: Parameters<(typeof OPERATIONS)[ToolName]['run']>[0], args: unknown) {
+  const operation = OPERATIONS[name];
+  if (operation.kind === 'list') {
+    const structured = { ...(await operation.run(call, args)) };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured } as CallToolResult;
+  }
+  const interaction = await operation.run(call, args);
+  return {
+    content: [{ type: 'text', text: resultText(interaction, operation.lead) }],
+    structuredContent: { interaction },
+  } as CallToolResult;
 }
 
-let definitions: ToolDefinition[] | undefined;
-
-/** The tool names, in the order tools/list shows them. */
-export const TOOL_NAMES = [
-  'sess_ask',
-  'sess_request',
-  'sess_response',
-  'sess_publish',
-  'sess_complete',
-  'sess_list',
-  'sess_cancel',
-];
+/** An MCP tool error (`isError: true`) whose structured content is `{ error }`. */
+export function toolError(error: SessError): CallToolResult {
+  const structured = { error: errorBody(error) };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
 
 /**
  * The handle a call names, for its log line — only once it has a handle's shape. An agent that
@@ -159,58 +143,57 @@ function handleOf(args: unknown): string | undefined {
   return typeof handle === 'string' && isId('handle', handle) ? handle : undefined;
 }
 
+/** How the adapter finds the scope of the request a server instance serves (the host decides). */
+export type ScopeResolver = (ctx: McpRequestContext) => RequestScope | undefined;
+
 /**
- * Builds the per-request server factory. Everything costly is made once here: the seven tools,
- * their JSON Schemas (from @sess/surface, never converted again), the tools/list result and the
- * handlers. Each request only constructs a low-level `Server` and attaches two prepared request
- * handlers — no per-request tool registration, schema conversion or schema scan, which is where
- * `McpServer` spends its time. The handlers find the request's authority, store and deadline in
- * `authInfo.extra` (put there by the edge), never in headers.
+ * Builds the per-request server factory. Everything costly is made once here: the tools/list
+ * result (the JSON Schemas converted once) and the handlers. Each request only constructs a
+ * low-level `Server` and attaches two prepared request handlers — no per-request tool
+ * registration, schema conversion or schema scan, which is where `McpServer` spends its time.
+ * The scope of each request comes from `scopeOf` (the HTTP edge looks it up by the request it
+ * authenticated; a stdio host has one fixed scope), never from headers or `authInfo`.
  */
-export function createServerFactory(deps: ToolDeps): (ctx: { authInfo?: { extra?: Record<string, unknown> } }) => Server {
-  definitions ??= defineTools();
-  const byName = new Map<string, { tool: ToolDefinition; outputJson: Record<string, unknown> }>();
+export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ctx: McpRequestContext) => Server {
+  const outputs = new Map<string, Record<string, unknown>>();
   const listing = {
-    tools: definitions.map((tool) => {
-      const inputJson = tool.input['~standard'].jsonSchema.input({ target: 'draft-2020-12' });
-      const outputJson = tool.output['~standard'].jsonSchema.output({ target: 'draft-2020-12' });
-      byName.set(tool.name, { tool, outputJson });
+    tools: TOOL_NAMES.map((name) => {
+      const tool = LISTINGS[name];
+      const output = passThroughSchema(tool.output)['~standard'].jsonSchema.output({ target: 'draft-2020-12' });
+      outputs.set(name, output);
       return {
-        name: tool.name,
+        name,
         title: tool.title,
         description: tool.description,
-        inputSchema: inputJson,
-        outputSchema: outputJson,
+        inputSchema: passThroughSchema(tool.input())['~standard'].jsonSchema.input({ target: 'draft-2020-12' }),
+        outputSchema: output,
         annotations: tool.annotations,
       };
     }),
   };
 
-  async function callTool(name: string, args: unknown, ctx: ServerContext): Promise<CallToolResult> {
-    const entry = byName.get(name);
-    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-    const { tool } = entry;
+  async function callTool(name: string, args: unknown, ctx: ServerContext, scope: RequestScope | undefined) {
+    if (!outputs.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     const started = performance.now();
-    const scope = ctx.http?.authInfo?.extra?.[SCOPE_KEY] as RequestScope | undefined;
     let outcome = 'ok';
     try {
       if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
       const signal = AbortSignal.any([ctx.mcpReq.signal, scope.deadline]);
-      const result = await tool.run({ deps, scope, signal }, args ?? {});
+      const result = await runOperation(name as ToolName, { deps, scope, signal }, args ?? {});
       const state = (result.structuredContent as { interaction?: { state?: string } } | undefined)?.interaction?.state;
       if (state) outcome = state;
       return result;
     } catch (error) {
       const sessError = asSessError(error);
       outcome = sessError.code;
-      if (!isSessError(error)) deps.logger?.error({ event: 'mcp.tool.failed', tool: tool.name, err: error }, 'tool failed');
+      if (!isSessError(error)) deps.logger?.error({ event: 'mcp.tool.failed', tool: name, err: error }, 'tool failed');
       return toolError(sessError);
     } finally {
       // Tool name, handle, outcome and timing only: never arguments, links or answers.
       deps.logger?.info(
         {
           event: 'mcp.tool',
-          tool: tool.name,
+          tool: name,
           handle: handleOf(args),
           outcome,
           ms: Math.round((performance.now() - started) * 10) / 10,
@@ -220,16 +203,17 @@ export function createServerFactory(deps: ToolDeps): (ctx: { authInfo?: { extra?
     }
   }
 
-  return function buildServer() {
+  return function buildServer(ctx) {
+    const scope = scopeOf(ctx);
     const server = new Server(SERVER_INFO, {
       instructions: SERVER_INSTRUCTIONS,
       capabilities: { tools: { listChanged: false } },
     });
     server.setRequestHandler('tools/list', () => listing as unknown as ListToolsResult);
-    server.setRequestHandler('tools/call', async (request, ctx) => {
+    server.setRequestHandler('tools/call', async (request, handlerCtx) => {
       const { name, arguments: args } = request.params;
-      const result = await callTool(name, args, ctx);
-      return server.projectCallToolResult(result, byName.get(name)?.outputJson);
+      const result = await callTool(name, args, handlerCtx, scope);
+      return server.projectCallToolResult(result, outputs.get(name));
     });
     return server;
   };

@@ -1,6 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { LIST_STATUSES, MAX_WAIT_MS } from '@sess/interactions';
 import { interactionJsonSchema, type JsonSchemaObject, sessAskInputSchema, sessRequestInputSchema } from '@sess/surface';
-import { LIST_STATUSES } from '../store/handle-store.ts';
 
 /*
  * The tools' JSON Schemas, built once per process and shared by every request. Input schemas of
@@ -9,9 +9,6 @@ import { LIST_STATUSES } from '../store/handle-store.ts';
  * `validate` passes the value through: the tool validates its own arguments, because only it can
  * answer the seed's INVALID_ARGUMENTS with a JSON pointer, a limit and a length.
  */
-
-/** The longest wait one sess_response may ask for. */
-export const MAX_WAIT_MS = 45_000;
 
 const HANDLE = {
   type: 'string',

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { newId } from '@sess/core';
+import type { SessPrincipal } from '@sess/interactions';
 import { createTestDatabase, createTestLogger, createWorkspace, TEST_SECRET, type TestDatabase } from '@sess/testkit';
 import { Hono } from 'hono';
 import {
@@ -11,7 +12,6 @@ import {
   createSessMcpHttpHandler,
   type SessMcpHttpHandler,
   type SessMcpHttpHandlerOptions,
-  type SessPrincipal,
 } from '../../src/index.ts';
 
 /** `fetch`: behind Hono, body from the node message; `fetch-web`: the same through the web stream; `node`: node:http. */

@@ -1,7 +1,7 @@
 import type { Logger } from '@sess/core';
 import type { ReceiptKeySet } from '@sess/receipts';
-import type { BackendContext, SessBackend } from '../backend/sess-backend.ts';
-import type { HandleBinding, HandleStore } from '../store/handle-store.ts';
+import type { HandleBinding, HandleStore } from './ports/handle-store.ts';
+import type { BackendContext, SessBackend } from './ports/sess-backend.ts';
 
 /**
  * The authenticated caller, as the hosting runtime's `authenticate` returns it. The edge never
@@ -25,6 +25,9 @@ export interface ReceiptVerification {
   keys: ReceiptKeySet;
   issuer: string;
 }
+
+/** The longest wait one sess_response may ask for (the seed's 45-second ceiling). */
+export const MAX_WAIT_MS = 45_000;
 
 /** What every tool call shares for the life of the handler. */
 export interface ToolDeps {

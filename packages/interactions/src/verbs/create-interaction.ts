@@ -1,11 +1,11 @@
 import { isSessError, newId, newSecret, SessError, sha256CanonicalJson } from '@sess/core';
-import { classifyDatabaseError, type DbOrTx, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
 import { type AskArguments, hashSurface, parseAskArguments, parseRequestArguments, type Surface, toSurface } from '@sess/surface';
-import type { CreatedAsk, CreatedSession } from '../backend/sess-backend.ts';
-import type { HandleRecord } from '../store/handle-store.ts';
-import { backendContext, type ToolCall } from './context.ts';
+import { backendContext, type ToolCall } from '../call.ts';
+import type { HandleRecord } from '../ports/handle-store.ts';
+import { type CreatedAsk, type CreatedSession, UnitOfWorkFailure } from '../ports/sess-backend.ts';
+import type { UnitOfWork } from '../ports/unit-of-work.ts';
+import type { InteractionResult } from '../results.ts';
 import { classifyBackendError } from './handles.ts';
-import type { InteractionResult } from './results.ts';
 
 type Created = CreatedSession | CreatedAsk;
 
@@ -64,9 +64,9 @@ function createUnknown(handle: string): SessError {
 }
 
 /**
- * The transactional create lost its connection with the transaction in flight (perhaps in its
- * COMMIT) and the handle cannot be read back: the session and its handle exist together or not
- * at all, and nothing is left for the owner's review, so the agent is told how to settle it.
+ * The atomic create lost its connection with the unit of work in flight (perhaps in its COMMIT)
+ * and the handle cannot be read back: the session and its handle exist together or not at all,
+ * and nothing is left for the owner's review, so the agent is told how to settle it.
  */
 function commitUnknown(handle: string): SessError {
   return new SessError(
@@ -76,7 +76,7 @@ function commitUnknown(handle: string): SessError {
 }
 
 /**
- * Creates the form and its handle record. With a backend that shares the store's transaction
+ * Creates the form and its handle record. With a backend that joins the store's unit of work
  * (in-process), the create and the record (intent and outcome in one row) commit together: a
  * hosted create is never outcome-unknown. Otherwise the intent is saved first, the create is sent once and never
  * retried, and a lost outcome leaves the handle `create_unknown` for the owner.
@@ -106,8 +106,8 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
     updatedAt: at,
   };
 
-  const send = (tx?: DbOrTx): Promise<Created> => {
-    const options = tx ? { tx } : undefined;
+  const send = (unit?: UnitOfWork): Promise<Created> => {
+    const options = unit ? { unit } : undefined;
     if (plan.ask) return backend.createAsk(ctx, { ask: plan.ask, idempotencyKey }, options);
     const input: Parameters<typeof backend.createSession>[1] = { surface: plan.surface, idempotencyKey };
     if (plan.expiresIn !== undefined) input.expiresIn = plan.expiresIn;
@@ -138,14 +138,14 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
     return interaction;
   };
 
-  if (backend.sharesTransactions && store.transaction) {
+  if (backend.joinsUnitsOfWork && store.atomically) {
     try {
-      const created = await store.transaction(async (tx) => {
-        // The intent and its outcome are one row, written in the create's own transaction: the
+      const created = await store.atomically(async (unit) => {
+        // The intent and its outcome are one row, written in the create's own unit of work: the
         // session and its handle commit together or not at all, so this create can never be
         // outcome-unknown. The per-principal cap is checked by that insert (a full store rolls
         // the create back).
-        const made = await send(tx);
+        const made = await send(unit);
         const o = outcome(made);
         const record: HandleRecord = {
           ...intentRecord,
@@ -157,16 +157,12 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
         delete record.intent;
         if (o.sessionId) record.sessionId = o.sessionId;
         if (o.askId) record.askId = o.askId;
-        await store.insert(record, { tx });
+        await store.insert(record, { unit });
         return made;
       });
       return result(created);
     } catch (error) {
-      // The database first: it may be out of reach (and whether the commit happened depends on
-      // when), or it may refuse characters it cannot store — whoever wrapped its error.
-      const database = classifyDatabaseError(error);
-      if (database.kind === 'bad_input') throw new SessError('INVALID_ARGUMENTS', UNSTORABLE_INPUT_MESSAGE, {}, { cause: error });
-      if (database.kind === 'unavailable' && database.unsent) {
+      if (error instanceof UnitOfWorkFailure && error.committed === false) {
         throw new SessError(
           'SESS_UNAVAILABLE',
           'Sess cannot reach its database just now; nothing was created. Try again in a moment.',
@@ -181,7 +177,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
       const failure = classifyBackendError(error);
       if (failure.kind === 'rejected') throw createRejected(failure.error);
       if (failure.kind === 'protocol' || failure.kind === 'configuration') throw failure.error;
-      // The transaction may have failed while committing. The record and the session commit
+      // The unit of work may have failed while committing. The record and the session commit
       // together, so the record's presence decides what happened.
       try {
         const landed = await store.get(handle);
@@ -196,7 +192,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
           return interaction;
         }
       } catch {
-        throw database.kind === 'unavailable' ? commitUnknown(handle) : createUnknown(handle);
+        throw error instanceof UnitOfWorkFailure ? commitUnknown(handle) : createUnknown(handle);
       }
       throw new SessError(
         isSessError(error) && error.code === 'STATE_STORE_ERROR' ? 'STATE_STORE_ERROR' : 'SESS_UNAVAILABLE',

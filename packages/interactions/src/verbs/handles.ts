@@ -1,6 +1,6 @@
 import { ERROR_REGISTRY, isId, isSessError, SessError } from '@sess/core';
-import type { HandleRecord, HandleStore } from '../store/handle-store.ts';
-import type { RequestScope } from './context.ts';
+import type { RequestScope } from '../call.ts';
+import type { HandleRecord, HandleStore } from '../ports/handle-store.ts';
 
 /**
  * Loads a handle and re-checks it against the caller's whole binding, whatever the store did:

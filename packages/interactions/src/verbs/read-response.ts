@@ -1,11 +1,10 @@
 import { isSessError, SessError } from '@sess/core';
-import type { AskView, SessionView } from '../backend/sess-backend.ts';
-import type { HandleRecord, SavedResponse } from '../store/handle-store.ts';
+import { backendContext, MAX_WAIT_MS, type ToolCall } from '../call.ts';
+import type { HandleRecord, SavedResponse } from '../ports/handle-store.ts';
+import type { AskView, SessionView } from '../ports/sess-backend.ts';
+import type { AskResult, InteractionResult, ResponseResult } from '../results.ts';
 import { checkArguments } from './arguments.ts';
-import { backendContext, type ToolCall } from './context.ts';
 import { blockedError, classifyBackendError, loadHandle, protocolError, readFailure, updateOrConflict } from './handles.ts';
-import type { AskResult, InteractionResult, ResponseResult } from './results.ts';
-import { MAX_WAIT_MS } from './schemas.ts';
 import { verifyAnswer } from './verify-answer.ts';
 
 interface ResponseArgs {

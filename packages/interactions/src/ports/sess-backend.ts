@@ -1,5 +1,6 @@
-import type { DbOrTx } from '@sess/db';
+import { SessError } from '@sess/core';
 import type { AskArguments, Surface } from '@sess/surface';
+import type { UnitOfWork } from './unit-of-work.ts';
 
 /*
  * How the tools reach the Sess runtime. Two implementations fit behind it: the in-process one
@@ -93,9 +94,30 @@ export interface SessionSummary {
   answered: boolean;
 }
 
-/** Options of a create: a transaction to run in, when the backend shares the handle store's database. */
+/** Options of a create: the unit of work to create in, when the backend joins the handle store's. */
 export interface CreateOptions {
-  tx?: DbOrTx;
+  unit?: UnitOfWork;
+}
+
+/**
+ * A unit of work that failed with its outcome in question: `committed` is `false` when nothing
+ * of it can have landed (its start or a statement never reached the database), `'unknown'` when
+ * the commit may have happened (the connection was lost with the commit in flight).
+ */
+export class UnitOfWorkFailure extends SessError {
+  constructor(
+    readonly committed: false | 'unknown',
+    options: { cause?: unknown } = {},
+  ) {
+    super(
+      'SESS_UNAVAILABLE',
+      committed === false
+        ? 'Sess cannot reach its database just now; nothing was changed. Try again in a moment.'
+        : 'Sess lost its database connection during this call, so it may or may not have taken effect.',
+      {},
+      { ...options, retryable: true },
+    );
+  }
 }
 
 /** The runtime operations the tools need, and nothing more. */
@@ -103,10 +125,10 @@ export interface SessBackend {
   /** The runtime's API origin (the in-process backend names the server's own public origin). */
   readonly origin: string;
   /**
-   * True when `createSession`/`createAsk` accept the handle store's transaction (`options.tx`),
-   * so the create and its handle record commit together and a create is never outcome-unknown.
+   * True when `createSession`/`createAsk` join a handle store's unit of work (`options.unit`), so
+   * the create and its handle record commit together and a create is never outcome-unknown.
    */
-  readonly sharesTransactions: boolean;
+  readonly joinsUnitsOfWork: boolean;
   createSession(
     ctx: BackendContext,
     input: { surface: Surface; expiresIn?: number; idempotencyKey: string },

@@ -1,7 +1,7 @@
-import type { SessionSummary } from '../backend/sess-backend.ts';
-import { LIST_STATUSES, type ListStatus } from '../store/handle-store.ts';
+import { backendContext, type ToolCall } from '../call.ts';
+import { LIST_STATUSES, type ListStatus } from '../ports/handle-store.ts';
+import type { SessionSummary } from '../ports/sess-backend.ts';
 import { checkArguments } from './arguments.ts';
-import { backendContext, type ToolCall } from './context.ts';
 
 interface ListArgs {
   status?: ListStatus;

@@ -1,11 +1,11 @@
 import { newSecret, SessError, sha256CanonicalJson } from '@sess/core';
 import { hashSurface, parseSurface, type Surface } from '@sess/surface';
-import type { SessionView, WithdrawnView } from '../backend/sess-backend.ts';
-import type { HandlePatch, HandleRecord, SavedMutation } from '../store/handle-store.ts';
+import { backendContext, type ToolCall } from '../call.ts';
+import type { HandlePatch, HandleRecord, SavedMutation } from '../ports/handle-store.ts';
+import type { SessionView, WithdrawnView } from '../ports/sess-backend.ts';
+import type { InteractionResult } from '../results.ts';
 import { checkArguments } from './arguments.ts';
-import { backendContext, type ToolCall } from './context.ts';
 import { blockedError, classifyBackendError, loadHandle, updateOrConflict } from './handles.ts';
-import type { InteractionResult } from './results.ts';
 
 interface MutationArgs {
   handle: string;

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '@sess/db';
+import type { UnitOfWork } from './unit-of-work.ts';
 
 /**
  * The authority a handle is bound to. Another principal, origin, workspace or client never sees
@@ -126,34 +126,32 @@ export type ListStatus = (typeof LIST_STATUSES)[number];
 
 /**
  * A handle store bound to one authority (see `HandleBinding`). Every read is scoped to the
- * binding's workspace; the tools still re-check each loaded record against the whole binding.
- * Errors are `SessError('STATE_STORE_ERROR')` (transient, retryable) or `STATE_STORE_FULL`.
+ * binding's workspace; the verbs still re-check each loaded record against the whole binding.
+ * Errors are `SessError('STATE_STORE_ERROR')` (retryable only for a transient failure),
+ * `STATE_STORE_FULL`, or `INVALID_ARGUMENTS` for text the store cannot keep.
  */
 export interface HandleStore {
   readonly binding: HandleBinding;
   get(handle: string): Promise<HandleRecord | undefined>;
   /**
    * Inserts a new record, refusing past `MAX_UNFINISHED_PER_PRINCIPAL` unfinished ones. With
-   * `tx`, the insert joins that transaction (see `transaction`).
+   * `unit`, the insert is part of that unit of work (see `atomically`).
    */
-  insert(record: HandleRecord, options?: { tx?: DbOrTx }): Promise<void>;
+  insert(record: HandleRecord, options?: { unit?: UnitOfWork }): Promise<void>;
   /** Applies `patch` when the record is still at `expectedVersion`; undefined when another call changed it first. */
-  update(
-    handle: string,
-    expectedVersion: number,
-    patch: HandlePatch,
-    options?: { tx?: DbOrTx },
-  ): Promise<HandleRecord | undefined>;
+  update(handle: string, expectedVersion: number, patch: HandlePatch): Promise<HandleRecord | undefined>;
   /** The principal's handles, newest first. */
   list(input: { status: ListStatus; cursor?: string; limit: number }): Promise<{ records: HandleRecord[]; nextCursor?: string }>;
   /**
-   * Runs `fn` in one database transaction, when the store has one to offer; an in-process backend
-   * creates its session inside it, so the session and its handle commit together.
+   * Runs `work` as one unit of work, when the store can offer one: a backend that joins it
+   * creates its session inside, so the session and its handle commit together and a create is
+   * never outcome-unknown. A failure of the unit itself is `UnitOfWorkFailure` (whether it may
+   * have committed) or another `SessError`.
    */
-  transaction?<T>(fn: (tx: DbOrTx) => Promise<T>): Promise<T>;
+  atomically?<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T>;
 }
 
-/** The edge's `handleStore` option: a store bound to the request's authority. */
+/** How a host hands the verbs a store bound to the request's authority. */
 export type HandleStoreFactory = (
   binding: HandleBinding,
   principal?: { workspaceId: string; principalId: string },

@@ -1,9 +1,9 @@
 import { SessError } from '@sess/core';
 import { toSessError, verifyReceipt } from '@sess/receipts';
 import { hashAnswer } from '@sess/surface';
-import type { AnswerView } from '../backend/sess-backend.ts';
-import type { ToolDeps } from './context.ts';
-import type { ResponseResult } from './results.ts';
+import type { ToolDeps } from '../call.ts';
+import type { AnswerView } from '../ports/sess-backend.ts';
+import type { ResponseResult } from '../results.ts';
 
 /** What the receipt must say, from what this adapter itself knows (never from the runtime's view). */
 export interface ExpectedAnswer {

@@ -1,0 +1,78 @@
+import { isSessError, SessError } from '@sess/core';
+import { ASK_OPEN_LINE, linkLines, REWAIT_LINE } from './descriptions.ts';
+
+/** A verified answer as a tool returns it. */
+export interface ResponseResult {
+  eventId: string;
+  actionId: string;
+  values: Record<string, unknown>;
+  verified: true;
+  actorAssurance: 'link_holder';
+  answeredAt: string;
+  receipt: string;
+}
+
+export interface AskResult {
+  id: string;
+  open: boolean;
+  counts: { started: number; answered: number; max: number };
+  answers?: Array<ResponseResult & { respondentId: string; name?: string }>;
+}
+
+/** `interaction` of every result but sess_list's. */
+export interface InteractionResult {
+  handle: string;
+  revision: number;
+  state: 'waiting' | 'needs_resume' | 'answered' | 'completed' | 'expired' | 'closed' | 'cancelled';
+  humanUrl?: string;
+  expiresAt?: string;
+  response?: ResponseResult;
+  ask?: AskResult;
+}
+
+/** Which lines for the agent come before a result's JSON: a create's, a read's, or none. */
+export type ResultLead = 'create' | 'read' | 'none';
+
+/** The lines for the agent before the JSON (the seed's "Every result is …" rule). */
+function leadLines(interaction: InteractionResult, lead: ResultLead): string[] {
+  if (lead === 'create') return interaction.humanUrl ? linkLines(interaction.humanUrl) : [];
+  if (lead !== 'read') return [];
+  if (interaction.ask) return interaction.state === 'waiting' ? [ASK_OPEN_LINE] : [];
+  return interaction.state === 'waiting' || interaction.state === 'needs_resume' ? [REWAIT_LINE] : [];
+}
+
+/**
+ * The text of a successful result: the same JSON as the structured result, after the two agent
+ * lines of a create, or the re-wait line of a `sess_response` in `waiting` / `needs_resume` (an
+ * Ask's own line while it is open). Every other result is the JSON alone.
+ */
+export function resultText(interaction: InteractionResult, lead: ResultLead): string {
+  const json = JSON.stringify({ interaction });
+  const lines = leadLines(interaction, lead);
+  return lines.length > 0 ? `${lines.join('\n')}\n\n${json}` : json;
+}
+
+/** The wire body of a tool error: `{ code, message, retryable, field?, limit?, length?, reason? }`. */
+export function errorBody(error: SessError): Record<string, unknown> {
+  const body: Record<string, unknown> = { code: error.code, message: error.message, retryable: error.retryable };
+  for (const key of ['field', 'limit', 'length', 'reason'] as const) {
+    if (error.details[key] !== undefined) body[key] = error.details[key];
+  }
+  return body;
+}
+
+/**
+ * Anything thrown that is not a SessError. The ports translate their own failures (a database
+ * out of reach is `SESS_UNAVAILABLE` or `STATE_STORE_ERROR`, a lost commit `UnitOfWorkFailure`),
+ * so this is a fault of ours or of a dependency: generic and retryable, without claiming that
+ * nothing changed, since nobody knows.
+ */
+export function asSessError(error: unknown): SessError {
+  if (isSessError(error)) return error;
+  return new SessError(
+    'SESS_UNAVAILABLE',
+    'Sess could not complete this call. Try again in a moment; sess_list and sess_response show where each interaction stands.',
+    {},
+    { cause: error },
+  );
+}
