@@ -26,7 +26,7 @@ function expectCommonHeaders(response: Response): void {
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
 }
 
-describe.each(['fetch', 'fetch-web', 'node'] as Face[])('the edge on the %s face', (face) => {
+describe.each(['fetch', 'fetch-web'] as Face[])('the edge on the %s face', (face) => {
   let edge: EdgeServer;
   beforeAll(async () => {
     edge = await startEdgeServer(face);
@@ -138,7 +138,6 @@ describe.each(['fetch', 'fetch-web', 'node'] as Face[])('the edge on the %s face
         1500,
       );
       expect(result.status).toBe(401);
-      if (face === 'node') expect(result.closed).toBe(true);
     });
   });
 
@@ -152,7 +151,6 @@ describe.each(['fetch', 'fetch-web', 'node'] as Face[])('the edge on the %s face
         1500,
       );
       expect(result.status).toBe(413);
-      if (face === 'node') expect(result.closed).toBe(true);
     });
 
     it('256 KiB + 1 streamed without a length gets 413; exactly 256 KiB is read', async () => {
@@ -273,7 +271,7 @@ describe.each(['fetch', 'fetch-web', 'node'] as Face[])('the edge on the %s face
   });
 });
 
-describe.each(['fetch', 'fetch-web', 'node'] as Face[])('the deadline on the %s face', (face) => {
+describe.each(['fetch', 'fetch-web'] as Face[])('the deadline on the %s face', (face) => {
   let edge: EdgeServer | undefined;
   afterEach(async () => {
     await edge?.close();
@@ -292,7 +290,6 @@ describe.each(['fetch', 'fetch-web', 'node'] as Face[])('the deadline on the %s 
       2500,
     );
     expect(result.status).toBe(408);
-    if (face === 'node') expect(result.closed).toBe(true);
   });
 
   it('an authenticate that does not answer by the deadline gets 503', async () => {
@@ -347,7 +344,7 @@ describe('rate limits', () => {
   });
 
   it('per principal: 429 with Retry-After once the principal is over its limit', async () => {
-    edge = await startEdgeServer('node', { rateLimit: { perIp: false, perPrincipal: { limit: 2, windowMs: 60_000 } } });
+    edge = await startEdgeServer('fetch', { rateLimit: { perIp: false, perPrincipal: { limit: 2, windowMs: 60_000 } } });
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
       const r = await fetch(edge.url, {
@@ -366,7 +363,7 @@ describe('the cached tools/list', () => {
   let cached: EdgeServer;
   let uncached: EdgeServer;
   beforeAll(async () => {
-    cached = await startEdgeServer('node');
+    cached = await startEdgeServer('fetch');
     uncached = await startEdgeServer('fetch', { cacheToolsList: false, database: cached.database });
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { type AuthInfo, createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
 import {
   type BodyRead,
@@ -80,16 +80,14 @@ export interface SessMcpHttpHandlerOptions {
   now?: () => Date;
 }
 
-/** The edge, on both faces. */
+/** The edge. */
 export interface SessMcpHttpHandler {
   /**
-   * Web-standard face (Hono's `c.req.raw`, Workers, Deno). On @hono/node-server, pass the
+   * The web-standard face (Hono's `c.req.raw`, Workers, Deno). On @hono/node-server, pass the
    * underlying `incoming` message too: the body is then read straight from it, without a web
-   * stream in between.
+   * stream in between, and the socket tells when the client goes away.
    */
   fetch(request: Request, info?: { clientAddress?: string; incoming?: IncomingMessage }): Promise<Response>;
-  /** `node:http` face. */
-  node(req: IncomingMessage, res: ServerResponse): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,7 +98,7 @@ const DEFAULT_PER_PRINCIPAL: RateLimit = { limit: 600, windowMs: 60_000 };
 const MODERN_VERSIONS = new Set(['2026-07-28']);
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 
-/** One request as both faces present it to the shared pipeline. */
+/** One request as the pipeline sees it. */
 interface Incoming {
   method: string;
   url: string;
@@ -115,11 +113,18 @@ interface Incoming {
   sdkRequest(): Request;
 }
 
-interface Outcome {
-  response: Response;
-  /** The body may still be arriving: the Node face closes the connection after answering. */
-  closeConnection: boolean;
+/** What the steps learn about a request as they pass it on. */
+interface EdgeRequest {
+  incoming: Incoming;
+  deadline: Deadline;
+  /** Set by the authentication step. */
+  principal?: SessPrincipal;
+  /** Set by the body step: the parsed JSON-RPC message. */
+  body?: unknown;
 }
+
+/** One check of the pipeline: a response ends the request there; nothing lets it through. */
+type Step = (request: EdgeRequest) => Response | undefined | Promise<Response | undefined>;
 
 function isEventStream(response: Response): boolean {
   return (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
@@ -211,10 +216,19 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       ...(description ? { description } : {}),
     });
 
-  function reject(status: number, reason: string, response: Response, closeConnection = true): Outcome {
+  function reject(status: number, reason: string, response: Response): Response {
     logger?.debug({ event: 'mcp.http.rejected', status, reason }, 'request rejected');
-    return { response, closeConnection };
+    return response;
   }
+
+  const rateLimited = (reason: string, retryAfterSeconds: number) =>
+    reject(
+      429,
+      reason,
+      jsonRpcError(429, -32000, 'Rate limit exceeded. Try again later.', {
+        headers: { 'Retry-After': String(retryAfterSeconds) },
+      }),
+    );
 
   async function authenticateOnce(incoming: Incoming, deadline: Deadline): Promise<SessPrincipal | null | 'timeout' | 'failed'> {
     let stop: (() => void) | undefined;
@@ -268,94 +282,96 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     return jsonResponse(id === null ? 400 : 200, message);
   }
 
-  async function run(incoming: Incoming, deadline: Deadline): Promise<Outcome> {
-    const { headers } = incoming;
-    if (!isHostAllowed(incoming.host, hosts)) {
-      return reject(403, 'host', jsonRpcError(403, -32000, 'Forbidden: this Host is not served here.'));
-    }
-    const origin = headers.get('origin');
-    if (!isOriginAllowed(origin, origins)) {
-      return reject(403, 'origin', jsonRpcError(403, -32600, 'Forbidden: this Origin is not allowed.'));
-    }
-    if (incoming.method === 'OPTIONS') {
-      return { response: new Response(null, { status: 204, headers: corsHeaders(origin, true) }), closeConnection: false };
-    }
-    if (ipLimiter) {
-      const hit = ipLimiter.hit(incoming.clientAddress);
-      if (!hit.ok) {
-        return reject(
-          429,
-          'ip_rate',
-          jsonRpcError(429, -32000, 'Rate limit exceeded. Try again later.', {
-            headers: { 'Retry-After': String(hit.retryAfterSeconds) },
-          }),
-        );
-      }
-    }
+  /*
+   * The pipeline, in the seed's order: a header-only preflight before any body byte is read
+   * (Host, Origin, CORS preflight, the per-address limit, exactly one authenticate, scopes, the
+   * per-principal limit, method, declared length, content type), then the bounded body, the
+   * unsafe-key guard answered in the request's era, and plain tools/list from the cache.
+   * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http (Security)
+   */
 
-    const principal = await authenticateOnce(incoming, deadline);
-    if (principal === 'timeout') {
-      return reject(
-        503,
-        'authenticate_timeout',
-        jsonRpcError(503, -32000, 'Sign-in could not be checked in time. Try again.', { headers: { 'Retry-After': '5' } }),
-      );
-    }
-    if (principal === 'failed') {
-      return reject(
-        503,
-        'authenticate_failed',
-        jsonRpcError(503, -32000, 'Sign-in could not be checked just now. Try again.', { headers: { 'Retry-After': '5' } }),
-      );
+  /** DNS-rebinding defence: only the Hosts this endpoint serves. */
+  const checkHost: Step = ({ incoming }) =>
+    isHostAllowed(incoming.host, hosts)
+      ? undefined
+      : reject(403, 'host', jsonRpcError(403, -32000, 'Forbidden: this Host is not served here.'));
+
+  /** A browser Origin must be listed; a request without one is a non-browser client. */
+  const checkOrigin: Step = ({ incoming }) =>
+    isOriginAllowed(incoming.headers.get('origin'), origins)
+      ? undefined
+      : reject(403, 'origin', jsonRpcError(403, -32600, 'Forbidden: this Origin is not allowed.'));
+
+  /** A CORS preflight of an allowed origin. */
+  const answerCorsPreflight: Step = ({ incoming }) =>
+    incoming.method === 'OPTIONS'
+      ? new Response(null, { status: 204, headers: corsHeaders(incoming.headers.get('origin'), true) })
+      : undefined;
+
+  const limitByAddress: Step = ({ incoming }) => {
+    const hit = ipLimiter?.hit(incoming.clientAddress);
+    return hit && !hit.ok ? rateLimited('ip_rate', hit.retryAfterSeconds) : undefined;
+  };
+
+  /** Exactly one authenticate; a store that cannot answer is 503, never a 401 that sends the person to sign in. */
+  const authenticatePrincipal: Step = async (request) => {
+    const principal = await authenticateOnce(request.incoming, request.deadline);
+    if (principal === 'timeout' || principal === 'failed') {
+      const text =
+        principal === 'timeout'
+          ? 'Sign-in could not be checked in time. Try again.'
+          : 'Sign-in could not be checked just now. Try again.';
+      return reject(503, `authenticate_${principal}`, jsonRpcError(503, -32000, text, { headers: { 'Retry-After': '5' } }));
     }
     if (principal === null) {
-      const presented = hasBearerCredential(headers.get('authorization'));
+      const presented = hasBearerCredential(request.incoming.headers.get('authorization'));
       const header = presented ? challenge('invalid_token', 'The access token is invalid, expired or revoked.') : challenge();
       const body = presented
         ? { error: 'invalid_token', error_description: 'The access token is invalid, expired or revoked. Sign in again.' }
         : { error: 'unauthorized', error_description: 'Sign in to Sess: this endpoint needs an OAuth access token.' };
       return reject(401, presented ? 'invalid_token' : 'no_token', jsonResponse(401, body, { 'WWW-Authenticate': header }));
     }
-    const missing = requiredScopes.filter((scope) => !principal.scopes.includes(scope));
-    if (missing.length > 0) {
-      return reject(
+    request.principal = principal;
+    return undefined;
+  };
+
+  const checkScopes: Step = ({ principal }) => {
+    if (requiredScopes.every((scope) => principal!.scopes.includes(scope))) return undefined;
+    return reject(
+      403,
+      'insufficient_scope',
+      jsonResponse(
         403,
-        'insufficient_scope',
-        jsonResponse(
-          403,
-          { error: 'insufficient_scope', error_description: `This needs the scope ${requiredScopes.join(' ')}.` },
-          { 'WWW-Authenticate': challenge('insufficient_scope', `Requires ${requiredScopes.join(' ')}.`) },
-        ),
-      );
-    }
-    if (principalLimiter) {
-      const hit = principalLimiter.hit(`${principal.workspaceId}:${principal.principalId}`);
-      if (!hit.ok) {
-        return reject(
-          429,
-          'principal_rate',
-          jsonRpcError(429, -32000, 'Rate limit exceeded. Try again later.', {
-            headers: { 'Retry-After': String(hit.retryAfterSeconds) },
-          }),
-        );
-      }
-    }
-    if (incoming.method !== 'POST') {
-      // Health lives at /healthz; this endpoint is stateless and opens no GET stream.
-      return reject(405, 'method', jsonRpcError(405, -32000, 'Method not allowed.', { headers: { Allow: 'POST' } }));
-    }
-    const declared = headers.get('content-length');
-    if (declared !== null && Number(declared) > maxBodyBytes) {
-      return reject(413, 'declared_too_large', tooLarge());
-    }
-    if (!isJsonContentType(headers.get('content-type'))) {
-      return reject(
-        415,
-        'content_type',
-        jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'),
-      );
-    }
-    const read = await incoming.readBody(maxBodyBytes, deadline);
+        { error: 'insufficient_scope', error_description: `This needs the scope ${requiredScopes.join(' ')}.` },
+        { 'WWW-Authenticate': challenge('insufficient_scope', `Requires ${requiredScopes.join(' ')}.`) },
+      ),
+    );
+  };
+
+  const limitByPrincipal: Step = ({ principal }) => {
+    const hit = principalLimiter?.hit(`${principal!.workspaceId}:${principal!.principalId}`);
+    return hit && !hit.ok ? rateLimited('principal_rate', hit.retryAfterSeconds) : undefined;
+  };
+
+  /** POST only: health lives at /healthz, and this stateless endpoint opens no GET stream. */
+  const checkMethod: Step = ({ incoming }) =>
+    incoming.method === 'POST'
+      ? undefined
+      : reject(405, 'method', jsonRpcError(405, -32000, 'Method not allowed.', { headers: { Allow: 'POST' } }));
+
+  const checkDeclaredLength: Step = ({ incoming }) => {
+    const declared = incoming.headers.get('content-length');
+    return declared !== null && Number(declared) > maxBodyBytes ? reject(413, 'declared_too_large', tooLarge()) : undefined;
+  };
+
+  const checkContentType: Step = ({ incoming }) =>
+    isJsonContentType(incoming.headers.get('content-type'))
+      ? undefined
+      : reject(415, 'content_type', jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
+
+  /** The body, bounded in size and in time (the request's one deadline), parsed as JSON. */
+  const readBoundedBody: Step = async (request) => {
+    const read = await request.incoming.readBody(maxBodyBytes, request.deadline);
     switch (read.kind) {
       case 'too_large':
         return reject(413, 'too_large', tooLarge());
@@ -366,44 +382,74 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       case 'ok':
         break;
     }
-    let body: unknown;
     try {
-      body = read.text.length === 0 ? undefined : JSON.parse(read.text);
+      request.body = read.text.length === 0 ? undefined : JSON.parse(read.text);
     } catch {
-      body = undefined;
+      request.body = undefined;
     }
-    if (body === undefined) {
-      return reject(400, 'parse', jsonRpcError(400, -32700, 'Parse error: Invalid JSON'), false);
-    }
-    const unsafe = findUnsafeKey(body);
-    if (unsafe) return reject(400, 'unsafe_key', unsafeKeyResponse(headers, body, unsafe), false);
-    if (toolsList) {
-      const plain = plainToolsListEra(headers, body);
-      const cached = plain ? await toolsList.respond(plain.era, plain.id) : undefined;
-      if (cached) return { response: cached, closeConnection: false };
-    }
+    return request.body === undefined ? reject(400, 'parse', jsonRpcError(400, -32700, 'Parse error: Invalid JSON')) : undefined;
+  };
 
+  /** `__proto__`, `constructor` and `prototype` anywhere, refused in the request's protocol era. */
+  const refuseUnsafeKeys: Step = ({ incoming, body }) => {
+    const unsafe = findUnsafeKey(body);
+    return unsafe ? reject(400, 'unsafe_key', unsafeKeyResponse(incoming.headers, body, unsafe)) : undefined;
+  };
+
+  /** A plain tools/list is the same for everyone: the SDK's own answer, made once. */
+  const answerToolsListFromCache: Step = async ({ incoming, body }) => {
+    const plain = toolsList ? plainToolsListEra(incoming.headers, body) : undefined;
+    return plain ? await toolsList!.respond(plain.era, plain.id) : undefined;
+  };
+
+  const steps: readonly Step[] = [
+    checkHost,
+    checkOrigin,
+    answerCorsPreflight,
+    limitByAddress,
+    authenticatePrincipal,
+    checkScopes,
+    limitByPrincipal,
+    checkMethod,
+    checkDeclaredLength,
+    checkContentType,
+    readBoundedBody,
+    refuseUnsafeKeys,
+    answerToolsListFromCache,
+  ];
+
+  /** Past every step: the request's scope, bound store and deadline, and the SDK's answer. */
+  async function dispatch({ incoming, deadline, principal, body }: EdgeRequest): Promise<Response> {
+    const who = principal!;
     const binding: HandleBinding = {
       origin: servedOrigin(endpointProtocol, incoming.host!),
-      workspaceId: principal.workspaceId,
-      principalId: principal.principalId,
-      clientId: principal.clientId,
-      grantId: principal.grantId,
-      grantGeneration: principal.grantGeneration,
+      workspaceId: who.workspaceId,
+      principalId: who.principalId,
+      clientId: who.clientId,
+      grantId: who.grantId,
+      grantGeneration: who.grantGeneration,
     };
     const scope: RequestScope = {
-      principal,
+      principal: who,
       binding,
-      store: options.handleStore(binding, { workspaceId: principal.workspaceId, principalId: principal.principalId }),
+      store: options.handleStore(binding, { workspaceId: who.workspaceId, principalId: who.principalId }),
       deadline: deadline.signal,
     };
     // The SDK's AuthInfo is pure pass-through; it never carries the bearer token.
-    const authInfo: AuthInfo = { token: '[not forwarded]', clientId: principal.clientId, scopes: [...principal.scopes] };
-    if (principal.expiresAt !== undefined) authInfo.expiresAt = principal.expiresAt;
+    const authInfo: AuthInfo = { token: '[not forwarded]', clientId: who.clientId, scopes: [...who.scopes] };
+    if (who.expiresAt !== undefined) authInfo.expiresAt = who.expiresAt;
     const request = incoming.sdkRequest();
     scopes.set(request, scope);
-    const response = await mcp.fetch(request, { authInfo, parsedBody: body });
-    return { response, closeConnection: false };
+    return mcp.fetch(request, { authInfo, parsedBody: body });
+  }
+
+  async function run(incoming: Incoming, deadline: Deadline): Promise<Response> {
+    const request: EdgeRequest = { incoming, deadline };
+    for (const step of steps) {
+      const answered = await step(request);
+      if (answered) return answered;
+    }
+    return dispatch(request);
   }
 
   function tooLarge(): Response {
@@ -430,7 +476,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * complete (for a stream, when it ends), when the pipeline fails, or when the client leaves;
    * a client leaving also aborts the deadline signal, releasing a parked wait at once.
    */
-  async function serve(incoming: Incoming): Promise<{ response: Response; closeConnection: boolean; done: () => void }> {
+  async function serve(incoming: Incoming): Promise<{ response: Response; done: () => void }> {
     const deadline = new Deadline(timeoutMs);
     let finished = false;
     // A client leaving ends the deadline at once, which releases a parked wait.
@@ -444,20 +490,20 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       deadline.clear();
       stopWatching();
     };
-    let outcome: Outcome;
+    let answered: Response;
     try {
-      outcome = await run(incoming, deadline);
+      answered = await run(incoming, deadline);
     } catch (error) {
       done();
       logger?.error({ event: 'mcp.http.failed', err: error }, 'mcp request failed');
-      outcome = { response: jsonRpcError(500, -32603, 'Internal server error'), closeConnection: false };
+      answered = jsonRpcError(500, -32603, 'Internal server error');
     }
-    const response = decorate(outcome.response, incoming.headers.get('origin'));
+    const response = decorate(answered, incoming.headers.get('origin'));
     // Content type first: on @hono/node-server, touching `.body` turns its lightweight Response
     // into a full one, and a JSON answer would lose the direct write to the socket.
     const streaming = isEventStream(response) && response.body !== null;
     if (!streaming) done();
-    return { response, closeConnection: outcome.closeConnection, done };
+    return { response, done };
   }
 
   return {
@@ -508,58 +554,6 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
         },
       });
       return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-    },
-
-    async node(req, res) {
-      const client = new AbortController();
-      const onClose = () => {
-        if (!res.writableFinished) client.abort();
-      };
-      res.once('close', onClose);
-      const headers = new Headers();
-      const raw = req.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-      const host = headers.get('host') ?? 'localhost';
-      const url = `http://${host}${req.url ?? '/'}`;
-      const method = (req.method ?? 'GET').toUpperCase();
-      const incoming: Incoming = {
-        method,
-        url,
-        headers,
-        host: headers.get('host'),
-        clientAddress: req.socket.remoteAddress ?? 'unknown',
-        onClientGone: (listener) => {
-          client.signal.addEventListener('abort', listener, { once: true });
-          return () => client.signal.removeEventListener('abort', listener);
-        },
-        readBody: (max, deadline) => readNodeBody(req, max, deadline),
-        sdkRequest: () =>
-          new Request(url.startsWith('http://') ? url : 'http://localhost/', { method, headers, signal: client.signal }),
-      };
-      const { response, closeConnection, done } = await serve(incoming);
-      const close = closeConnection && !req.complete;
-      const headerObject: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        headerObject[name] = value;
-      });
-      if (close) headerObject.connection = 'close';
-      res.writeHead(response.status, headerObject);
-      try {
-        if (response.body) {
-          const reader = response.body.getReader();
-          for (;;) {
-            const next = await reader.read();
-            if (next.done) break;
-            if (!res.write(next.value)) await new Promise((resolve) => res.once('drain', resolve));
-          }
-        }
-      } catch {
-        // The client went away mid-stream; nothing more to send.
-      } finally {
-        done();
-        res.end();
-      }
-      if (close) res.once('finish', () => req.socket.end());
     },
 
     async close() {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -15,7 +15,7 @@ import {
 } from '../../src/index.ts';
 
 /** `fetch`: behind Hono, body from the node message; `fetch-web`: the same through the web stream; `node`: node:http. */
-export type Face = 'fetch' | 'fetch-web' | 'node';
+export type Face = 'fetch' | 'fetch-web';
 
 export interface EdgeServer {
   url: string;
@@ -71,22 +71,16 @@ export async function startEdgeServer(
   };
   // The listener comes first, so the handler can be built knowing its own port.
   let handler!: SessMcpHttpHandler;
-  let server: Server;
-  if (face === 'node') {
-    server = createServer((req, res) => void handler.node(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  } else {
-    const app = new Hono();
-    app.all('/mcp', (c) =>
-      handler.fetch(c.req.raw, {
-        clientAddress: getConnInfo(c).remote.address ?? 'unknown',
-        ...(face === 'fetch-web' ? {} : { incoming: (c.env as { incoming: IncomingMessage }).incoming }),
-      }),
-    );
-    server = await new Promise<Server>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
-    });
-  }
+  const app = new Hono();
+  app.all('/mcp', (c) =>
+    handler.fetch(c.req.raw, {
+      clientAddress: getConnInfo(c).remote.address ?? 'unknown',
+      ...(face === 'fetch-web' ? {} : { incoming: (c.env as { incoming: IncomingMessage }).incoming }),
+    }),
+  );
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
+  });
   const port = (server.address() as AddressInfo).port;
   handler = createSessMcpHttpHandler({
     authenticate: (request) => {
