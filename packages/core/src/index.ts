@@ -1,3 +1,4 @@
+export { type BearerChallengeInput, bearerChallenge, hasBearerCredential, readBearerToken } from './bearer.ts';
 export { type BodyRead, type Expiry, NEVER_EXPIRES, readNodeBody, readWebBody } from './bounded-body.ts';
 export { canonicalJson, compareCodePoints, sha256CanonicalJson, sha256Hex } from './canonical-json.ts';
 export { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, isSessError, SessError, type SessErrorBody } from './errors.ts';

@@ -7,7 +7,6 @@ export {
   type SessMcpHttpHandler,
   type SessMcpHttpHandlerOptions,
 } from './http/create-sess-mcp-http-handler.ts';
-export { bearerChallenge } from './http/preflight.ts';
 export {
   findHandleForReview,
   type HandleForReview,

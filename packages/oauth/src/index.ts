@@ -26,7 +26,6 @@ export {
   SCOPE_INTERACT,
   SCOPES_SUPPORTED,
 } from './settings.ts';
-export { type BearerChallengeInput, bearerChallenge, bearerChallenges, readBearerToken } from './verify/bearer-challenge.ts';
 // The resource-server side (the MCP edge): token verification and 401/403 challenges.
 export {
   type AccessTokenFailure,

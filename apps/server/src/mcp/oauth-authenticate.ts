@@ -1,7 +1,7 @@
-import type { Logger } from '@sess/core';
+import { type Logger, readBearerToken } from '@sess/core';
 import type { SessPrincipal } from '@sess/interactions';
 import type { AuthenticateRequest } from '@sess/mcp';
-import { type AccessTokenVerifier, readBearerToken } from '@sess/oauth';
+import type { AccessTokenVerifier } from '@sess/oauth';
 
 /**
  * The edge's `authenticate`, built on the authorization server's access-token verifier: the

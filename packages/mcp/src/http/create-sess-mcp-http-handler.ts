@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { type AuthInfo, createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
 import {
   type BodyRead,
+  bearerChallenge,
   createRateLimiter,
+  hasBearerCredential,
   type Logger,
   type RateLimiter,
   readNodeBody,
@@ -20,15 +22,7 @@ import {
 } from '@sess/interactions';
 import { createServerFactory, SERVER_INFO, toolError } from '../tools/build-server.ts';
 import { Deadline } from './deadline.ts';
-import {
-  bearerChallenge,
-  corsHeaders,
-  createHostAllowlist,
-  createOriginAllowlist,
-  hasBearerCredential,
-  isHostAllowed,
-  isOriginAllowed,
-} from './preflight.ts';
+import { corsHeaders, createHostAllowlist, createOriginAllowlist, isHostAllowed, isOriginAllowed } from './preflight.ts';
 import { ALWAYS_HEADERS, jsonResponse, jsonRpcError, requestIdOf, sseMessage } from './responses.ts';
 import { createToolsListCache, plainToolsListEra } from './tools-list-cache.ts';
 import { argumentsPointer, findUnsafeKey } from './unsafe-keys.ts';

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bearerChallenge,
-  corsHeaders,
-  createHostAllowlist,
-  createOriginAllowlist,
-  hasBearerCredential,
-  isHostAllowed,
-  isOriginAllowed,
-} from './preflight.ts';
+import { corsHeaders, createHostAllowlist, createOriginAllowlist, isHostAllowed, isOriginAllowed } from './preflight.ts';
 
 describe('Host allowlist', () => {
   const allow = createHostAllowlist(['sess.example', 'localhost:8787', '[::1]']);
@@ -50,32 +42,5 @@ describe('Origin allowlist', () => {
       Vary: 'Origin',
     });
     expect(corsHeaders('https://claude.ai', true)['Access-Control-Allow-Headers']).toContain('Authorization');
-  });
-});
-
-describe('bearer challenges (RFC 6750 §3)', () => {
-  const base = {
-    resourceMetadataUrl: 'https://sess.example/.well-known/oauth-protected-resource/mcp',
-    scopes: ['sess:interact'],
-  };
-  it('no credentials: no error parameter', () => {
-    expect(bearerChallenge(base)).toBe(
-      'Bearer resource_metadata="https://sess.example/.well-known/oauth-protected-resource/mcp", scope="sess:interact"',
-    );
-  });
-  it('invalid_token and insufficient_scope carry error and description, quoted safely', () => {
-    expect(bearerChallenge({ ...base, error: 'invalid_token', description: 'bad "token"' })).toBe(
-      'Bearer error="invalid_token", error_description="bad \\"token\\"", resource_metadata="https://sess.example/.well-known/oauth-protected-resource/mcp", scope="sess:interact"',
-    );
-    expect(bearerChallenge({ ...base, error: 'insufficient_scope' })).toMatch(
-      /^Bearer error="insufficient_scope", resource_metadata=/,
-    );
-  });
-  it('recognises a bearer credential', () => {
-    expect(hasBearerCredential('Bearer abc')).toBe(true);
-    expect(hasBearerCredential('bearer abc')).toBe(true);
-    expect(hasBearerCredential('Basic abc')).toBe(false);
-    expect(hasBearerCredential('Bearer ')).toBe(false);
-    expect(hasBearerCredential(null)).toBe(false);
   });
 });

@@ -1,9 +1,8 @@
 /*
  * The header-only checks made before any body byte is read: Host allowlist (DNS rebinding),
- * exact Origin allowlist (a request without Origin is a non-browser client and passes), CORS for
- * allowed browser origins, and the RFC 6750 challenges.
+ * exact Origin allowlist (a request without Origin is a non-browser client and passes) and CORS
+ * for allowed browser origins. The RFC 6750 challenges are core's `bearerChallenge`.
  * @see https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http (Security)
- * @see https://www.rfc-editor.org/rfc/rfc6750#section-3
  */
 
 /** A normalised Host allowlist: exact `host[:port]` entries; an entry without a port matches any port. */
@@ -65,31 +64,4 @@ export function corsHeaders(origin: string | null | undefined, preflight: boolea
     headers['Access-Control-Max-Age'] = '600';
   }
   return headers;
-}
-
-function quoted(value: string): string {
-  return `"${value.replace(/["\\]/g, '\\$&')}"`;
-}
-
-/**
- * The `WWW-Authenticate` value. With no credentials in the request it carries no `error`
- * (RFC 6750 §3.1: SHOULD NOT), only where to discover the authorization server and the scope.
- */
-export function bearerChallenge(options: {
-  resourceMetadataUrl: string;
-  scopes: readonly string[];
-  error?: 'invalid_token' | 'insufficient_scope';
-  description?: string;
-}): string {
-  const parts: string[] = [];
-  if (options.error) parts.push(`error=${quoted(options.error)}`);
-  if (options.error && options.description) parts.push(`error_description=${quoted(options.description)}`);
-  parts.push(`resource_metadata=${quoted(options.resourceMetadataUrl)}`);
-  if (options.scopes.length > 0) parts.push(`scope=${quoted(options.scopes.join(' '))}`);
-  return `Bearer ${parts.join(', ')}`;
-}
-
-/** True when the request carries a bearer credential at all (for choosing the challenge). */
-export function hasBearerCredential(authorization: string | null | undefined): boolean {
-  return typeof authorization === 'string' && /^bearer\s+\S/i.test(authorization.trim());
 }

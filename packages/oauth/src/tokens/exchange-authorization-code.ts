@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { hashSecret, newId, newSecret } from '@sess/core';
 import { type Db, type DbOrTx, oauthCodes, oauthRefreshTokens, queryRows } from '@sess/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
@@ -7,7 +6,7 @@ import type { OAuthClient } from '../clients/client-record.ts';
 import { isOAuthError, OAuthError } from '../errors/oauth-error.ts';
 import { revokeGrant } from '../grants/revoke-grant.ts';
 import { REFRESH_TOKEN_TTL_S } from '../settings.ts';
-import { isCodeVerifier, verifyPkceS256 } from './pkce.ts';
+import { isCodeVerifier, pkceS256Challenge, verifyPkceS256 } from './pkce.ts';
 import { signAccessToken } from './sign-access-token.ts';
 import type { TokenContext } from './token-context.ts';
 import { REFRESH_TOKEN_PREFIX, type TokenResponse } from './token-response.ts';
@@ -241,7 +240,7 @@ export async function exchangeAuthorizationCode(ctx: TokenContext, input: Exchan
       {
         codeHash,
         clientId: input.client.id,
-        challenge: createHash('sha256').update(input.codeVerifier, 'ascii').digest('base64url'),
+        challenge: pkceS256Challenge(input.codeVerifier),
         redirectUri: input.redirectUri,
         resource,
         now,

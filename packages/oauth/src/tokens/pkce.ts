@@ -10,11 +10,17 @@ export function isCodeVerifier(value: string | null): value is string {
 }
 
 /**
- * The S256 check: BASE64URL(SHA256(ASCII(code_verifier))) == code_challenge, compared in
- * constant time.
+ * The S256 code challenge of a verifier: BASE64URL(SHA256(ASCII(code_verifier))).
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.2
+ */
+export function pkceS256Challenge(codeVerifier: string): string {
+  return createHash('sha256').update(codeVerifier, 'ascii').digest('base64url');
+}
+
+/**
+ * The S256 check: the verifier's challenge equals `code_challenge`, compared in constant time.
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.6
  */
 export function verifyPkceS256(codeVerifier: string, codeChallenge: string): boolean {
-  const computed = createHash('sha256').update(codeVerifier, 'ascii').digest('base64url');
-  return safeEqual(computed, codeChallenge);
+  return safeEqual(pkceS256Challenge(codeVerifier), codeChallenge);
 }
