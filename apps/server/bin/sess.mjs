@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `sess` command: runs the TypeScript CLI through tsx's loader (no build step).
+// The `sess` command of a development checkout: the TypeScript CLI through tsx's loader (a
+// development dependency; no build step). A deployment runs the bundle: `node dist/sess.mjs`.
 import { register } from 'tsx/esm/api';
 
 register();
