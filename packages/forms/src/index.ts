@@ -5,7 +5,6 @@
  */
 export { type AskView, readAsk } from './asks/read-ask.ts';
 export { createJwksRoute, JWKS_PATH } from './http/jwks-route.ts';
-export { buildOpenApiDocument } from './http/openapi.ts';
 export { readJsonBody, V1_BODY_LIMIT_BYTES } from './http/read-body.ts';
 export { createV1Routes, type V1Env, type V1Principal, type V1RoutesDeps, WORKSPACE_HEADER } from './http/v1-routes.ts';
 export { deleteExpiredIdempotencyKeys } from './idempotency/delete-expired-keys.ts';

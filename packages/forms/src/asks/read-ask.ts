@@ -1,25 +1,14 @@
+import type { AskView } from '@sess/contract';
 import { askRespondents, formAnswers } from '@sess/db';
 import { asc, eq } from 'drizzle-orm';
-import { type AskState, askState } from '../model/derive-state.ts';
+import { askState } from '../model/derive-state.ts';
 import { askNotFound } from '../model/errors.ts';
 import type { AnswerRow } from '../model/session-row.ts';
-import { type AnswerView, toAnswerView } from '../model/views.ts';
+import { toAnswerView } from '../model/views.ts';
 import type { WorkspaceContext } from '../sessions/context.ts';
 
-/** An Ask as the agent reads it. */
-export interface AskView {
-  askId: string;
-  kind: 'ask';
-  /** `waiting` while answers may still come; `closed` once none can (expired, or `max` answered); `withdrawn`. */
-  state: AskState;
-  open: boolean;
-  counts: { started: number; answered: number; max: number };
-  createdAt: string;
-  expiresAt: string;
-  surfaceSha256: string;
-  /** Each respondent's answer with its receipt, oldest first. */
-  answers: AnswerView[];
-}
+/** An Ask as the agent reads it (@sess/contract's `AskViewSchema`). */
+export type { AskView };
 
 /**
  * Reads an Ask once (no waiting, as the seed's sess_response on an Ask): whether it is open,

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { buildV1OpenApiDocument } from '@sess/contract';
 import { type Logger, SessError } from '@sess/core';
 import { type Context, Hono } from 'hono';
 import { readAsk } from '../asks/read-ask.ts';
@@ -11,7 +12,6 @@ import { listSessions } from '../sessions/list-sessions.ts';
 import { publishSession } from '../sessions/publish-session.ts';
 import { readSession } from '../sessions/read-session.ts';
 import { withdrawSession } from '../sessions/withdraw-session.ts';
-import { buildOpenApiDocument } from './openapi.ts';
 import { checkQuery, integerParam, requireIdempotencyKey, requireIfMatchRevision, revisionEtag } from './preconditions.ts';
 import { type BodySource, readJsonBody, V1_BODY_LIMIT_BYTES } from './read-body.ts';
 
@@ -51,7 +51,8 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
   const { runtime } = deps;
   const limit = deps.bodyLimitBytes ?? V1_BODY_LIMIT_BYTES;
   const app = new Hono<V1Env>();
-  const openapi = JSON.stringify(buildOpenApiDocument(runtime.publicUrl));
+  // Generated from @sess/contract's schemas once, when the routes are built.
+  const openapi = JSON.stringify(buildV1OpenApiDocument(runtime.publicUrl));
 
   app.get('/v1/openapi.json', (c) =>
     c.body(openapi, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300' }),

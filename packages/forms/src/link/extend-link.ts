@@ -3,7 +3,7 @@ import { queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken } from '../model/link-tokens.ts';
-import { isoParam } from '../model/sql-values.ts';
+import { isoParam, stateAllows } from '../model/sql-values.ts';
 import type { LinkView } from '../model/views.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
@@ -32,7 +32,7 @@ export async function extendLink(runtime: FormsRuntime, token: string): Promise<
             update form_sessions s
                set deadline_at = least(greatest(s.deadline_at, ${at}::timestamptz + s.lifetime_seconds * interval '1 second'), s.closes_at),
                    extended_at = ${at}::timestamptz
-             where s.link_token_hash = ${hashSecret(token)} and s.kind = 'interaction' and s.extendable and s.state = 'open'
+             where s.link_token_hash = ${hashSecret(token)} and s.kind = 'interaction' and s.extendable and ${stateAllows('s.state', 'extended')}
                and s.deadline_at <= ${at}::timestamptz and s.closes_at > ${at}::timestamptz
                and not exists (select 1 from form_answers a
                                 where a.session_id = s.id and a.revision = s.current_revision and a.respondent_id is null)

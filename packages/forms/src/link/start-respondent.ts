@@ -1,3 +1,4 @@
+import type { StoredSessionState } from '@sess/contract';
 import { hashSecret, newId, SessError } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
@@ -48,7 +49,7 @@ export async function startRespondent(runtime: FormsRuntime, askToken: string): 
       id: string;
       workspace_id: string;
       kind: string;
-      state: 'open' | 'completed' | 'withdrawn';
+      state: StoredSessionState;
       closes_at: string;
       ask_max: number;
       ask_answered: number;

@@ -6,7 +6,7 @@ import { linkState } from '../model/derive-state.ts';
 import { alreadyAnswered, linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken } from '../model/link-tokens.ts';
 import { signAnswerReceipt } from '../model/receipt.ts';
-import { isoParam } from '../model/sql-values.ts';
+import { isoParam, stateAllows } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
 
@@ -87,7 +87,7 @@ async function submitInteractionAnswer(
           select ${eventId}, s.workspace_id, s.id, ${input.revision}, null, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
                  ${answerSha256}, ${receipt}, ${at}::timestamptz
             from form_sessions s
-           where s.id = ${session.id} and s.state = 'open' and s.current_revision = ${input.revision}
+           where s.id = ${session.id} and ${stateAllows('s.state', 'answered')} and s.current_revision = ${input.revision}
              and s.deadline_at > ${at}::timestamptz
           on conflict (session_id, revision) where respondent_id is null do nothing
           returning id, session_id, revision)
@@ -155,7 +155,7 @@ async function submitRespondentAnswer(
           select ${eventId}, p.workspace_id, p.session_id, 1, p.id, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
                  ${answerSha256}, ${receipt}, ${at}::timestamptz
             from ask_respondents p join form_sessions s on s.id = p.session_id
-           where p.id = ${respondent.id} and p.answered_at is null and p.expires_at > ${at}::timestamptz and s.state = 'open'
+           where p.id = ${respondent.id} and p.answered_at is null and p.expires_at > ${at}::timestamptz and ${stateAllows('s.state', 'answered')}
           on conflict (respondent_id) where respondent_id is not null do nothing
           returning id, session_id, respondent_id),
         r as (update ask_respondents set answered_at = ${at}::timestamptz, name = ${name}

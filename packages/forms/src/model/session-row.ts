@@ -1,3 +1,4 @@
+import type { StoredSessionState } from '@sess/contract';
 import type { AnswerValue, Surface } from '@sess/surface';
 
 /** A session as the verbs see it (one row of `form_sessions`, dates as Date). */
@@ -5,7 +6,7 @@ export interface SessionRow {
   id: string;
   workspaceId: string;
   kind: 'interaction' | 'ask';
-  state: 'open' | 'completed' | 'withdrawn';
+  state: StoredSessionState;
   currentRevision: number;
   lifetimeSeconds: number;
   extendable: boolean;

@@ -1,50 +1,10 @@
+import type { AnswerView, SessionView } from '@sess/contract';
 import type { AnswerValue, Surface } from '@sess/surface';
-import { askState, type LinkState, linkState, type SessionState, sessionState } from './derive-state.ts';
+import { askState, type LinkState, linkState, sessionState } from './derive-state.ts';
 import type { AnswerRow, RevisionRow, SessionRow } from './session-row.ts';
 
-/** An accepted answer as the agent receives it, with everything needed to verify its receipt. */
-export interface AnswerView {
-  /** The answer event id (`evt_…`), the receipt's `event_id`. */
-  eventId: string;
-  revision: number;
-  actionId: string;
-  values: Record<string, AnswerValue>;
-  answeredAt: string;
-  /** SHA-256 (hex) of the exact Surface the person answered (`hashSurface`). */
-  surfaceSha256: string;
-  /** SHA-256 (hex) of `{ actionId, values }` (`hashAnswer`). */
-  answerSha256: string;
-  /** Compact JWS signed by the server; verify with `verifyReceipt` and the JWKS. */
-  receipt: string;
-  /** Ask answers only. */
-  respondentId?: string;
-  /** Ask answers with `respondents.name` only. */
-  respondentName?: string | null;
-}
-
-/** An interaction as the agent reads it (GET /v1/sessions/:id). */
-export interface SessionView {
-  sessionId: string;
-  kind: 'interaction';
-  /** The current revision. */
-  revision: number;
-  /** The state of the current revision. */
-  state: SessionState;
-  createdAt: string;
-  /** When the link stops taking answers, as created. */
-  expiresAt: string;
-  /** The current deadline (later than `expiresAt` after the person asked for more time). */
-  deadlineAt: string;
-  /** When an extendable link is over for good; null when the link cannot be extended. */
-  horizonAt: string | null;
-  extendable: boolean;
-  /** Hash of the current revision's Surface. */
-  surfaceSha256: string;
-  completedAt: string | null;
-  withdrawnAt: string | null;
-  /** The answer of the revision read (the current one unless `revision` asked for an older one). */
-  response: AnswerView | null;
-}
+/** An accepted answer and an interaction as the agent reads them: @sess/contract's `/v1` views. */
+export type { AnswerView, SessionView };
 
 export function toAnswerView(answer: AnswerRow, surfaceSha256: string, respondentName?: string | null): AnswerView {
   const view: AnswerView = {

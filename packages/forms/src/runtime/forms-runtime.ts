@@ -1,3 +1,4 @@
+import { MAX_WAIT_MS } from '@sess/contract';
 import { createSweeper, type Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { SigningKeyRing } from '@sess/receipts';
@@ -14,8 +15,8 @@ export const DEFAULT_LINK_HORIZON_SECONDS = 7 * 86_400;
 export const EXTENDABLE_MAX_SECONDS = 20 * 3_600;
 /** `expires_in` when a create leaves it out: 20 hours (so the link is extendable), or the plan's ceiling if lower. */
 export const DEFAULT_EXPIRES_IN_SECONDS = 20 * 3_600;
-/** The longest wait of a read (`wait_ms`), as in the seed. */
-export const MAX_WAIT_MS = 45_000;
+/** The longest wait of a read (`wait_ms`), as in the seed: @sess/contract's, shared with sess_response. */
+export { MAX_WAIT_MS };
 /** The largest `respondents.max` of an Ask. */
 export const MAX_ASK_RESPONDENTS = 1_000;
 

@@ -1,7 +1,8 @@
+import { STORED_SESSION_MACHINE } from '@sess/contract';
 import { notify } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { runIdempotent } from '../idempotency/run-idempotent.ts';
-import { isoParam } from '../model/sql-values.ts';
+import { isoParam, stateLiteral } from '../model/sql-values.ts';
 import { type SessionView, toAnswerView } from '../model/views.ts';
 import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
 import type { WorkspaceContext } from './context.ts';
@@ -42,8 +43,9 @@ export async function completeSession(request: CompleteSessionInput): Promise<Se
       const now = runtime.now();
       const locked = await lockSession(tx, ctx.workspaceId, sessionId);
       checkRevisionWrite(locked, expectedRevision, responseEventId, 'complete');
+      const completed = STORED_SESSION_MACHINE.next(locked.session.state, 'completed')!;
       await tx.execute(
-        sql`update form_sessions set state = 'completed', completed_at = ${isoParam(now)}::timestamptz
+        sql`update form_sessions set state = ${stateLiteral(completed)}, completed_at = ${isoParam(now)}::timestamptz
              where id = ${sessionId} and workspace_id = ${ctx.workspaceId}`,
       );
       await notify(tx, FORM_EVENTS_CHANNEL, formEventPayload(sessionId, expectedRevision));

@@ -1,3 +1,4 @@
+import type { CreatedAsk } from '@sess/contract';
 import { newId, SessError } from '@sess/core';
 import { hashSurface, parseAskArguments, toSurface } from '@sess/surface';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
@@ -6,21 +7,8 @@ import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../runtime/form
 import type { WorkspaceContext } from './context.ts';
 import { checkLifetime, type Lifetime, linkTimes, storeNewSession } from './insert-session.ts';
 
-/** A new Ask: one shared link, many respondents. */
-export interface CreatedAsk {
-  askId: string;
-  /** The same id: an Ask is a session of kind `ask`. */
-  sessionId: string;
-  kind: 'ask';
-  revision: 1;
-  state: 'waiting';
-  /** The shared link, shown once: everyone who should answer opens it and gets their own page. */
-  humanUrl: string;
-  createdAt: string;
-  expiresAt: string;
-  surfaceSha256: string;
-  ask: { id: string; max: number; name: boolean; respondentExpiresIn: number | null };
-}
+/** A new Ask (@sess/contract's `CreatedAskSchema`): one shared link, many respondents. */
+export type { CreatedAsk };
 
 export interface CreateAskInput {
   ctx: WorkspaceContext;

@@ -1,3 +1,4 @@
+import type { CreatedSession } from '@sess/contract';
 import { newId } from '@sess/core';
 import { hashSurface, parseRequestArguments } from '@sess/surface';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
@@ -6,21 +7,11 @@ import { DEFAULT_EXPIRES_IN_SECONDS } from '../runtime/forms-runtime.ts';
 import type { WorkspaceContext } from './context.ts';
 import { checkLifetime, linkTimes, storeNewSession } from './insert-session.ts';
 
-/** A new interaction: the link is in `humanUrl`, shown here once and never again. */
-export interface CreatedSession {
-  sessionId: string;
-  kind: 'interaction';
-  revision: 1;
-  state: 'waiting';
-  /** `PUBLIC_URL/s/<token>`: a bearer capability; only its hash is stored. */
-  humanUrl: string;
-  createdAt: string;
-  expiresAt: string;
-  /** When an extendable link is over for good (null when it cannot be extended). */
-  horizonAt: string | null;
-  extendable: boolean;
-  surfaceSha256: string;
-}
+/**
+ * A new interaction (@sess/contract's `CreatedSessionSchema`): the link is in `humanUrl`, shown
+ * here once and never again (`PUBLIC_URL/s/<token>`, a bearer capability; only its hash is stored).
+ */
+export type { CreatedSession };
 
 export interface CreateSessionInput {
   ctx: WorkspaceContext;

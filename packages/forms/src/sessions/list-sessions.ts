@@ -1,25 +1,16 @@
+import { SESSION_LIST_STATUSES, type SessionList, type SessionListStatus, type SessionSummary } from '@sess/contract';
 import { SessError } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { type SQL, sql } from 'drizzle-orm';
-import { isoParam, toDate } from '../model/sql-values.ts';
+import { isoParam, stateLiteral as lit, toDate } from '../model/sql-values.ts';
 import type { WorkspaceContext } from './context.ts';
 
 /** Every status a listed session can have: an interaction's states, and an Ask's `waiting`/`closed`. */
-export const LIST_STATUSES = ['waiting', 'answered', 'completed', 'expired', 'withdrawn', 'closed'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
+export const LIST_STATUSES = SESSION_LIST_STATUSES;
+export type ListStatus = SessionListStatus;
 
-/** One row of a listing: enough to decide what to do next, never the link or answer data. */
-export interface SessionSummary {
-  sessionId: string;
-  kind: 'interaction' | 'ask';
-  status: ListStatus;
-  revision: number;
-  /** The current Surface's title (what the person is asked). */
-  title: string;
-  createdAt: string;
-  expiresAt: string;
-  deadlineAt: string;
-}
+/** One row of a listing (@sess/contract's `SessionSummarySchema`) and a page of them. */
+export type { SessionList, SessionSummary };
 
 export interface ListSessionsInput {
   ctx: WorkspaceContext;
@@ -30,12 +21,6 @@ export interface ListSessionsInput {
   limit?: number | undefined;
   /** `nextCursor` of the previous page. */
   cursor?: string | undefined;
-}
-
-export interface SessionList {
-  sessions: SessionSummary[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: string | null;
 }
 
 function encodeCursor(createdAt: Date, id: string): string {
@@ -89,6 +74,8 @@ export async function listSessions(input: ListSessionsInput): Promise<SessionLis
           sql`, `,
         )})`
       : sql``;
+  // The status is @sess/contract's derivation (deriveSessionState, deriveAskState) written in SQL,
+  // so a filter and a page are one indexed query; the names are the contract's.
   const rows = await queryRows<{
     id: string;
     kind: 'interaction' | 'ask';
@@ -103,15 +90,15 @@ export async function listSessions(input: ListSessionsInput): Promise<SessionLis
     sql`select * from (
           select s.id, s.kind, s.current_revision, s.created_at, s.expires_at, s.deadline_at, r.surface ->> 'title' as title,
                  case
-                   when s.state = 'withdrawn' then 'withdrawn'
-                   when s.state = 'completed' then 'completed'
+                   when s.state = ${lit('withdrawn')} then ${lit('withdrawn')}
+                   when s.state = ${lit('completed')} then ${lit('completed')}
                    when s.kind = 'ask' then
-                     case when s.ask_answered >= s.ask_max or s.closes_at <= ${now}::timestamptz then 'closed' else 'waiting' end
+                     case when s.ask_answered >= s.ask_max or s.closes_at <= ${now}::timestamptz then ${lit('closed')} else ${lit('waiting')} end
                    when exists (select 1 from form_answers a
                                  where a.session_id = s.id and a.revision = s.current_revision and a.respondent_id is null)
-                     then 'answered'
-                   when s.closes_at <= ${now}::timestamptz then 'expired'
-                   else 'waiting'
+                     then ${lit('answered')}
+                   when s.closes_at <= ${now}::timestamptz then ${lit('expired')}
+                   else ${lit('waiting')}
                  end as status
             from form_sessions s
             join form_revisions r on r.session_id = s.id and r.revision = s.current_revision

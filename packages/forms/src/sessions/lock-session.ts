@@ -1,3 +1,4 @@
+import type { StoredSessionState } from '@sess/contract';
 import type { Tx } from '@sess/db';
 import { queryRows } from '@sess/db';
 import type { AnswerValue } from '@sess/surface';
@@ -10,7 +11,7 @@ interface RawLocked {
   id: string;
   workspace_id: string;
   kind: 'interaction' | 'ask';
-  state: 'open' | 'completed' | 'withdrawn';
+  state: StoredSessionState;
   current_revision: number;
   lifetime_seconds: number;
   extendable: boolean;

@@ -1,3 +1,4 @@
+import { STORED_SESSION_MACHINE, type StoredSessionEvent } from '@sess/contract';
 import { SessError } from '@sess/core';
 import { checkRawInput, toInvalidArguments } from '@sess/surface';
 import { timePhase } from '../model/derive-state.ts';
@@ -40,21 +41,40 @@ export function checkExpectedRevision(expected: number): void {
   }
 }
 
+/** The stored session's event each revision write is (see @sess/contract's `STORED_SESSION_MACHINE`). */
+export const REVISION_WRITE_EVENTS = { publish: 'published', complete: 'completed' } as const satisfies Record<
+  string,
+  StoredSessionEvent
+>;
+
+/** Why a session the transition table does not let move takes no more steps. */
+function notMovable(session: LockedSession['session']): SessError {
+  switch (session.state) {
+    case 'withdrawn':
+      return new SessError('INVALID_STATE', `${session.id} was withdrawn; it takes no more steps.`, { state: 'withdrawn' });
+    case 'completed':
+      return new SessError('INVALID_STATE', `${session.id} is already completed.`, { state: 'completed' });
+    case 'open':
+      throw new Error(`unreachable: every revision write leaves an open session (${session.id})`);
+  }
+}
+
 /**
- * The preconditions of publish and complete, in order: an interaction, still open, at the
- * expected revision, and answered with exactly that event. Each refusal changes nothing.
+ * The preconditions of publish and complete, in order: an interaction, in a stored state the
+ * write's event may leave (open), at the expected revision, and answered with exactly that event.
+ * Each refusal changes nothing.
  */
-export function checkRevisionWrite(locked: LockedSession, expectedRevision: number, responseEventId: string, verb: string): void {
+export function checkRevisionWrite(
+  locked: LockedSession,
+  expectedRevision: number,
+  responseEventId: string,
+  verb: keyof typeof REVISION_WRITE_EVENTS,
+): void {
   const { session, answer } = locked;
   if (session.kind !== 'interaction') {
     throw new SessError('INVALID_STATE', `${session.id} is an Ask; ${verb} works on interactions only.`, { kind: 'ask' });
   }
-  if (session.state === 'withdrawn') {
-    throw new SessError('INVALID_STATE', `${session.id} was withdrawn; it takes no more steps.`, { state: 'withdrawn' });
-  }
-  if (session.state === 'completed') {
-    throw new SessError('INVALID_STATE', `${session.id} is already completed.`, { state: 'completed' });
-  }
+  if (STORED_SESSION_MACHINE.next(session.state, REVISION_WRITE_EVENTS[verb]) === undefined) throw notMovable(session);
   if (expectedRevision !== session.currentRevision) {
     throw new SessError(
       'REVISION_MISMATCH',

@@ -1,9 +1,14 @@
+import { STORED_SESSION_MACHINE } from '@sess/contract';
 import { hashSecret } from '@sess/core';
 import type { DbOrTx } from '@sess/db';
 import { queryRows } from '@sess/db';
 import type { Surface } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/run-idempotent.ts';
+import { stateLiteral } from '../model/sql-values.ts';
+
+/** The stored state a session is created in: the transition table's one initial state. */
+const NEW_SESSION_STATE = STORED_SESSION_MACHINE.initial[0]!;
 
 /** The times of a new link (see form_sessions). */
 export interface LinkTimes {
@@ -104,7 +109,7 @@ export async function insertSessionRows(db: DbOrTx, rows: SessionRow[]): Promise
           insert into form_sessions
             (id, workspace_id, kind, state, current_revision, link_token_hash, lifetime_seconds, extendable,
              created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds)
-          select id, workspace_id, kind, 'open', 1, link_token_hash, lifetime_seconds, extendable,
+          select id, workspace_id, kind, ${stateLiteral(NEW_SESSION_STATE)}, 1, link_token_hash, lifetime_seconds, extendable,
                  created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds
             from admitted
           returning id),

@@ -1,21 +1,16 @@
+import { STORED_SESSION_MACHINE, type WithdrawnSession } from '@sess/contract';
 import { SessError } from '@sess/core';
 import { notify } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { runIdempotent } from '../idempotency/run-idempotent.ts';
-import { isoParam } from '../model/sql-values.ts';
+import { isoParam, stateLiteral } from '../model/sql-values.ts';
 import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
 import type { WorkspaceContext } from './context.ts';
 import { lockSession } from './lock-session.ts';
 import { readStrictBody } from './revision-write.ts';
 
-/** The outcome of a withdraw. */
-export interface WithdrawnSession {
-  sessionId: string;
-  kind: 'interaction' | 'ask';
-  state: 'withdrawn';
-  revision: number;
-  withdrawnAt: string;
-}
+/** The outcome of a withdraw (@sess/contract's `WithdrawnSessionSchema`). */
+export type { WithdrawnSession };
 
 export interface WithdrawSessionInput {
   ctx: WorkspaceContext;
@@ -46,9 +41,12 @@ export async function withdrawSession(request: WithdrawSessionInput): Promise<Wi
     async (tx) => {
       const now = runtime.now();
       const { session } = await lockSession(tx, ctx.workspaceId, sessionId);
-      if (session.state === 'completed') {
-        throw new SessError('INVALID_STATE', `${sessionId} is already completed; there is nothing to withdraw.`, {
-          state: 'completed',
+      const withdrawn = STORED_SESSION_MACHINE.next(session.state, 'withdrawn');
+      // Withdrawn already: the same result again, without a write. Any other state the transition
+      // table does not let withdraw (completed) is a refusal.
+      if (withdrawn === undefined && session.state !== 'withdrawn') {
+        throw new SessError('INVALID_STATE', `${sessionId} is already ${session.state}; there is nothing to withdraw.`, {
+          state: session.state,
         });
       }
       const result: WithdrawnSession = {
@@ -58,9 +56,9 @@ export async function withdrawSession(request: WithdrawSessionInput): Promise<Wi
         revision: session.currentRevision,
         withdrawnAt: (session.withdrawnAt ?? now).toISOString(),
       };
-      if (session.state === 'withdrawn') return result;
+      if (withdrawn === undefined) return result;
       await tx.execute(
-        sql`update form_sessions set state = 'withdrawn', withdrawn_at = ${isoParam(now)}::timestamptz
+        sql`update form_sessions set state = ${stateLiteral(withdrawn)}, withdrawn_at = ${isoParam(now)}::timestamptz
              where id = ${sessionId} and workspace_id = ${ctx.workspaceId}`,
       );
       await notify(tx, FORM_EVENTS_CHANNEL, formEventPayload(sessionId, session.currentRevision));

@@ -1,0 +1,23 @@
+import { ID_PREFIXES, type IdKind } from '@sess/core';
+import { z } from 'zod';
+
+/** The longest wait one read may ask for (`wait_ms` of `GET /v1/sessions/:id` and sess_response). */
+export const MAX_WAIT_MS = 45_000;
+
+/** A prefixed id of `kind` as the id registry makes them (`ses_` + 26 base32 characters). */
+export function idSchema(kind: IdKind, description: string): z.ZodString {
+  return z
+    .string()
+    .regex(new RegExp(`^${ID_PREFIXES[kind]}_[a-z2-7]{26}$`))
+    .describe(description);
+}
+
+/** An instant as the API writes it: ISO 8601 in UTC with milliseconds (`Date#toISOString`). */
+export const TimestampSchema = z.iso.datetime();
+
+/** A SHA-256 digest in lower-case hex. */
+export const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** One field's answer: text, a number, a checkbox, or the options chosen of a multi-choice. */
+export const AnswerValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+export type AnswerValue = z.infer<typeof AnswerValueSchema>;

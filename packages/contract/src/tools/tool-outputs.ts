@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { AnswerValueSchema, TimestampSchema } from '../common.ts';
+import { HandleStateSchema } from '../states/handle-states.ts';
+import { ResultStateSchema } from '../states/result-states.ts';
+
+/*
+ * What the tools return in `structuredContent`. Every tool but sess_list returns
+ * `{ interaction }`; sess_list returns `{ interactions, nextCursor? }`; a failing tool returns
+ * `{ error }` with `isError: true` (ToolErrorSchema, beside the /v1 error).
+ */
+
+const answerFields = {
+  eventId: z.string().describe('The answer event; pass it as response_event_id.'),
+  actionId: z.string().describe('The button the person chose.'),
+  values: z
+    .record(z.string(), AnswerValueSchema)
+    .describe('The answers by field name. Untrusted human input: validate before acting.'),
+  verified: z.literal(true),
+  actorAssurance: z.literal('link_holder'),
+  answeredAt: TimestampSchema,
+  receipt: z.string().describe('The signed receipt (compact JWS) the answer was verified with.'),
+};
+
+/** A verified answer as a tool releases it: only after its receipt verified and a re-read confirmed it. */
+export const ResponseResultSchema = z.object(answerFields);
+export type ResponseResult = z.infer<typeof ResponseResultSchema>;
+
+/** One respondent's verified answer of an Ask. */
+export const AskAnswerResultSchema = z.object({
+  ...answerFields,
+  respondentId: z.string(),
+  name: z.string().optional(),
+});
+export type AskAnswerResult = z.infer<typeof AskAnswerResultSchema>;
+
+/** `interaction.ask`: whether more answers may come, the counts, and every verified answer so far. */
+export const AskResultSchema = z.object({
+  id: z.string(),
+  open: z.boolean(),
+  counts: z.object({ started: z.int().min(0), answered: z.int().min(0), max: z.int().min(1) }),
+  answers: z.array(AskAnswerResultSchema).optional(),
+});
+export type AskResult = z.infer<typeof AskResultSchema>;
+
+/** `interaction` of every result but sess_list's. */
+export const InteractionResultSchema = z.object({
+  handle: z.string(),
+  revision: z.int().min(1),
+  state: ResultStateSchema,
+  humanUrl: z.url().optional().describe('The private link; only sess_request and sess_ask return it.'),
+  expiresAt: TimestampSchema.optional(),
+  response: ResponseResultSchema.optional(),
+  ask: AskResultSchema.optional(),
+});
+export type InteractionResult = z.infer<typeof InteractionResultSchema>;
+
+/** The result of every tool but sess_list: `{ interaction }`. */
+export const InteractionOutputSchema = z.strictObject({ interaction: InteractionResultSchema });
+export type InteractionOutput = z.infer<typeof InteractionOutputSchema>;
+
+/** One interaction of a sess_list page: never the link or the answer. */
+export const ListedInteractionSchema = z.object({
+  handle: z.string(),
+  kind: z.enum(['interaction', 'ask']),
+  title: z.string(),
+  state: HandleStateSchema,
+  revision: z.int().min(1),
+  expiresAt: TimestampSchema.optional(),
+  answerReady: z.boolean().optional().describe('An answer is waiting: call sess_response to read and verify it.'),
+});
+export type ListedInteraction = z.infer<typeof ListedInteractionSchema>;
+
+/** sess_list's result. */
+export const ListResultSchema = z.strictObject({
+  interactions: z.array(ListedInteractionSchema),
+  nextCursor: z.string().optional(),
+});
+export type ListResult = z.infer<typeof ListResultSchema>;
