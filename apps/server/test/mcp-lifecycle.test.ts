@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
+import { ASK_OPEN_LINE } from '@sess/contract';
 import { queryRows } from '@sess/db';
 import { openLink, startRespondent, submitLinkAnswer } from '@sess/forms';
-import { ASK_OPEN_LINE, type SessBackend } from '@sess/interactions';
+import type { SessBackend } from '@sess/interactions';
 import { createTestLogger, sampleSurface, tokenOf } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

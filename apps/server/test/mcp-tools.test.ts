@@ -1,5 +1,5 @@
+import { REWAIT_LINE } from '@sess/contract';
 import { submitLinkAnswer } from '@sess/forms';
-import { REWAIT_LINE } from '@sess/interactions';
 import { sampleSurface, tokenOf } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpHarness, startMcpHarness, structured } from './support/mcp-harness.ts';

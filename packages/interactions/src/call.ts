@@ -26,9 +26,6 @@ export interface ReceiptVerification {
   issuer: string;
 }
 
-/** The longest wait one sess_response may ask for (the seed's 45-second ceiling). */
-export const MAX_WAIT_MS = 45_000;
-
 /** What every tool call shares for the life of the handler. */
 export interface ToolDeps {
   backend?: SessBackend;

@@ -1,21 +1,10 @@
+import type { ToolName } from '@sess/contract';
 import type { ToolCall } from './call.ts';
 import type { InteractionResult, ResultLead } from './results.ts';
 import { createPlanned, planAsk, planRequest } from './verbs/create-interaction.ts';
 import { type ListedInteraction, listInteractions } from './verbs/list-interactions.ts';
 import { cancelInteraction, completeInteraction, publishInteraction } from './verbs/mutate-interaction.ts';
 import { readResponse } from './verbs/read-response.ts';
-
-/** The tool names, in the order every host lists them. */
-export const TOOL_NAMES = [
-  'sess_ask',
-  'sess_request',
-  'sess_response',
-  'sess_publish',
-  'sess_complete',
-  'sess_list',
-  'sess_cancel',
-] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** What sess_list returns. */
 export interface ListResult {

@@ -1,5 +1,5 @@
+import { ASK_OPEN_LINE, linkLines, REWAIT_LINE } from '@sess/contract';
 import { isSessError, SessError } from '@sess/core';
-import { ASK_OPEN_LINE, linkLines, REWAIT_LINE } from './descriptions.ts';
 
 /** A verified answer as a tool returns it. */
 export interface ResponseResult {

@@ -1,9 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { sessAskInputSchema, sessRequestInputSchema } from '@sess/surface';
 import { describe, expect, it } from 'vitest';
-// What tools/list served before the contract: the hand-written schemas and the tool texts, read
-// from where they still are (packages/mcp, packages/interactions) until the tools switch over.
-import * as before from '../../../interactions/src/descriptions.ts';
-import * as handWritten from '../../../mcp/src/tools/schemas.ts';
 import { HANDLE_STATES } from '../states/handle-states.ts';
 import * as descriptions from './descriptions.ts';
 import { TOOL_NAMES, TOOLS, toolInputJsonSchema, toolOutputJsonSchema } from './tools.ts';
@@ -11,9 +8,25 @@ import { TOOL_NAMES, TOOLS, toolInputJsonSchema, toolOutputJsonSchema } from './
 /*
  * tools/list must stay what it was, except where generation makes a schema more precise: each
  * difference the generated schema has is written out below with the reason it is more precise.
+ * "What it was" is frozen in tools-list.before.json: tools/list and the agent-facing texts as
+ * served from the hand-written schemas, just before they were replaced by these.
  */
 
 type Json = Record<string, unknown>;
+
+interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Json;
+  outputSchema: Json;
+  annotations: Json;
+}
+const BEFORE = JSON.parse(readFileSync(new URL('./tools-list.before.json', import.meta.url), 'utf8')) as {
+  tools: ListedTool[];
+  texts: Record<string, string | string[]>;
+};
+const served = (name: string) => BEFORE.tools.find((tool) => tool.name === name)!;
 
 function clone<T>(value: T): T {
   return structuredClone(value) as T;
@@ -48,25 +61,30 @@ const ANSWER_VALUES = {
 };
 
 describe('tool input schemas', () => {
-  it.each([
-    ['sess_response', handWritten.SESS_RESPONSE_INPUT],
-    ['sess_complete', handWritten.SESS_COMPLETE_INPUT],
-    ['sess_cancel', handWritten.SESS_CANCEL_INPUT],
-    ['sess_list', handWritten.SESS_LIST_INPUT],
-    ['sess_publish', handWritten.sessPublishInputSchema()],
-  ] as const)('%s is the hand-written schema, unchanged', (tool, schema) => {
-    expect(toolInputJsonSchema(tool)).toEqual(schema);
-  });
+  it.each(['sess_response', 'sess_complete', 'sess_cancel', 'sess_list', 'sess_publish'] as const)(
+    '%s is the schema tools/list served, unchanged',
+    (tool) => {
+      expect(toolInputJsonSchema(tool)).toEqual(served(tool).inputSchema);
+    },
+  );
 
-  it('sess_ask and sess_request are @sess/surface’s own schemas', () => {
+  it('sess_ask and sess_request are @sess/surface’s own schemas, as served', () => {
     expect(toolInputJsonSchema('sess_ask')).toEqual(sessAskInputSchema());
     expect(toolInputJsonSchema('sess_request')).toEqual(sessRequestInputSchema());
+    expect(toolInputJsonSchema('sess_ask')).toEqual(served('sess_ask').inputSchema);
+    expect(toolInputJsonSchema('sess_request')).toEqual(served('sess_request').inputSchema);
+  });
+
+  it('titles and annotations are the ones tools/list served', () => {
+    for (const tool of TOOL_NAMES) {
+      expect([tool, TOOLS[tool].title, TOOLS[tool].annotations]).toEqual([tool, served(tool).title, served(tool).annotations]);
+    }
   });
 });
 
 describe('tool output schemas', () => {
   it('{ interaction } is the hand-written schema, more precise where listed', () => {
-    const expected = patched(handWritten.INTERACTION_OUTPUT, [
+    const expected = patched(served('sess_request').outputSchema, [
       // The answer values are typed (the hand-written schema said only "object").
       [[...response, 'values'], ANSWER_VALUES],
       [[...askAnswers, 'properties', 'values'], ANSWER_VALUES],
@@ -95,7 +113,7 @@ describe('tool output schemas', () => {
   });
 
   it('sess_list’s result is the hand-written schema, more precise where listed', () => {
-    const expected = patched(handWritten.LIST_OUTPUT, [
+    const expected = patched(served('sess_list').outputSchema, [
       // A listed state is a handle state (the hand-written schema said only "string").
       [[...listItem, 'properties', 'state'], { type: 'string', enum: [...HANDLE_STATES] }],
       // Revisions start at 1, as in every other result.
@@ -116,13 +134,14 @@ describe('tool JSON Schemas', () => {
 });
 
 describe('descriptions', () => {
-  it('are the text the tools served before', () => {
-    const { linkLines, ...texts } = before;
+  it('are the texts the tools served before', () => {
+    const { linkLines, ...texts } = BEFORE.texts;
     expect(Object.keys(texts).length).toBe(10);
     for (const [name, text] of Object.entries(texts)) {
       expect([name, (descriptions as unknown as Record<string, string>)[name]]).toEqual([name, text]);
     }
-    expect(descriptions.linkLines('https://sess.test/s/x')).toEqual(linkLines('https://sess.test/s/x'));
+    expect(descriptions.linkLines('https://sess.test/s/x')).toEqual(linkLines);
+    for (const tool of TOOL_NAMES) expect([tool, TOOLS[tool].description]).toEqual([tool, served(tool).description]);
   });
 
   it('name each tool with its own description', () => {

@@ -1,3 +1,4 @@
+import { type HandleState, type InteractionListStatus, UNFINISHED_HANDLE_STATES } from '@sess/contract';
 import type { UnitOfWork } from './unit-of-work.ts';
 
 /**
@@ -15,27 +16,8 @@ export interface HandleBinding {
   grantGeneration: number;
 }
 
-/** Adapter states. The first five are unfinished and count against the per-principal cap. */
-export const HANDLE_STATES = [
-  'create_intent',
-  'create_unknown',
-  'waiting',
-  'answered',
-  'blocked',
-  'completed',
-  'expired',
-  'cancelled',
-  'closed',
-] as const;
-export type HandleState = (typeof HANDLE_STATES)[number];
-
-export const UNFINISHED_STATES: ReadonlySet<HandleState> = new Set([
-  'create_intent',
-  'create_unknown',
-  'waiting',
-  'answered',
-  'blocked',
-]);
+/** The states that count against the per-principal cap. */
+export const UNFINISHED_STATES: ReadonlySet<HandleState> = new Set(UNFINISHED_HANDLE_STATES);
 
 /** At most this many unfinished handles per principal (`STATE_STORE_FULL`). */
 export const MAX_UNFINISHED_PER_PRINCIPAL = 100;
@@ -120,9 +102,8 @@ export interface SealedData {
   response?: SavedResponse;
 }
 
-/** `sess_list` filters. `open` is every unfinished handle. */
-export const LIST_STATUSES = ['open', 'waiting', 'answered', 'blocked', 'completed', 'expired', 'cancelled', 'all'] as const;
-export type ListStatus = (typeof LIST_STATUSES)[number];
+/** `sess_list` filters (the contract's `INTERACTION_LIST_STATUSES`). `open` is every unfinished handle. */
+export type ListStatus = InteractionListStatus;
 
 /**
  * A handle store bound to one authority (see `HandleBinding`). Every read is scoped to the

@@ -1,11 +1,11 @@
 import { isSessError, newId, newSecret, SessError, sha256CanonicalJson } from '@sess/core';
 import { type AskArguments, hashSurface, parseAskArguments, parseRequestArguments, type Surface, toSurface } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
-import type { HandleRecord } from '../ports/handle-store.ts';
+import type { HandlePatch, HandleRecord } from '../ports/handle-store.ts';
 import { type CreatedAsk, type CreatedSession, UnitOfWorkFailure } from '../ports/sess-backend.ts';
 import type { UnitOfWork } from '../ports/unit-of-work.ts';
 import type { InteractionResult } from '../results.ts';
-import { classifyBackendError } from './handles.ts';
+import { classifyBackendError, patchHandle } from './handles.ts';
 
 type Created = CreatedSession | CreatedAsk;
 
@@ -212,17 +212,17 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
     const failure = classifyBackendError(error);
     if (failure.kind === 'rejected' || failure.kind === 'configuration' || failure.kind === 'protocol') {
       // Definitively refused: no session exists, so the intent goes with it.
-      await store
-        .update(handle, 1, { state: 'cancelled', intent: null, blockedReason: 'create_rejected' })
-        .catch(() => undefined);
+      await patchHandle(store, intentRecord, { state: 'cancelled', intent: null, blockedReason: 'create_rejected' }).catch(
+        () => undefined,
+      );
       if (failure.kind === 'rejected') throw createRejected(failure.error);
       throw failure.error;
     }
-    await store.update(handle, 1, { state: 'create_unknown' }).catch(() => undefined);
+    await patchHandle(store, intentRecord, { state: 'create_unknown' }).catch(() => undefined);
     throw createUnknown(handle);
   }
   const o = outcome(created);
-  const patch: Parameters<typeof store.update>[2] = {
+  const patch: HandlePatch = {
     state: o.state,
     revision: o.revision,
     expiresAt: o.expiresAt,
@@ -233,7 +233,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
   if (o.askId) patch.askId = o.askId;
   let saved: HandleRecord | undefined;
   try {
-    saved = await store.update(handle, 1, patch);
+    saved = await patchHandle(store, intentRecord, patch);
   } catch {
     saved = undefined;
   }

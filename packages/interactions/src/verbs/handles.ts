@@ -1,6 +1,7 @@
+import { HANDLE_MACHINE } from '@sess/contract';
 import { ERROR_REGISTRY, isId, isSessError, SessError } from '@sess/core';
 import type { RequestScope } from '../call.ts';
-import type { HandleRecord, HandleStore } from '../ports/handle-store.ts';
+import type { HandlePatch, HandleRecord, HandleStore } from '../ports/handle-store.ts';
 
 /**
  * Loads a handle and re-checks it against the caller's whole binding, whatever the store did:
@@ -50,13 +51,19 @@ export function blockedError(record: HandleRecord): SessError {
   );
 }
 
+/**
+ * Writes `patch` to the handle if it is still at the version `record` was read at (undefined
+ * when another call changed it first). A change of state must be a move of the handle's one
+ * transition table (the contract's `HANDLE_MACHINE`); any other is a bug, refused before a write.
+ */
+export function patchHandle(store: HandleStore, record: HandleRecord, patch: HandlePatch): Promise<HandleRecord | undefined> {
+  if (patch.state !== undefined && patch.state !== record.state) HANDLE_MACHINE.assertMove(record.state, patch.state);
+  return store.update(record.handle, record.version, patch);
+}
+
 /** Applies a patch that must win; a lost compare-and-set means another call changed the handle first. */
-export async function updateOrConflict(
-  store: HandleStore,
-  record: HandleRecord,
-  patch: Parameters<HandleStore['update']>[2],
-): Promise<HandleRecord> {
-  const updated = await store.update(record.handle, record.version, patch);
+export async function updateOrConflict(store: HandleStore, record: HandleRecord, patch: HandlePatch): Promise<HandleRecord> {
+  const updated = await patchHandle(store, record, patch);
   if (!updated) {
     throw new SessError(
       'INVALID_STATE',

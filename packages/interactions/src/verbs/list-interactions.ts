@@ -1,5 +1,6 @@
+import { INTERACTION_LIST_STATUSES } from '@sess/contract';
 import { backendContext, type ToolCall } from '../call.ts';
-import { LIST_STATUSES, type ListStatus } from '../ports/handle-store.ts';
+import type { ListStatus } from '../ports/handle-store.ts';
 import type { SessionSummary } from '../ports/sess-backend.ts';
 import { checkArguments } from './arguments.ts';
 
@@ -30,7 +31,7 @@ export async function listInteractions(
   rawArgs: unknown,
 ): Promise<{ interactions: ListedInteraction[]; nextCursor?: string }> {
   const args = checkArguments<ListArgs>(rawArgs ?? {}, {
-    status: { type: 'enum', values: LIST_STATUSES },
+    status: { type: 'enum', values: INTERACTION_LIST_STATUSES },
     cursor: { type: 'string', maxLength: 200 },
     limit: { type: 'integer', minimum: 1, maximum: 50 },
   });

@@ -5,7 +5,7 @@ import type { HandlePatch, HandleRecord, SavedMutation } from '../ports/handle-s
 import type { SessionView, WithdrawnView } from '../ports/sess-backend.ts';
 import type { InteractionResult } from '../results.ts';
 import { checkArguments } from './arguments.ts';
-import { blockedError, classifyBackendError, loadHandle, updateOrConflict } from './handles.ts';
+import { blockedError, classifyBackendError, loadHandle, patchHandle, updateOrConflict } from './handles.ts';
 
 interface MutationArgs {
   handle: string;
@@ -58,9 +58,9 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
     const failure = classifyBackendError(error);
     if (failure.kind === 'rejected' || (failure.kind === 'configuration' && failure.error.code === 'NOT_CONFIGURED')) {
       // A definitive refusal of a saved request: the handle needs the owner (the request stays as evidence).
-      await call.scope.store
-        .update(record.handle, record.version, { state: 'blocked', blockedReason: 'mutation_rejected' })
-        .catch(() => undefined);
+      await patchHandle(call.scope.store, record, { state: 'blocked', blockedReason: 'mutation_rejected' }).catch(
+        () => undefined,
+      );
       throw new SessError(
         'MUTATION_REJECTED',
         `Sess refused this ${pending.kind} (${failure.error.code}): ${failure.error.message} The interaction is blocked: the person can review it in their Sess account, under Interactions to review.`,

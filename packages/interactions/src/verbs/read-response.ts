@@ -1,10 +1,19 @@
+import { MAX_WAIT_MS } from '@sess/contract';
 import { isSessError, SessError } from '@sess/core';
-import { backendContext, MAX_WAIT_MS, type ToolCall } from '../call.ts';
+import { backendContext, type ToolCall } from '../call.ts';
 import type { HandleRecord, SavedResponse } from '../ports/handle-store.ts';
 import type { AskView, SessionView } from '../ports/sess-backend.ts';
 import type { AskResult, InteractionResult, ResponseResult } from '../results.ts';
 import { checkArguments } from './arguments.ts';
-import { blockedError, classifyBackendError, loadHandle, protocolError, readFailure, updateOrConflict } from './handles.ts';
+import {
+  blockedError,
+  classifyBackendError,
+  loadHandle,
+  patchHandle,
+  protocolError,
+  readFailure,
+  updateOrConflict,
+} from './handles.ts';
 import { verifyAnswer } from './verify-answer.ts';
 
 interface ResponseArgs {
@@ -33,9 +42,7 @@ function released(saved: SavedResponse): ResponseResult {
 
 /** Blocks the handle (owner review) and returns the error to throw. */
 async function block(call: ToolCall, record: HandleRecord, reason: string, error: SessError): Promise<SessError> {
-  await call.scope.store
-    .update(record.handle, record.version, { state: 'blocked', blockedReason: reason })
-    .catch(() => undefined);
+  await patchHandle(call.scope.store, record, { state: 'blocked', blockedReason: reason }).catch(() => undefined);
   return error;
 }
 
@@ -116,9 +123,9 @@ async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<Intera
   }
   const closed = view.state === 'closed';
   if (closed && record.state !== 'closed') {
-    await call.scope.store
-      .update(record.handle, record.version, { state: 'closed', sealed: null, expiresAt: view.expiresAt })
-      .catch(() => undefined);
+    await patchHandle(call.scope.store, record, { state: 'closed', sealed: null, expiresAt: view.expiresAt }).catch(
+      () => undefined,
+    );
   }
   const interaction = base(record, closed ? 'closed' : 'waiting');
   interaction.expiresAt = view.expiresAt;
@@ -219,7 +226,7 @@ export async function readResponse(call: ToolCall, rawArgs: unknown): Promise<In
       state: 'answered' as const,
       sealed: { response: saved, ...(record.humanUrl ? { humanUrl: record.humanUrl } : {}) },
     };
-    const updated = await call.scope.store.update(record.handle, record.version, patch);
+    const updated = await patchHandle(call.scope.store, record, patch);
     if (!updated) {
       // Another call got there first; release only if it saved this very answer.
       const now = await loadHandle(call.scope, record.handle);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { type AuthInfo, createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
+import { MAX_WAIT_MS } from '@sess/contract';
 import {
   type BodyRead,
   bearerChallenge,
@@ -11,14 +12,13 @@ import {
   readWebBody,
   SessError,
 } from '@sess/core';
-import {
-  type HandleBinding,
-  type HandleStoreFactory,
-  MAX_WAIT_MS,
-  type ReceiptVerification,
-  type RequestScope,
-  type SessBackend,
-  type SessPrincipal,
+import type {
+  HandleBinding,
+  HandleStoreFactory,
+  ReceiptVerification,
+  RequestScope,
+  SessBackend,
+  SessPrincipal,
 } from '@sess/interactions';
 import { createServerFactory, SERVER_INFO, toolError } from '../tools/build-server.ts';
 import { Deadline } from './deadline.ts';

@@ -1,6 +1,7 @@
 import type { DbOrTx } from '@sess/db';
 import { deleteInChunks } from '@sess/db';
 import { sql } from 'drizzle-orm';
+import { FINISHED_STATE_SQL } from './state-literals.ts';
 
 /**
  * How long a finished handle (completed, expired, cancelled, closed) stays readable by
@@ -17,7 +18,7 @@ export function deleteFinishedHandles(db: DbOrTx, at: Date): Promise<number> {
     (limit) => sql`delete from mcp_handles
                     where handle in (
                       select handle from mcp_handles
-                       where state in ('completed', 'expired', 'cancelled', 'closed') and updated_at < ${cutoff}::timestamptz
+                       where state in (${FINISHED_STATE_SQL}) and updated_at < ${cutoff}::timestamptz
                        limit ${limit})
                    returning 1`,
   );

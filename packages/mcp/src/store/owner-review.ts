@@ -1,9 +1,14 @@
+import { HANDLE_MACHINE, REVIEW_HANDLE_STATES } from '@sess/contract';
 import type { Db } from '@sess/db';
 import { queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
+import { REVIEW_STATE_SQL } from './state-literals.ts';
 
 /** The states no tool can leave: the person who started them decides (the seed's "owner review"). */
-export const REVIEW_STATES = ['blocked', 'create_unknown'] as const;
+export const REVIEW_STATES = REVIEW_HANDLE_STATES;
+
+/** The move Retire makes (from a review state to cancelled), from the handle's transition table. */
+const RETIRED = HANDLE_MACHINE.transitions.retired_by_owner;
 
 /** Shown at most on the review page; a principal has at most 100 unfinished handles anyway. */
 const REVIEW_LIMIT = 100;
@@ -60,7 +65,7 @@ export async function listHandlesForReview(db: Db, principalId: string): Promise
     db,
     sql`select ${SELECTED}
           from mcp_handles h join workspaces w on w.id = h.workspace_id
-         where h.principal_id = ${principalId} and h.state in ('blocked', 'create_unknown')
+         where h.principal_id = ${principalId} and h.state in (${REVIEW_STATE_SQL})
          order by h.updated_at desc, h.handle desc
          limit ${REVIEW_LIMIT}`,
   );
@@ -73,7 +78,7 @@ export async function findHandleForReview(db: Db, principalId: string, handle: s
     db,
     sql`select ${SELECTED}
           from mcp_handles h join workspaces w on w.id = h.workspace_id
-         where h.handle = ${handle} and h.principal_id = ${principalId} and h.state in ('blocked', 'create_unknown')`,
+         where h.handle = ${handle} and h.principal_id = ${principalId} and h.state in (${REVIEW_STATE_SQL})`,
   );
   return row ? toReview(row) : undefined;
 }
@@ -89,10 +94,10 @@ export async function retireHandle(db: Db, input: { principalId: string; handle:
   const rows = await queryRows(
     db,
     sql`update mcp_handles
-           set state = 'cancelled', blocked_reason = 'retired_by_owner', intent = null, pending = null, sealed = null,
+           set state = ${RETIRED.to}, blocked_reason = 'retired_by_owner', intent = null, pending = null, sealed = null,
                version = version + 1, updated_at = ${input.now.toISOString()}::timestamptz
          where handle = ${input.handle} and principal_id = ${input.principalId}
-           and state in ('blocked', 'create_unknown')
+           and state in (${REVIEW_STATE_SQL})
         returning 1 as retired`,
   );
   return rows.length === 1;

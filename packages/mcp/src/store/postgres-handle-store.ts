@@ -1,3 +1,4 @@
+import { type HandleState, REVIEW_HANDLE_STATES, UNFINISHED_HANDLE_STATES } from '@sess/contract';
 import { createLogger, createSweeper, isSessError, type Logger, SessError } from '@sess/core';
 import { classifyDatabaseError, type Db, type DbOrTx, mcpHandles, queryRows, type Tx, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
 import {
@@ -5,20 +6,19 @@ import {
   type HandleBinding,
   type HandlePatch,
   type HandleRecord,
-  type HandleState,
   type HandleStore,
   type HandleStoreFactory,
   type ListStatus,
   MAX_UNFINISHED_PER_PRINCIPAL,
   type SavedMutation,
   type SealedData,
-  UNFINISHED_STATES,
   type UnitOfWork,
   UnitOfWorkFailure,
 } from '@sess/interactions';
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { deleteFinishedHandles } from './delete-finished-handles.ts';
 import { createSealer, type Sealer } from './seal.ts';
+import { UNFINISHED_STATE_SQL } from './state-literals.ts';
 
 type Row = typeof mcpHandles.$inferSelect;
 
@@ -31,7 +31,7 @@ export interface PostgresHandleStoreOptions {
   logger?: Logger;
 }
 
-const UNFINISHED = [...UNFINISHED_STATES];
+const UNFINISHED = [...UNFINISHED_HANDLE_STATES];
 
 /**
  * A failure of the store as the tools see it: characters the database cannot store are
@@ -87,7 +87,7 @@ function statusFilter(status: ListStatus): SQL | undefined {
     case 'open':
       return inArray(mcpHandles.state, UNFINISHED);
     case 'blocked':
-      return inArray(mcpHandles.state, ['blocked', 'create_unknown']);
+      return inArray(mcpHandles.state, [...REVIEW_HANDLE_STATES]);
     default:
       return eq(mcpHandles.state, status);
   }
@@ -206,7 +206,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
                    ${record.blockedReason ?? null}, ${record.createdAt}::timestamptz, ${record.updatedAt}::timestamptz
              where (select count(*) from mcp_handles
                      where workspace_id = ${binding.workspaceId} and principal_id = ${binding.principalId}
-                       and state in ('create_intent', 'create_unknown', 'waiting', 'answered', 'blocked')) < ${MAX_UNFINISHED_PER_PRINCIPAL}
+                       and state in (${UNFINISHED_STATE_SQL})) < ${MAX_UNFINISHED_PER_PRINCIPAL}
             returning handle`,
       );
       if (inserted.length === 0) {

@@ -6,113 +6,22 @@ import {
   ProtocolErrorCode,
   Server,
   type ServerContext,
-  type ToolAnnotations,
 } from '@modelcontextprotocol/server';
+import { SERVER_INSTRUCTIONS, TOOL_NAMES, TOOLS, type ToolName, toolInputJsonSchema, toolOutputJsonSchema } from '@sess/contract';
 import { isId, isSessError, SessError } from '@sess/core';
-import {
-  asSessError,
-  errorBody,
-  OPERATIONS,
-  type RequestScope,
-  resultText,
-  SERVER_INSTRUCTIONS,
-  SESS_ASK_DESCRIPTION,
-  SESS_CANCEL_DESCRIPTION,
-  SESS_COMPLETE_DESCRIPTION,
-  SESS_LIST_DESCRIPTION,
-  SESS_PUBLISH_DESCRIPTION,
-  SESS_REQUEST_DESCRIPTION,
-  SESS_RESPONSE_DESCRIPTION,
-  TOOL_NAMES,
-  type ToolDeps,
-  type ToolName,
-} from '@sess/interactions';
-import {
-  INTERACTION_OUTPUT,
-  LIST_OUTPUT,
-  passThroughSchema,
-  SESS_CANCEL_INPUT,
-  SESS_COMPLETE_INPUT,
-  SESS_LIST_INPUT,
-  SESS_RESPONSE_INPUT,
-  sessAskInputSchema,
-  sessPublishInputSchema,
-  sessRequestInputSchema,
-} from './schemas.ts';
+import { asSessError, errorBody, OPERATIONS, type RequestScope, resultText, type ToolDeps } from '@sess/interactions';
 
 /*
- * The MCP SDK adapter: the seven operations of @sess/interactions as MCP tools — names,
- * titles, descriptions, annotations and schemas for tools/list, and the operations' results and
- * errors as CallToolResults. Nothing else: what a tool does is the operation's.
+ * The MCP SDK adapter: the seven operations of @sess/interactions as MCP tools, listed as the
+ * contract describes them (names, titles, descriptions, annotations, and the JSON Schemas
+ * generated from its zod schemas), their results and errors as CallToolResults. Nothing else:
+ * what a tool does is the operation's, what it says is the contract's.
  */
 
 /** The server's identity on the wire. */
 export const SERVER_INFO = { name: 'sess', title: 'Sess', version: '0.1.0' } as const;
 
 export { TOOL_NAMES };
-
-type JsonSchema = Parameters<typeof passThroughSchema>[0];
-
-/** What tools/list shows of a tool (the operation it runs is `OPERATIONS[name]`). */
-interface ToolListing {
-  title: string;
-  description: string;
-  input: () => JsonSchema;
-  output: JsonSchema;
-  annotations: ToolAnnotations;
-}
-
-const LISTINGS: Record<ToolName, ToolListing> = {
-  sess_ask: {
-    title: 'Ask a person a short question',
-    description: SESS_ASK_DESCRIPTION,
-    input: sessAskInputSchema,
-    output: INTERACTION_OUTPUT,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  },
-  sess_request: {
-    title: 'Ask a person with a full form',
-    description: SESS_REQUEST_DESCRIPTION,
-    input: sessRequestInputSchema,
-    output: INTERACTION_OUTPUT,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  },
-  sess_response: {
-    title: "Read the person's answer",
-    description: SESS_RESPONSE_DESCRIPTION,
-    input: () => SESS_RESPONSE_INPUT,
-    output: INTERACTION_OUTPUT,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  },
-  sess_publish: {
-    title: 'Show the person the next step',
-    description: SESS_PUBLISH_DESCRIPTION,
-    input: sessPublishInputSchema,
-    output: INTERACTION_OUTPUT,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  },
-  sess_complete: {
-    title: 'Finish with the answer',
-    description: SESS_COMPLETE_DESCRIPTION,
-    input: () => SESS_COMPLETE_INPUT,
-    output: INTERACTION_OUTPUT,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  },
-  sess_list: {
-    title: 'List your open interactions',
-    description: SESS_LIST_DESCRIPTION,
-    input: () => SESS_LIST_INPUT,
-    output: LIST_OUTPUT,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  },
-  sess_cancel: {
-    title: 'Withdraw a form',
-    description: SESS_CANCEL_DESCRIPTION,
-    input: () => SESS_CANCEL_INPUT,
-    output: INTERACTION_OUTPUT,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  },
-};
 
 /** An operation's result as an MCP tool result: `structuredContent` and its text. */
 async function runOperation(name: ToolName, call: Parameters<(typeof OPERATIONS)[ToolName]['run']>[0], args: unknown) {
@@ -158,15 +67,15 @@ export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ct
   const outputs = new Map<string, Record<string, unknown>>();
   const listing = {
     tools: TOOL_NAMES.map((name) => {
-      const tool = LISTINGS[name];
-      const output = passThroughSchema(tool.output)['~standard'].jsonSchema.output({ target: 'draft-2020-12' });
-      outputs.set(name, output);
+      const tool = TOOLS[name];
+      const outputSchema = toolOutputJsonSchema(name) as Record<string, unknown>;
+      outputs.set(name, outputSchema);
       return {
         name,
         title: tool.title,
         description: tool.description,
-        inputSchema: passThroughSchema(tool.input())['~standard'].jsonSchema.input({ target: 'draft-2020-12' }),
-        outputSchema: output,
+        inputSchema: toolInputJsonSchema(name),
+        outputSchema,
         annotations: tool.annotations,
       };
     }),
