@@ -1,0 +1,44 @@
+/*
+ * @sess/client: a typed client for Sess's /v1 API (create a form, give the person its link,
+ * wait for the answer, verify its receipt, publish a follow-up or complete), with failures
+ * classified as the seed's SDK error kinds. See README.md.
+ */
+export type {
+  AnswerValue,
+  AnswerView,
+  AskView,
+  CreateAskRequest,
+  CreatedAsk,
+  CreatedSession,
+  CreateSessionRequest,
+  SessionList,
+  SessionListStatus,
+  SessionState,
+  SessionSummary,
+  SessionView,
+  WithdrawnSession,
+} from '@sess/contract';
+export type { ReceiptClaims, ReceiptFailureReason } from '@sess/receipts';
+export {
+  createSessClient,
+  type SessAsks,
+  type SessClient,
+  type SessClientOptions,
+  type SessReceipts,
+  type SessSessions,
+} from './client/create-sess-client.ts';
+export {
+  isSessClientError,
+  SESS_CLIENT_ERROR_KINDS,
+  SessClientError,
+  type SessClientErrorInit,
+  type SessClientErrorKind,
+} from './errors/sess-client-error.ts';
+export type { CallOptions, SessResult, SessWriteResult, WriteOptions } from './http/send-request.ts';
+export type { VerifiedResponse, VerifyResponseInput } from './receipts/verify-response.ts';
+export type { CompleteSessionInput } from './sessions/complete-session.ts';
+export type { ListSessionsQuery } from './sessions/list-sessions.ts';
+export type { PublishSessionInput } from './sessions/publish-session.ts';
+export type { ReadSessionQuery } from './sessions/read-session.ts';
+export type { WaitOptions } from './sessions/wait-for-session.ts';
+export { CLIENT_VERSION } from './version.ts';

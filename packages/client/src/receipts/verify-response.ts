@@ -1,0 +1,134 @@
+import { type AnswerValue, type AnswerView, AnswerViewSchema } from '@sess/contract';
+import {
+  type ExpectedReceipt,
+  type ReceiptClaims,
+  type ReceiptFailureReason,
+  type ReceiptKeySet,
+  verifyReceipt,
+} from '@sess/receipts';
+import { hashAnswer } from '@sess/surface';
+import { SessClientError } from '../errors/sess-client-error.ts';
+
+/** What `verifyResponse` checks the answer against: what the agent itself knows, never what the answer says. */
+export interface VerifyResponseInput {
+  /** The answer as a read returned it (`session.response`, or one of an Ask's `answers`). */
+  response: AnswerView;
+  /** The session (or Ask) the agent created. */
+  sessionId: string;
+  /** The revision the agent is waiting on. */
+  revision: number;
+  /** The answer event the agent acts on; default the response's own `eventId`. */
+  eventId?: string | undefined;
+  /** SHA-256 of the Surface the agent showed, as its create or publish returned it. */
+  surfaceSha256: string;
+  /** The workspace the API key acts in (`result.workspaceId` of the create). */
+  workspaceId: string;
+  /**
+   * An Ask respondent (`rsp_…`) the answer must be from. Omitted: the receipt must name the
+   * respondent the answer shows, and an interaction's answer must name none.
+   */
+  respondentId?: string | null | undefined;
+}
+
+/** A verified answer: the values the receipt signs, and the receipt's claims. */
+export interface VerifiedResponse {
+  eventId: string;
+  revision: number;
+  actionId: string;
+  /** Untrusted human input, though verified to be what the person sent: validate before acting. */
+  values: Record<string, AnswerValue>;
+  respondentId: string | undefined;
+  /** The key that signed it (`sk_…`). */
+  kid: string;
+  claims: ReceiptClaims;
+}
+
+/** How receipts are verified: the key set (one per client) and the issuer. */
+export interface ReceiptVerifierConfig {
+  keys: ReceiptKeySet;
+  issuer: string;
+}
+
+const OPERATION = 'verifyResponse';
+
+function refused(reason: ReceiptFailureReason, message: string): SessClientError {
+  return new SessClientError({
+    kind: 'protocol',
+    operation: OPERATION,
+    code: 'VERIFICATION_FAILED',
+    reason,
+    retryable: false,
+    message: `The answer's receipt did not verify (${reason}): ${message}. Do not act on this answer.`,
+  });
+}
+
+/**
+ * Verifies an answer before the agent acts on it: the answer is for exactly this session,
+ * revision, event, Surface and workspace, its values hash to the `answer_sha256` its receipt
+ * signs, and the receipt (compact JWS, ES256) verifies with a key from the server's JWKS.
+ * A key set that cannot be fetched is `transport` (retryable: nothing is wrong with the answer
+ * yet); every other failure is `protocol` with `code` VERIFICATION_FAILED and the verifier's
+ * `reason` (`BAD_SIGNATURE`, `UNKNOWN_KEY_ID`, `SESSION_MISMATCH`, …).
+ */
+export async function verifyResponse(config: ReceiptVerifierConfig, input: VerifyResponseInput): Promise<VerifiedResponse> {
+  // What the agent must know for itself; without it there is nothing to verify against.
+  for (const name of ['sessionId', 'surfaceSha256', 'workspaceId'] as const) {
+    if (typeof input?.[name] !== 'string' || input[name] === '') {
+      throw new SessClientError({ kind: 'configuration', operation: OPERATION, message: `verifyResponse needs ${name}.` });
+    }
+  }
+  if (!Number.isSafeInteger(input.revision) || input.revision < 1) {
+    throw new SessClientError({
+      kind: 'configuration',
+      operation: OPERATION,
+      message: 'verifyResponse needs revision (from 1).',
+    });
+  }
+  const parsed = AnswerViewSchema.safeParse(input?.response);
+  if (!parsed.success) throw refused('MALFORMED', 'response is not an answer as /v1 returns it');
+  const response = parsed.data;
+  // The answer's own fields first: a mismatch here needs no key set.
+  if (response.revision !== input.revision) throw refused('REVISION_MISMATCH', 'the answer is for another revision');
+  if (input.eventId !== undefined && response.eventId !== input.eventId) {
+    throw refused('EVENT_MISMATCH', 'the answer is another event');
+  }
+  if (response.surfaceSha256 !== input.surfaceSha256) throw refused('SURFACE_MISMATCH', 'the answer is to another Surface');
+  const answerSha256 = hashAnswer({ actionId: response.actionId, values: response.values });
+  if (response.answerSha256 !== answerSha256) throw refused('ANSWER_MISMATCH', 'the values do not hash to answerSha256');
+  const shownRespondent = response.respondentId ?? null;
+  if (input.respondentId !== undefined && shownRespondent !== input.respondentId) {
+    throw refused('RESPONDENT_MISMATCH', 'the answer is from another respondent');
+  }
+
+  const expected: ExpectedReceipt = {
+    workspaceId: input.workspaceId,
+    sessionId: input.sessionId,
+    revision: input.revision,
+    eventId: input.eventId ?? response.eventId,
+    surfaceSha256: input.surfaceSha256,
+    answerSha256,
+    respondentId: input.respondentId ?? shownRespondent,
+  };
+  const result = await verifyReceipt(response.receipt, { keys: config.keys, issuer: config.issuer, expected });
+  if (!result.ok) {
+    if (result.reason === 'KEY_SET_UNAVAILABLE') {
+      throw new SessClientError({
+        kind: 'transport',
+        operation: OPERATION,
+        reason: result.reason,
+        sent: true,
+        message: `The receipt keys (JWKS) could not be fetched: ${result.message}. Verify again later; the answer is not rejected.`,
+      });
+    }
+    throw refused(result.reason, result.message);
+  }
+  return {
+    eventId: response.eventId,
+    revision: response.revision,
+    actionId: response.actionId,
+    values: response.values,
+    respondentId: response.respondentId,
+    kid: result.kid,
+    claims: result.claims,
+  };
+}
