@@ -1,10 +1,12 @@
 #!/usr/bin/env node
+// Builds the publishable @sess/client into dist/: one ESM file (esbuild) and one .d.ts (tsc
+// emits a declaration per source file, then rollup-plugin-dts bundles those). The workspace
+// packages it uses (@sess/contract, surface, receipts, core) are bundled into both, so the
+// published package depends only on what its package.json lists. The build fails if the output
+// imports anything else.
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-// Builds the publishable @sess/client into dist/: one ESM file (esbuild) and one .d.ts
-// (rollup + rollup-plugin-dts). The workspace packages it uses (@sess/contract, surface,
-// receipts, core) are bundled into both, so the published package depends only on what its
-// package.json lists. The build fails if the output imports anything else.
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -77,19 +79,72 @@ const inputs = Object.values(js.metafile.outputs).flatMap((output) =>
 const forbidden = inputs.filter((path) => /(?:^|\/)(?:pino|drizzle-orm|postgres|hono|@hono)(?:\/|$)/.test(path));
 if (forbidden.length > 0) throw new Error(`the bundle contains server code: ${forbidden.join(', ')}`);
 
-// Declarations: our workspace packages are inlined, every other package stays an import (and
-// is then checked against the dependencies below). tsconfig.build.json names only the entry: the
-// repository's tsconfig would pull every package of the repository into the program.
+// Declarations, in two steps. rollup-plugin-dts cannot be given our .ts sources: it resolves
+// @sess/* through node_modules, counts those files as external libraries and makes a whole new
+// TypeScript program (type-checking zod's inference again) for every one of them, which ran for
+// minutes and then out of heap. So: (1) one tsc run emits a .d.ts per source file of the client
+// and of the workspace packages it reaches (paths point @sess/* at their sources, so they are
+// emitted, not treated as libraries); the repository's typescript is v7 (tsgo), seconds for
+// this; (2) rollup-plugin-dts bundles those .d.ts files, which it only parses.
+const work = join(root, '.tmp', 'dts');
+await rm(work, { recursive: true, force: true });
+await mkdir(work, { recursive: true });
+const require = createRequire(import.meta.url);
+const workspace = Object.keys(pkg.devDependencies ?? {}).filter((name) => name.startsWith('@sess/'));
+/** Each workspace package's entry (its `exports["."]`, a .ts source). */
+const entries = Object.fromEntries(workspace.map((name) => [name, require.resolve(name)]));
+const packagesDir = dirname(root);
+const emitted = join(work, 'out');
+const tsconfig = {
+  compilerOptions: {
+    target: 'ES2023',
+    lib: ['ES2023', 'DOM'],
+    module: 'preserve',
+    moduleResolution: 'bundler',
+    strict: true,
+    allowImportingTsExtensions: true,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    skipLibCheck: true,
+    types: [],
+    declaration: true,
+    emitDeclarationOnly: true,
+    rootDir: packagesDir,
+    outDir: emitted,
+    paths: Object.fromEntries(Object.entries(entries).map(([name, entry]) => [name, [entry]])),
+  },
+  files: [join(root, 'src/index.ts')],
+};
+await writeFile(join(work, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+// The repository's typescript by its own bin (node_modules/.bin/tsc may be another copy's).
+const typescriptManifest = require.resolve('typescript/package.json');
+const tscBin = join(dirname(typescriptManifest), JSON.parse(await readFile(typescriptManifest, 'utf8')).bin.tsc);
+const tsc = spawnSync(process.execPath, [tscBin, '-p', join(work, 'tsconfig.json')], {
+  encoding: 'utf8',
+});
+if (tsc.status !== 0) throw new Error(`tsc could not emit the declarations:\n${tsc.stdout}${tsc.stderr}`);
+
+/** An emitted file's path for a source file's path. */
+const emittedPath = (source) => join(emitted, relative(packagesDir, source)).replace(/\.ts$/, '.d.ts');
+const workspaceEntries = new Map(Object.entries(entries).map(([name, entry]) => [name, emittedPath(entry)]));
+// The emitted files keep the sources' specifiers ('./common.ts', '@sess/core'): point them at the
+// emitted files, so rollup-plugin-dts finds every one in the one program it makes for the entry.
+const pointAtDeclarations = {
+  name: 'point-at-declarations',
+  resolveId(source, importer) {
+    if (!importer) return null;
+    const workspaceEntry = workspaceEntries.get(source);
+    if (workspaceEntry) return workspaceEntry;
+    if (source.startsWith('.') && source.endsWith('.ts') && !source.endsWith('.d.ts')) {
+      return join(dirname(importer), source).replace(/\.ts$/, '.d.ts');
+    }
+    return null;
+  },
+};
 const bundle = await rollup({
-  input: join(root, 'src/index.ts'),
-  external: (id) => !id.startsWith('@sess/') && !id.startsWith('.') && !id.startsWith('/'),
-  plugins: [
-    dts({
-      respectExternal: true,
-      tsconfig: join(root, 'tsconfig.build.json'),
-      compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true },
-    }),
-  ],
+  input: emittedPath(join(root, 'src/index.ts')),
+  external: (id) => !id.startsWith('.') && !id.startsWith('/') && !workspaceEntries.has(id),
+  plugins: [pointAtDeclarations, dts({ compilerOptions: { moduleResolution: 100 } })],
   onwarn(warning, warn) {
     // Type-only circular imports inside the contract are harmless in a declaration bundle.
     if (warning.code === 'CIRCULAR_DEPENDENCY') return;
@@ -98,6 +153,7 @@ const bundle = await rollup({
 });
 const { output } = await bundle.generate({ format: 'es' });
 await bundle.close();
+await rm(work, { recursive: true, force: true });
 const declarations = output.find((chunk) => chunk.type === 'chunk');
 if (!declarations) throw new Error('rollup-plugin-dts produced no declaration chunk');
 const dtsImports = [...declarations.code.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]);

@@ -6,8 +6,8 @@ import {
   type ReceiptKeySet,
   verifyReceipt,
 } from '@sess/receipts';
-import { hashAnswer } from '@sess/surface';
 import { SessClientError } from '../errors/sess-client-error.ts';
+import { hashAnswer } from './hash-answer.ts';
 
 /** What `verifyResponse` checks the answer against: what the agent itself knows, never what the answer says. */
 export interface VerifyResponseInput {
@@ -93,7 +93,7 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     throw refused('EVENT_MISMATCH', 'the answer is another event');
   }
   if (response.surfaceSha256 !== input.surfaceSha256) throw refused('SURFACE_MISMATCH', 'the answer is to another Surface');
-  const answerSha256 = hashAnswer({ actionId: response.actionId, values: response.values });
+  const answerSha256 = await hashAnswer({ actionId: response.actionId, values: response.values });
   if (response.answerSha256 !== answerSha256) throw refused('ANSWER_MISMATCH', 'the values do not hash to answerSha256');
   const shownRespondent = response.respondentId ?? null;
   if (input.respondentId !== undefined && shownRespondent !== input.respondentId) {
