@@ -13,7 +13,7 @@ export {
   IDEMPOTENCY_WINDOW_SECONDS,
   type Idempotency,
   V1_SCOPE,
-} from './idempotency/run-idempotent.ts';
+} from './idempotency/idempotency-key.ts';
 export { readJwks } from './keys/read-jwks.ts';
 export { ensureSigningKey, loadSigningKeyRing, rotateSigningKeys, SIGNING_KEYS_CHANNEL } from './keys/signing-keys.ts';
 export { extendLink } from './link/extend-link.ts';
@@ -22,6 +22,13 @@ export { type StartedRespondent, startRespondent } from './link/start-respondent
 export { type SubmitLinkAnswerInput, type SubmitLinkAnswerResult, submitLinkAnswer } from './link/submit-link-answer.ts';
 export { type WaitLinkInput, waitLink } from './link/wait-link.ts';
 export type { AskState, LinkState, SessionState } from './model/derive-state.ts';
+export {
+  DEFAULT_EXPIRES_IN_SECONDS,
+  DEFAULT_LINK_HORIZON_SECONDS,
+  EXTENDABLE_MAX_SECONDS,
+  MAX_ASK_RESPONDENTS,
+  MAX_WAIT_MS,
+} from './model/lifetimes.ts';
 export { classifyToken, linkUrl } from './model/link-tokens.ts';
 export { describeSeconds, PLANS, type Plan, type PlanName, planFor } from './model/plans.ts';
 export type {
@@ -40,16 +47,7 @@ export {
   type PageRoutesDeps,
   RESPONDENT_COOKIE,
 } from './pages/create-page-routes.ts';
-export {
-  createFormsRuntime,
-  DEFAULT_EXPIRES_IN_SECONDS,
-  DEFAULT_LINK_HORIZON_SECONDS,
-  EXTENDABLE_MAX_SECONDS,
-  type FormsRuntime,
-  type FormsRuntimeOptions,
-  MAX_ASK_RESPONDENTS,
-  MAX_WAIT_MS,
-} from './runtime/forms-runtime.ts';
+export { createFormsRuntime, type FormsRuntime, type FormsRuntimeOptions } from './runtime/forms-runtime.ts';
 export { type CompleteSessionInput, completeSession } from './sessions/complete-session.ts';
 export type { WorkspaceContext } from './sessions/context.ts';
 export { type CreateAskInput, type CreatedAsk, createAsk } from './sessions/create-ask.ts';

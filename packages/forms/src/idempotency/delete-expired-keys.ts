@@ -2,7 +2,7 @@ import type { DbOrTx } from '@sess/db';
 import { deleteInChunks } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { isoParam } from '../model/sql-values.ts';
-import { IDEMPOTENCY_WINDOW_SECONDS } from './run-idempotent.ts';
+import { IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-key.ts';
 
 /** Deletes the idempotency keys older than the replay window as of `at` (by the created_at index). Returns how many went. */
 export function deleteExpiredIdempotencyKeys(db: DbOrTx, at: Date): Promise<number> {

@@ -1,5 +1,6 @@
+import { MAX_WAIT_MS } from '../model/lifetimes.ts';
 import type { LinkView } from '../model/views.ts';
-import { type FormsRuntime, MAX_WAIT_MS } from '../runtime/forms-runtime.ts';
+import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { waitForChange } from '../waits/waiter-hub.ts';
 import { openLink } from './open-link.ts';
 

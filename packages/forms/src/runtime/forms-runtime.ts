@@ -1,24 +1,13 @@
-import { MAX_WAIT_MS } from '@sess/contract';
 import { createSweeper, type Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { SigningKeyRing } from '@sess/receipts';
 import { deleteExpiredIdempotencyKeys } from '../idempotency/delete-expired-keys.ts';
 import { KeyRingCache } from '../keys/key-ring-cache.ts';
 import { SIGNING_KEYS_CHANNEL } from '../keys/signing-keys.ts';
+import { DEFAULT_LINK_HORIZON_SECONDS } from '../model/lifetimes.ts';
 import { prepareQueries, type Queries } from '../model/queries.ts';
 import { CreateBatcher } from '../sessions/create-batcher.ts';
 import { WaiterHub } from '../waits/waiter-hub.ts';
-
-/** Default horizon of an extendable link: 7 days from its creation (`SESS_LINK_HORIZON_SECONDS`). */
-export const DEFAULT_LINK_HORIZON_SECONDS = 7 * 86_400;
-/** Links of this lifetime or less may be extended by the person ("Ask for more time"). */
-export const EXTENDABLE_MAX_SECONDS = 20 * 3_600;
-/** `expires_in` when a create leaves it out: 20 hours (so the link is extendable), or the plan's ceiling if lower. */
-export const DEFAULT_EXPIRES_IN_SECONDS = 20 * 3_600;
-/** The longest wait of a read (`wait_ms`), as in the seed: @sess/contract's, shared with sess_response. */
-export { MAX_WAIT_MS };
-/** The largest `respondents.max` of an Ask. */
-export const MAX_ASK_RESPONDENTS = 1_000;
 
 export interface FormsRuntimeOptions {
   database: Database;

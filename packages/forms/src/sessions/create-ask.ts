@@ -1,9 +1,9 @@
 import type { CreatedAsk } from '@sess/contract';
 import { newId, SessError } from '@sess/core';
 import { hashSurface, parseAskArguments, toSurface } from '@sess/surface';
+import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import { planFor } from '../model/plans.ts';
-import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../runtime/forms-runtime.ts';
 import type { WorkspaceContext } from './context.ts';
 import { checkLifetime, type Lifetime, linkTimes, storeNewSession } from './insert-session.ts';
 

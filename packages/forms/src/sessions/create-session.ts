@@ -1,9 +1,9 @@
 import type { CreatedSession } from '@sess/contract';
 import { newId } from '@sess/core';
 import { hashSurface, parseRequestArguments } from '@sess/surface';
+import { DEFAULT_EXPIRES_IN_SECONDS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import { planFor } from '../model/plans.ts';
-import { DEFAULT_EXPIRES_IN_SECONDS } from '../runtime/forms-runtime.ts';
 import type { WorkspaceContext } from './context.ts';
 import { checkLifetime, linkTimes, storeNewSession } from './insert-session.ts';
 

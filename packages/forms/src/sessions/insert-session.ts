@@ -2,16 +2,13 @@ import { SessError } from '@sess/core';
 import type { Tx } from '@sess/db';
 import { queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
-import {
-  type Idempotency,
-  replayStored,
-  resolveIdempotency,
-  runIdempotent,
-  storedResponse,
-} from '../idempotency/run-idempotent.ts';
+import { type Idempotency, resolveIdempotency } from '../idempotency/idempotency-key.ts';
+import { runIdempotent } from '../idempotency/run-idempotent.ts';
+import { replayStored, storedResponse } from '../idempotency/stored-response.ts';
+import { EXTENDABLE_MAX_SECONDS } from '../model/lifetimes.ts';
 import { describeSeconds, type Plan, planFor } from '../model/plans.ts';
 import { isoParam } from '../model/sql-values.ts';
-import { EXTENDABLE_MAX_SECONDS, type FormsRuntime } from '../runtime/forms-runtime.ts';
+import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import type { WorkspaceContext } from './context.ts';
 import { insertSessionRows, type LinkTimes, type NewSession, type SessionRow } from './session-rows.ts';
 
@@ -111,13 +108,13 @@ export async function storeNewSession<R>(
         scope: resolved.scope,
         key: resolved.key,
         requestSha256: resolved.requestSha256,
-        response: storedResponse(runtime, resolved, result),
+        response: storedResponse(runtime.secret, resolved, result),
       },
     };
     // Outside a caller's transaction, creates share statements with their neighbours in time.
     const stored = ctx.tx ? (await insertSessionRows(ctx.tx, [row])).has(session.id) : await runtime.creates.store(row);
     if (stored || !resolved) return result;
-    return replayStored<R>(runtime, ctx.tx ?? runtime.database.db, resolved);
+    return replayStored<R>(runtime.secret, ctx.tx ?? runtime.database.db, resolved);
   }
   const { value } = await runIdempotent(
     runtime,

@@ -1,8 +1,8 @@
 import { SessError } from '@sess/core';
 import { sessionNotFound } from '../model/errors.ts';
+import { MAX_WAIT_MS } from '../model/lifetimes.ts';
 import { readRevisionAnswer } from '../model/queries.ts';
 import { type SessionView, toAnswerView, toSessionView } from '../model/views.ts';
-import { MAX_WAIT_MS } from '../runtime/forms-runtime.ts';
 import { waitForChange } from '../waits/waiter-hub.ts';
 import type { WorkspaceContext } from './context.ts';
 

@@ -4,7 +4,7 @@ import type { DbOrTx } from '@sess/db';
 import { queryRows } from '@sess/db';
 import type { Surface } from '@sess/surface';
 import { sql } from 'drizzle-orm';
-import type { StoredResponse } from '../idempotency/run-idempotent.ts';
+import type { StoredResponse } from '../idempotency/stored-response.ts';
 import { stateLiteral } from '../model/sql-values.ts';
 
 /** The stored state a session is created in: the transition table's one initial state. */
