@@ -1,4 +1,10 @@
 export {
+  createHttpBackend,
+  createHttpReceipts,
+  type HttpBackendOptions,
+  type HttpReceiptsOptions,
+} from './backends/http-backend.ts';
+export {
   backendContext,
   type ReceiptVerification,
   type RequestScope,
@@ -28,6 +34,7 @@ export {
   type CreatedAsk,
   type CreatedSession,
   type CreateOptions,
+  NotAppliedFailure,
   type SessBackend,
   type SessionSummary,
   type SessionView,

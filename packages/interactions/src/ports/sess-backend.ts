@@ -120,6 +120,19 @@ export class UnitOfWorkFailure extends SessError {
   }
 }
 
+/**
+ * A write the runtime certainly did not carry out: the request never reached it (the connection
+ * was refused) or it was turned away before any work was done (a rate limit). A bare
+ * `SESS_UNAVAILABLE` after a write may hide a commit whose answer was lost, so the tools treat it
+ * as outcome-unknown; this one lets a create drop its intent, and a first publish or complete
+ * its saved request: nothing changed anywhere, and the call may simply be made again later.
+ */
+export class NotAppliedFailure extends SessError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('SESS_UNAVAILABLE', message, {}, { cause: options.cause, retryable: true });
+  }
+}
+
 /** The runtime operations the tools need, and nothing more. */
 export interface SessBackend {
   /** The runtime's API origin (the in-process backend names the server's own public origin). */

@@ -2,7 +2,7 @@ import { isSessError, newId, newSecret, SessError, sha256CanonicalJson } from '@
 import { type AskArguments, hashSurface, parseAskArguments, parseRequestArguments, type Surface, toSurface } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandlePatch, HandleRecord } from '../ports/handle-store.ts';
-import { type CreatedAsk, type CreatedSession, UnitOfWorkFailure } from '../ports/sess-backend.ts';
+import { type CreatedAsk, type CreatedSession, NotAppliedFailure, UnitOfWorkFailure } from '../ports/sess-backend.ts';
 import type { UnitOfWork } from '../ports/unit-of-work.ts';
 import type { InteractionResult } from '../results.ts';
 import { classifyBackendError, patchHandle } from './handles.ts';
@@ -79,7 +79,8 @@ function commitUnknown(handle: string): SessError {
  * Creates the form and its handle record. With a backend that joins the store's unit of work
  * (in-process), the create and the record (intent and outcome in one row) commit together: a
  * hosted create is never outcome-unknown. Otherwise the intent is saved first, the create is sent once and never
- * retried, and a lost outcome leaves the handle `create_unknown` for the owner.
+ * retried, and a lost outcome leaves the handle `create_unknown` for the owner; only a request that
+ * certainly never reached the runtime (`NotAppliedFailure`) drops the intent and is `SESS_UNAVAILABLE`.
  * A create is never abandoned when the client goes away: no signal is passed to it.
  */
 export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<InteractionResult> {
@@ -209,6 +210,18 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
   try {
     created = await send();
   } catch (error) {
+    if (error instanceof NotAppliedFailure) {
+      // The request certainly never reached the runtime: nothing exists, so the intent goes and the call may be made again.
+      await patchHandle(store, intentRecord, { state: 'cancelled', intent: null, blockedReason: 'create_not_sent' }).catch(
+        () => undefined,
+      );
+      throw new SessError(
+        'SESS_UNAVAILABLE',
+        'Sess could not be reached just now; nothing was created. Try again in a moment.',
+        {},
+        { cause: error, retryable: true },
+      );
+    }
     const failure = classifyBackendError(error);
     if (failure.kind === 'rejected' || failure.kind === 'configuration' || failure.kind === 'protocol') {
       // Definitively refused: no session exists, so the intent goes with it.

@@ -2,7 +2,7 @@ import { newSecret, SessError, sha256CanonicalJson } from '@sess/core';
 import { hashSurface, parseSurface, type Surface } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandlePatch, HandleRecord, SavedMutation } from '../ports/handle-store.ts';
-import type { SessionView, WithdrawnView } from '../ports/sess-backend.ts';
+import { NotAppliedFailure, type SessionView, type WithdrawnView } from '../ports/sess-backend.ts';
 import type { InteractionResult } from '../results.ts';
 import { checkArguments } from './arguments.ts';
 import { blockedError, classifyBackendError, loadHandle, patchHandle, updateOrConflict } from './handles.ts';
@@ -29,8 +29,11 @@ function refuseAsk(kind: Kind): SessError {
   );
 }
 
-/** Dispatches a saved mutation (first time or identical repeat) and records what happened. */
-async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMutation): Promise<InteractionResult> {
+/**
+ * Dispatches a saved mutation (first time or identical repeat) and records what happened. `first`:
+ * this call saved the request just now, so no earlier attempt of it can have landed.
+ */
+async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMutation, first = false): Promise<InteractionResult> {
   const backend = call.deps.backend!;
   const ctx = backendContext(call.scope);
   const sessionId = (record.kind === 'ask' ? record.askId : record.sessionId)!;
@@ -55,6 +58,18 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
       view = await backend.withdraw(ctx, { sessionId, idempotencyKey: pending.idempotencyKey });
     }
   } catch (error) {
+    if (first && error instanceof NotAppliedFailure) {
+      // Never sent, never sent before: take the saved request back and the handle is as it was.
+      const restored = await patchHandle(call.scope.store, record, { pending: null }).catch(() => undefined);
+      if (restored) {
+        throw new SessError(
+          'SESS_UNAVAILABLE',
+          `Sess could not be reached just now; the ${pending.kind} was not sent and nothing changed. Try again in a moment.`,
+          {},
+          { cause: error, retryable: true },
+        );
+      }
+    }
     const failure = classifyBackendError(error);
     if (failure.kind === 'rejected' || (failure.kind === 'configuration' && failure.error.code === 'NOT_CONFIGURED')) {
       // A definitive refusal of a saved request: the handle needs the owner (the request stays as evidence).
@@ -177,7 +192,7 @@ async function mutate(call: ToolCall, kind: 'publish' | 'complete', rawArgs: unk
     pending.surfaceSha256 = hashSurface(surface);
   }
   const saved = await updateOrConflict(call.scope.store, record, { pending });
-  return dispatch(call, saved, pending);
+  return dispatch(call, saved, pending, true);
 }
 
 export function publishInteraction(call: ToolCall, args: unknown): Promise<InteractionResult> {
@@ -218,5 +233,5 @@ export async function cancelInteraction(call: ToolCall, rawArgs: unknown): Promi
     idempotencyKey: newSecret(18),
   };
   const saved = await updateOrConflict(call.scope.store, record, { pending });
-  return dispatch(call, saved, pending);
+  return dispatch(call, saved, pending, true);
 }
