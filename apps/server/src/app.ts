@@ -1,8 +1,10 @@
 import { createAccountRoutes, createApiKeyAuthenticator } from '@sess/accounts';
+import { createPageRoutes } from '@sess/answer-pages';
 import type { Logger } from '@sess/core';
 import { type Database, isMigrated } from '@sess/db';
-import { createFormsRuntime, createJwksRoute, createPageRoutes, createV1Routes, type FormsRuntime } from '@sess/forms';
+import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
 import { createOAuthRoutes } from '@sess/oauth';
+import { createJwksRoute, createV1Routes } from '@sess/v1-api';
 import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';

@@ -1,17 +1,11 @@
 import { databaseFailurePage } from '@sess/accounts';
 import { isSessError, type Logger } from '@sess/core';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@sess/db';
+import { extendLink, type FormsRuntime, type LinkView, openLink, startRespondent, submitLinkAnswer, waitLink } from '@sess/forms';
 import { type AnswerPageView, newNonce, pageHeaders, renderAnswerPage } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
-import { extendLink } from '../link/extend-link.ts';
-import { openLink } from '../link/open-link.ts';
-import { startRespondent } from '../link/start-respondent.ts';
-import { submitLinkAnswer } from '../link/submit-link-answer.ts';
-import { waitLink } from '../link/wait-link.ts';
-import type { LinkView } from '../model/views.ts';
-import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { createPageCsrf, type PagePurpose } from './page-csrf.ts';
 import { readPostedForm } from './read-posted-form.ts';
 import { pagePaths, toPageView } from './to-page-view.ts';

@@ -1,6 +1,6 @@
+import type { AskLinkView, InteractionLinkView, RespondentLinkView } from '@sess/forms';
 import type { Surface } from '@sess/surface';
 import { describe, expect, it } from 'vitest';
-import type { AskLinkView, InteractionLinkView, RespondentLinkView } from '../model/views.ts';
 import { createPageCsrf } from './page-csrf.ts';
 import { toPageView } from './to-page-view.ts';
 

@@ -1,5 +1,5 @@
+import type { LinkView } from '@sess/forms';
 import type { AnswerPageView } from '@sess/web';
-import type { LinkView } from '../model/views.ts';
 import type { PageCsrf } from './page-csrf.ts';
 
 /** The page's own paths for a token (relative to the origin, so they follow PUBLIC_URL's host). */

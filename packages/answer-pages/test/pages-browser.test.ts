@@ -4,10 +4,11 @@
  * file; each test opens its own context. A screenshot of each page state is saved under
  * test-results/screenshots/ (git-ignored).
  */
+
+import { readAsk, readSession } from '@sess/forms';
 import { launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAsk, readSession } from '../src/index.ts';
 import {
   commitInteraction,
   completeLink,

@@ -8,9 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { newId, newSecret } from '@sess/core';
 import { workspaces } from '@sess/db';
-import { buildApp, loadConfig } from '@sess/server';
-import { sampleSurface } from '@sess/surface/test-fixtures';
-import { createTestDatabase, createTestLogger, type TestDatabase } from '@sess/testkit';
 import {
   completeSession,
   createAsk,
@@ -21,7 +18,10 @@ import {
   readSession,
   type WorkspaceContext,
   withdrawSession,
-} from '../src/index.ts';
+} from '@sess/forms';
+import { buildApp, loadConfig } from '@sess/server';
+import { sampleSurface } from '@sess/surface/test-fixtures';
+import { createTestDatabase, createTestLogger, type TestDatabase } from '@sess/testkit';
 
 export interface PagesHarness {
   /** Where the server listens, e.g. http://127.0.0.1:43117 */

@@ -1,5 +1,5 @@
+import { readSession } from '@sess/forms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSession } from '../src/index.ts';
 import {
   answerEvent,
   commitInteraction,

@@ -1,12 +1,9 @@
 /*
  * @sess/forms: the runtime behind the link. Workspace verbs (agent side, every query filtered
- * by workspace), link verbs (the person's page, by token), waits, signing keys, and the /v1
- * and JWKS routes. See README.md.
+ * by workspace), link verbs (the person's page, by token), waits, signing keys and idempotency.
+ * No HTTP here: `/v1` and the JWKS are @sess/v1-api, the answer pages @sess/answer-pages. See README.md.
  */
 export { type AskView, readAsk } from './asks/read-ask.ts';
-export { createJwksRoute, JWKS_PATH } from './http/jwks-route.ts';
-export { readJsonBody, V1_BODY_LIMIT_BYTES } from './http/read-body.ts';
-export { createV1Routes, type V1Env, type V1Principal, type V1RoutesDeps, WORKSPACE_HEADER } from './http/v1-routes.ts';
 export { deleteExpiredIdempotencyKeys } from './idempotency/delete-expired-keys.ts';
 export {
   checkIdempotencyKey,
@@ -40,13 +37,6 @@ export type {
   RespondentLinkView,
   SessionView,
 } from './model/views.ts';
-export {
-  createPageRoutes,
-  PAGE_BODY_LIMIT_BYTES,
-  PAGE_WAIT_MS,
-  type PageRoutesDeps,
-  RESPONDENT_COOKIE,
-} from './pages/create-page-routes.ts';
 export { createFormsRuntime, type FormsRuntime, type FormsRuntimeOptions } from './runtime/forms-runtime.ts';
 export { type CompleteSessionInput, completeSession } from './sessions/complete-session.ts';
 export type { WorkspaceContext } from './sessions/context.ts';

@@ -1,4 +1,4 @@
-/* Small helpers shared by the forms test files (not exported from the package). */
+/* Small helpers shared by the tests of forms and of the packages over it (`@sess/forms/test-helpers`; never imported by src). */
 import { isSessError, type SessErrorBody } from '@sess/core';
 
 /** The SessError body a promise rejects with (fails the test if it resolves or throws something else). */

@@ -27,7 +27,7 @@ import {
 } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refusal } from './helpers.ts';
+import { refusal } from '../src/test-helpers.ts';
 
 let database: TestDatabase;
 let runtime: FormsRuntime;

@@ -24,7 +24,7 @@ import {
   tokenOf,
 } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { key, refusal } from './helpers.ts';
+import { key, refusal } from '../src/test-helpers.ts';
 
 let database: TestDatabase;
 let clock: TestClock;

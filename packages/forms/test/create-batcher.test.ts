@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateBatcher, MAX_BATCH } from '../src/sessions/create-batcher.ts';
 import type { SessionRow } from '../src/sessions/session-rows.ts';
-import { key, refusal } from './helpers.ts';
+import { key, refusal } from '../src/test-helpers.ts';
 
 let database: TestDatabase;
 let runtime: FormsRuntime;

@@ -10,7 +10,7 @@ import {
 } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { key } from './helpers.ts';
+import { key } from '../src/test-helpers.ts';
 
 /*
  * Idempotency keys are remembered for 24 hours, then swept: by a chunked delete that creates

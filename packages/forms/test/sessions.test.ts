@@ -26,7 +26,7 @@ import {
 } from '@sess/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { key, refusal } from './helpers.ts';
+import { key, refusal } from '../src/test-helpers.ts';
 
 let database: TestDatabase;
 let clock: TestClock;

@@ -19,7 +19,7 @@ import {
 } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { key } from './helpers.ts';
+import { key } from '../src/test-helpers.ts';
 
 const onPostgres = testDriver() === 'postgres';
 

@@ -1,7 +1,6 @@
+import { type FormsRuntime, readJwks } from '@sess/forms';
 import { JWKS_CACHE_CONTROL, JWKS_CONTENT_TYPE } from '@sess/receipts';
 import { Hono } from 'hono';
-import { readJwks } from '../keys/read-jwks.ts';
-import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 
 /** Where receipt verification keys are published. */
 export const JWKS_PATH = '/.well-known/jwks.json';

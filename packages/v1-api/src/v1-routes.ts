@@ -1,17 +1,19 @@
 import type { IncomingMessage } from 'node:http';
 import { buildV1OpenApiDocument } from '@sess/contract';
 import { type Logger, SessError } from '@sess/core';
+import {
+  completeSession,
+  createAsk,
+  createSession,
+  type FormsRuntime,
+  listSessions,
+  publishSession,
+  readAsk,
+  readSession,
+  type WorkspaceContext,
+  withdrawSession,
+} from '@sess/forms';
 import { type Context, Hono } from 'hono';
-import { readAsk } from '../asks/read-ask.ts';
-import type { FormsRuntime } from '../runtime/forms-runtime.ts';
-import { completeSession } from '../sessions/complete-session.ts';
-import type { WorkspaceContext } from '../sessions/context.ts';
-import { createAsk } from '../sessions/create-ask.ts';
-import { createSession } from '../sessions/create-session.ts';
-import { listSessions } from '../sessions/list-sessions.ts';
-import { publishSession } from '../sessions/publish-session.ts';
-import { readSession } from '../sessions/read-session.ts';
-import { withdrawSession } from '../sessions/withdraw-session.ts';
 import { checkQuery, integerParam, requireIdempotencyKey, requireIfMatchRevision, revisionEtag } from './preconditions.ts';
 import { type BodySource, readJsonBody, V1_BODY_LIMIT_BYTES } from './read-body.ts';
 

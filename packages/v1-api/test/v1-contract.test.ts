@@ -11,6 +11,7 @@ import {
   type V1ResponseHeader,
 } from '@sess/contract';
 import { type FormsRuntime, startRespondent, submitLinkAnswer } from '@sess/forms';
+import { key } from '@sess/forms/test-helpers';
 import { buildApp, loadConfig } from '@sess/server';
 import { RESPONDENT_NAME_FIELD } from '@sess/surface';
 import {
@@ -32,7 +33,6 @@ import {
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { key } from './helpers.ts';
 
 /*
  * The contract cannot drift from the wire: what GET /v1/openapi.json serves is what the contract

@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { authenticateApiKey, createApiKey, createApiKeyAuthenticator, listApiKeys, revokeApiKey } from '@sess/accounts';
 import { apiKeys } from '@sess/db';
 import { type FormsRuntime, submitLinkAnswer } from '@sess/forms';
+import { key, refusal } from '@sess/forms/test-helpers';
 import { createLocalKeySet, verifyReceipt } from '@sess/receipts';
 import { buildApp, loadConfig } from '@sess/server';
 import {
@@ -20,7 +21,6 @@ import {
 } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { key, refusal } from './helpers.ts';
 
 let database: TestDatabase;
 let runtime: FormsRuntime;
