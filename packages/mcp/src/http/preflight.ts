@@ -35,13 +35,16 @@ export function isHostAllowed(host: string | null | undefined, allow: HostAllowl
   return allow.exact.has(value) || allow.anyPort.has(hostnameOf(value));
 }
 
-/** Exact origins (`https://claude.ai`); compared case-insensitively as browsers serialise them lower-case. */
-export function createOriginAllowlist(origins: readonly string[] = []): ReadonlySet<string> {
+/** Exact browser origins (`https://claude.ai`), lower-cased. */
+export type OriginAllowlist = ReadonlySet<string>;
+
+/** Exact origins; compared case-insensitively as browsers serialise them lower-case. */
+export function createOriginAllowlist(origins: readonly string[] = []): OriginAllowlist {
   return new Set(origins.map((origin) => origin.trim().toLowerCase().replace(/\/+$/, '')));
 }
 
 /** Absent Origin passes (non-browser clients); a present one must be listed exactly. */
-export function isOriginAllowed(origin: string | null | undefined, allow: ReadonlySet<string>): boolean {
+export function isOriginAllowed(origin: string | null | undefined, allow: OriginAllowlist): boolean {
   if (origin === null || origin === undefined || origin === '') return true;
   return allow.has(origin.toLowerCase());
 }

@@ -65,11 +65,13 @@ export function plainToolsListEra(headers: Headers, body: unknown): { era: Era; 
   return { era: 'legacy', id };
 }
 
+/** The cached tools/list answers. */
+export interface ToolsListCache {
+  respond(era: Era, id: Id): Promise<Response | undefined>;
+}
+
 /** One cached answer per era, filled from the SDK on first use. */
-export function createToolsListCache(
-  mcp: McpHttpHandler,
-  authInfo: AuthInfo,
-): { respond(era: Era, id: Id): Promise<Response | undefined> } {
+export function createToolsListCache(mcp: McpHttpHandler, authInfo: AuthInfo): ToolsListCache {
   const captured = new Map<Era, Promise<Captured | undefined>>();
 
   async function capture(era: Era): Promise<Captured | undefined> {
