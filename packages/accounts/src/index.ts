@@ -44,7 +44,6 @@ export {
 export { checkCsrfToken, csrfToken } from './csrf/csrf-token.ts';
 // The HTTP face: sign-in, sign-up, sign-out, /account, /account/keys, "Sign in with …".
 export { CONNECTED_APPS_PATH, createAccountRoutes } from './http/account-routes.ts';
-export { databaseFailurePage } from './http/database-failure-page.ts';
 export {
   type AccountRateLimits,
   type AccountRoutesDeps,

@@ -1,6 +1,6 @@
-import { databaseFailurePage } from '@sess/accounts';
 import { isSessError, type Logger } from '@sess/core';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@sess/db';
+import { errorPage } from '@sess/error-pages';
 import { extendLink, type FormsRuntime, type LinkView, openLink, startRespondent, submitLinkAnswer, waitLink } from '@sess/forms';
 import { type AnswerPageView, newNonce, pageHeaders, renderAnswerPage } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
@@ -91,21 +91,23 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
   }
 
   /**
-   * The one mapper from a thrown error to a page: unknown links are a plain 404; a database out
-   * of reach is the 503 "briefly unavailable" page (and characters it cannot store a 400); the
-   * rest generic. The log line gets the error's summary (the root logger's `err`), never its
+   * A thrown error as a page, by the one HTML error mapper (unknown links 404, a database out of
+   * reach 503, characters it cannot store 400, the rest 500), in the answer page's own look for
+   * 404 and 500. The log line gets the error's summary (the root logger's `err`), never its
    * message: a failed query's message lists its parameters, which on this route are answers.
    */
   function sendError(c: PageContext, error: unknown) {
-    if (isSessError(error) && error.code === 'NOT_FOUND') return sendPage(c, { state: 'not_found' }, 404);
     const token = c.req.param('token');
-    const page = databaseFailurePage(error, token ? { backTo: pagePaths(token).page } : {});
-    if (page) {
-      c.get('logger')?.warn({ event: 'pages.database_failed', err: error }, 'answer page: database failed');
-      return page;
-    }
-    c.get('logger')?.error({ event: 'pages.error', err: error }, 'answer page failed');
-    return sendPage(c, { state: 'unavailable' }, 500);
+    return errorPage(error, {
+      ...(token ? { backTo: pagePaths(token).page } : {}),
+      render: {
+        not_found: (nonce) => renderAnswerPage({ state: 'not_found' }, nonce),
+        internal: (nonce) => renderAnswerPage({ state: 'unavailable' }, nonce),
+      },
+      nonce: c.get('nonce'),
+      logger: c.get('logger'),
+      event: 'pages',
+    });
   }
 
   /** Refuses a post from another site, or one without this link's CSRF token for `purpose`. */

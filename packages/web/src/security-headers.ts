@@ -47,9 +47,10 @@ export function pageHeaders({ nonce, formAction = ["'self'"] }: PageHeaderOption
 export function htmlPage(
   status: number,
   render: (nonce: string) => string,
-  options: { formAction?: string[]; headers?: Record<string, string | string[]> } = {},
+  options: { formAction?: string[]; headers?: Record<string, string | string[]>; nonce?: string } = {},
 ): Response {
-  const nonce = newNonce();
+  // A face whose own middleware already chose this response's nonce passes it in.
+  const nonce = options.nonce ?? newNonce();
   const headers = new Headers({
     ...pageHeaders({ nonce, ...(options.formAction ? { formAction: options.formAction } : {}) }),
     'Content-Type': 'text/html; charset=utf-8',

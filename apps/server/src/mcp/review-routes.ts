@@ -1,6 +1,7 @@
-import { type BrowserSession, checkCsrfToken, csrfToken, databaseFailurePage, readBrowserSession } from '@sess/accounts';
+import { type BrowserSession, checkCsrfToken, csrfToken, readBrowserSession } from '@sess/accounts';
 import { isSessError } from '@sess/core';
 import type { Db } from '@sess/db';
+import { errorPage } from '@sess/error-pages';
 import { type FormsRuntime, withdrawSession } from '@sess/forms';
 import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from '@sess/mcp';
 import {
@@ -62,16 +63,13 @@ function toItemView(item: HandleForReview): ReviewItemView {
   };
 }
 
-/** A page, never JSON, when the database fails under these routes (503 while it is out of reach). */
+/** A page, never JSON, when these routes fail: the one HTML error mapper (503 while the database is out of reach). */
 function withFailurePage(handler: Handler<AppEnv>): Handler<AppEnv> {
   return async function reviewRoute(c, next) {
     try {
       return await handler(c, next);
     } catch (error) {
-      const page = databaseFailurePage(error, { backTo: REVIEW_PATH });
-      if (!page) throw error;
-      c.get('logger').warn({ event: 'mcp.review.database_failed', err: error }, 'review page: database failed');
-      return page;
+      return errorPage(error, { backTo: REVIEW_PATH, logger: c.get('logger'), event: 'mcp.review' });
     }
   };
 }

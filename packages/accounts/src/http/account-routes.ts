@@ -1,4 +1,5 @@
 import { isSessError } from '@sess/core';
+import { errorPage } from '@sess/error-pages';
 import { type AccountView, REVIEW_PATH, renderAccountPage, renderMessagePage } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -7,7 +8,6 @@ import { checkCsrfToken, csrfToken } from '../csrf/csrf-token.ts';
 import { createInvite, INVITE_TTL_MS } from '../signup/signup-tokens.ts';
 import { listWorkspacesForUser } from '../workspaces/list-workspaces-for-user.ts';
 import { mountApiKeyRoutes } from './api-key-routes.ts';
-import { databaseFailurePage } from './database-failure-page.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
 import { mountOidcRoutes } from './oidc-routes.ts';
 import { requireSession } from './require-session.ts';
@@ -50,18 +50,7 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
     // A page to try again from: the one asked for, or the form a post came from.
     const path = c.req.path;
     const backTo = c.req.method === 'GET' || path === '/signin' || path === '/signup' ? path : '/account';
-    const page = databaseFailurePage(error, { backTo });
-    if (page) {
-      c.get('logger')?.warn({ event: 'accounts.http.database_failed', err: error }, 'database failed');
-      return page;
-    }
-    c.get('logger')?.error({ event: 'accounts.http.unhandled', err: error }, 'unhandled error');
-    return sendPage(c, 500, (nonce) =>
-      renderMessagePage(
-        { title: 'Something went wrong', message: 'Something failed on our side. Try again in a moment.', tone: 'error' },
-        nonce,
-      ),
-    );
+    return errorPage(error, { backTo, logger: c.get('logger'), event: 'accounts.http' });
   });
   const limit = bodyLimit({
     maxSize: 16 * 1024,

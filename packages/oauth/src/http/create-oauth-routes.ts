@@ -1,4 +1,4 @@
-import { databaseFailurePage } from '@sess/accounts';
+import { errorPage } from '@sess/error-pages';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { mountAuthorizeRoutes } from './authorize-routes.ts';
@@ -56,14 +56,17 @@ export function createOAuthRoutes(deps: OAuthRoutesDeps): Hono<OAuthEnv> {
     maxAge: 86_400,
   });
   for (const path of [...METADATA_PATHS, ...TOKEN_PATHS, ...REGISTER_PATHS, REVOKE_PATH]) app.use(path, allowBrowsers);
-  // The endpoints fail as RFC 6749 JSON. The pages (authorization, consent, connected apps) show
-  // a database outage as a page; anything else there is still the JSON server_error.
+  // The endpoints fail as RFC 6749 JSON; the pages (authorization, consent, connected apps) by
+  // the one HTML error mapper.
   const pages = new Set([...AUTHORIZE_PATHS, '/account/apps', '/account/apps/disconnect']);
   app.onError((error, c) => {
-    (c.get('logger') ?? deps.logger).error({ event: 'oauth.http.unhandled', err: error }, 'unhandled error');
-    if (!pages.has(c.req.path)) return internalErrorJson(error);
-    const backTo = c.req.path.startsWith('/account/') ? '/account/apps' : undefined;
-    return databaseFailurePage(error, backTo ? { backTo } : {}) ?? internalErrorJson(error);
+    const logger = c.get('logger') ?? deps.logger;
+    if (pages.has(c.req.path)) {
+      const backTo = c.req.path.startsWith('/account/') ? '/account/apps' : undefined;
+      return errorPage(error, { ...(backTo ? { backTo } : {}), logger, event: 'oauth.http' });
+    }
+    logger.error({ event: 'oauth.http.unhandled', err: error }, 'unhandled error');
+    return internalErrorJson(error);
   });
 
   mountMetadataRoutes(app, server);
