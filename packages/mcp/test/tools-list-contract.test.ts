@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SERVER_INSTRUCTIONS, TOOL_NAMES, TOOLS, toolInputJsonSchema, toolOutputJsonSchema } from '@sess/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EdgeServer, startEdgeServer } from './support/edge-server.ts';
+
+/*
+ * What tools/list serves through the real edge is what the contract generates: every tool's
+ * name, title, description, annotations and both JSON Schemas, in both protocol eras, and the
+ * server instructions. The generated schemas themselves are held to what was served before the
+ * contract existed in packages/contract/src/tools/tools.test.ts.
+ */
+
+const BEFORE = JSON.parse(readFileSync(new URL('../../contract/src/tools/tools-list.before.json', import.meta.url), 'utf8')) as {
+  tools: Array<{ name: string; inputSchema: unknown }>;
+};
+
+let edge: EdgeServer;
+beforeAll(async () => {
+  edge = await startEdgeServer('fetch');
+});
+afterAll(async () => {
+  await edge?.close();
+});
+
+async function connect(era: 'modern' | 'legacy'): Promise<Client> {
+  const client = new Client(
+    { name: 'contract-test', version: '1' },
+    era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(edge.url), {
+      requestInit: { headers: { Authorization: `Bearer ${edge.token}` } },
+    }),
+  );
+  return client;
+}
+
+describe.each(['modern', 'legacy'] as const)('tools/list to a %s client', (era) => {
+  it('is the contract: names in order, titles, descriptions, annotations and the generated schemas', async () => {
+    const client = await connect(era);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
+      for (const tool of tools) {
+        const name = tool.name as (typeof TOOL_NAMES)[number];
+        expect(tool).toMatchObject({
+          title: TOOLS[name].title,
+          description: TOOLS[name].description,
+          annotations: TOOLS[name].annotations,
+        });
+        expect([name, tool.inputSchema]).toEqual([name, toolInputJsonSchema(name)]);
+        expect([name, tool.outputSchema]).toEqual([name, toolOutputJsonSchema(name)]);
+      }
+      // Input schemas are exactly what was served before the contract (outputs became more precise).
+      for (const before of BEFORE.tools) {
+        expect([before.name, tools.find((tool) => tool.name === before.name)?.inputSchema]).toEqual([
+          before.name,
+          before.inputSchema,
+        ]);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the server instructions are the contract’s', async () => {
+    const client = await connect(era);
+    try {
+      expect(client.getInstructions()).toBe(SERVER_INSTRUCTIONS);
+    } finally {
+      await client.close();
+    }
+  });
+});
