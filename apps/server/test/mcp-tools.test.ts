@@ -101,6 +101,13 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
         arguments: { handle: interaction.handle, expected_revision: 1, response_event_id: a.response!.eventId },
       });
       expect(structured<{ interaction: Interaction }>(repeat).interaction.state).toBe('completed');
+      if (h.kind === 'http') {
+        // Over /v1: every write carries an Idempotency-Key; the complete is sent once, with If-Match on the answered revision.
+        const writes = h.sent.filter((r) => r.method === 'POST');
+        expect(writes.length).toBeGreaterThan(0);
+        expect(writes.every((r) => r.idempotencyKey !== undefined)).toBe(true);
+        expect(writes.filter((r) => r.path.endsWith('/complete')).every((r) => r.ifMatch !== undefined)).toBe(true);
+      }
     });
 
     it('sess_request → approve → sess_publish → answer → sess_complete', async () => {
