@@ -788,6 +788,24 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
     });
   });
 
+  describe('NOT_CONFIGURED over /v1', () => {
+    it.runIf(backend === 'http')('a key /v1 refuses (401): NOT_CONFIGURED, not retryable, and no form is created', async () => {
+      const { workspaceId } = await createWorkspace(h.database.db);
+      const wrong = await h.addPrincipal({ workspaceId, credential: async () => 'sess_not_a_live_key' });
+      const c = await h.connect(wrong.token, 'modern');
+      const error = await expectError(call('sess_request', { interaction: sampleSurface() }, c), 'NOT_CONFIGURED');
+      expect(error.retryable).toBe(false);
+      const [row] = await queryRows<{ n: number }>(
+        h.database.db,
+        sql`select count(*)::int as n from form_sessions where workspace_id = ${workspaceId}`,
+      );
+      expect(row!.n).toBe(0);
+      expect(
+        ((await call('sess_list', { status: 'all' }, c)).structuredContent as { interactions: unknown[] }).interactions,
+      ).toEqual([]);
+    });
+  });
+
   describe('NOT_CONFIGURED', () => {
     let bare: McpHarness;
     beforeAll(async () => {

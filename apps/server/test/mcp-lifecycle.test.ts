@@ -6,13 +6,14 @@ import type { SessBackend } from '@sess/interactions';
 import { createTestLogger, sampleSurface, tokenOf } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpHarness, startMcpHarness } from './support/mcp-harness.ts';
+import { BACKENDS, type McpHarness, startMcpHarness } from './support/mcp-harness.ts';
 
 /*
  * The life of a handle beyond the happy path: Asks, expiry, cancel, the list, the request
  * deadline during a wait, and a client that goes away mid-call. Real runtime, real store, real
- * MCP client over HTTP; the only wrapper is a gate on the backend's create, to hold a create in
- * flight while the client disconnects.
+ * MCP client over HTTP, on both backends (in-process, and HTTP to the real /v1 server); the only
+ * wrapper is a gate around the backend's create and reads, to hold a create in flight while the
+ * client disconnects and to time when a parked read ends.
  */
 
 type Interaction = {
@@ -55,280 +56,285 @@ function gated(real: SessBackend): SessBackend {
 }
 
 const lines: string[] = [];
-let h: McpHarness;
-beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _e, done) {
-      lines.push(String(chunk));
-      done();
-    },
+describe.each(BACKENDS)('on the %s backend', (backend) => {
+  let h: McpHarness;
+  beforeAll(async () => {
+    const destination = new Writable({
+      write(chunk, _e, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    h = await startMcpHarness({
+      backend,
+      wrapBackend: gated,
+      logger: createTestLogger({ level: 'debug', destination }),
+      handler: { requestTimeoutMs: 1500 },
+    });
   });
-  h = await startMcpHarness({
-    wrapBackend: gated,
-    logger: createTestLogger({ level: 'debug', destination }),
-    handler: { requestTimeoutMs: 1500 },
-  });
-});
-afterAll(async () => h?.close());
+  afterAll(async () => h?.close());
 
-describe('Asks', () => {
-  it('max 3 and five respondents: exactly three answers, each verified; then closed', async () => {
-    const client = await h.connect((await h.addPrincipal()).token, 'modern');
-    const created = interactionOf(
-      await client.callTool({
-        name: 'sess_ask',
+  describe('Asks', () => {
+    it('max 3 and five respondents: exactly three answers, each verified; then closed', async () => {
+      const client = await h.connect((await h.addPrincipal()).token, 'modern');
+      const created = interactionOf(
+        await client.callTool({
+          name: 'sess_ask',
+          arguments: {
+            question: 'Where should we go on Saturday?',
+            fields: [{ name: 'place', label: 'Where to?', type: 'choice', options: ['Beach', 'Mountains', 'City'] }],
+            respondents: { max: 3, name: true },
+          },
+        }),
+      );
+      expect(created.ask).toMatchObject({ open: true, counts: { started: 0, answered: 0, max: 3 } });
+      const shared = tokenOf(created.humanUrl!);
+      const starts = await Promise.allSettled([1, 2, 3, 4, 5].map(() => startRespondent(h.runtime, shared)));
+      const started = starts
+        .filter((s) => s.status === 'fulfilled')
+        .map((s) => (s as PromiseFulfilledResult<{ respondentToken: string }>).value);
+      expect(started).toHaveLength(3);
+      expect(starts.filter((s) => s.status === 'rejected').map((s) => (s as PromiseRejectedResult).reason.code)).toEqual([
+        'ASK_FULL',
+        'ASK_FULL',
+      ]);
+
+      const midwayRead = await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
+      const midway = interactionOf(midwayRead);
+      expect(midway).toMatchObject({ state: 'waiting', ask: { open: true, counts: { started: 3, answered: 0 } } });
+      // An open Ask gets its own line (read again later; no three-call rule), then the same JSON.
+      const midwayText = (midwayRead.content as Array<{ text: string }>)[0]!.text;
+      expect(midwayText.startsWith(`${ASK_OPEN_LINE}\n\n`)).toBe(true);
+      expect(JSON.parse(midwayText.slice(ASK_OPEN_LINE.length + 2))).toEqual(midwayRead.structuredContent);
+      const names = ['Ana', 'Bo', 'Cy'];
+      for (const [i, respondent] of started.entries()) {
+        const ok = await submitLinkAnswer(h.runtime, respondent.respondentToken, {
+          revision: 1,
+          submitted: { respondent_name: names[i]!, place: 'Beach' },
+        });
+        expect(ok.ok).toBe(true);
+      }
+      const read = await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
+      const done = interactionOf(read);
+      expect(done.state).toBe('closed');
+      expect(done.ask?.counts).toEqual({ started: 3, answered: 3, max: 3 });
+      expect(done.ask?.answers).toHaveLength(3);
+      expect(done.ask?.answers?.every((a) => a.verified && a.values.place === 'Beach')).toBe(true);
+      expect(done.ask?.answers?.map((a) => a.name).sort()).toEqual(names);
+      // A closed Ask has no line at all: nothing more will come.
+      expect((read.content as Array<{ text: string }>)[0]!.text.startsWith('{')).toBe(true);
+
+      const publish = await client.callTool({
+        name: 'sess_publish',
         arguments: {
-          question: 'Where should we go on Saturday?',
-          fields: [{ name: 'place', label: 'Where to?', type: 'choice', options: ['Beach', 'Mountains', 'City'] }],
-          respondents: { max: 3, name: true },
+          handle: created.handle,
+          expected_revision: 1,
+          response_event_id: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+          interaction: sampleSurface(),
         },
-      }),
-    );
-    expect(created.ask).toMatchObject({ open: true, counts: { started: 0, answered: 0, max: 3 } });
-    const shared = tokenOf(created.humanUrl!);
-    const starts = await Promise.allSettled([1, 2, 3, 4, 5].map(() => startRespondent(h.runtime, shared)));
-    const started = starts
-      .filter((s) => s.status === 'fulfilled')
-      .map((s) => (s as PromiseFulfilledResult<{ respondentToken: string }>).value);
-    expect(started).toHaveLength(3);
-    expect(starts.filter((s) => s.status === 'rejected').map((s) => (s as PromiseRejectedResult).reason.code)).toEqual([
-      'ASK_FULL',
-      'ASK_FULL',
-    ]);
-
-    const midwayRead = await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
-    const midway = interactionOf(midwayRead);
-    expect(midway).toMatchObject({ state: 'waiting', ask: { open: true, counts: { started: 3, answered: 0 } } });
-    // An open Ask gets its own line (read again later; no three-call rule), then the same JSON.
-    const midwayText = (midwayRead.content as Array<{ text: string }>)[0]!.text;
-    expect(midwayText.startsWith(`${ASK_OPEN_LINE}\n\n`)).toBe(true);
-    expect(JSON.parse(midwayText.slice(ASK_OPEN_LINE.length + 2))).toEqual(midwayRead.structuredContent);
-    const names = ['Ana', 'Bo', 'Cy'];
-    for (const [i, respondent] of started.entries()) {
-      const ok = await submitLinkAnswer(h.runtime, respondent.respondentToken, {
-        revision: 1,
-        submitted: { respondent_name: names[i]!, place: 'Beach' },
       });
-      expect(ok.ok).toBe(true);
-    }
-    const read = await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
-    const done = interactionOf(read);
-    expect(done.state).toBe('closed');
-    expect(done.ask?.counts).toEqual({ started: 3, answered: 3, max: 3 });
-    expect(done.ask?.answers).toHaveLength(3);
-    expect(done.ask?.answers?.every((a) => a.verified && a.values.place === 'Beach')).toBe(true);
-    expect(done.ask?.answers?.map((a) => a.name).sort()).toEqual(names);
-    // A closed Ask has no line at all: nothing more will come.
-    expect((read.content as Array<{ text: string }>)[0]!.text.startsWith('{')).toBe(true);
-
-    const publish = await client.callTool({
-      name: 'sess_publish',
-      arguments: {
-        handle: created.handle,
-        expected_revision: 1,
-        response_event_id: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa',
-        interaction: sampleSurface(),
-      },
+      expect(errorOf(publish).code).toBe('INVALID_STATE');
+      const complete = await client.callTool({
+        name: 'sess_complete',
+        arguments: { handle: created.handle, expected_revision: 1, response_event_id: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa' },
+      });
+      expect(errorOf(complete).code).toBe('INVALID_STATE');
     });
-    expect(errorOf(publish).code).toBe('INVALID_STATE');
-    const complete = await client.callTool({
-      name: 'sess_complete',
-      arguments: { handle: created.handle, expected_revision: 1, response_event_id: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa' },
-    });
-    expect(errorOf(complete).code).toBe('INVALID_STATE');
   });
-});
 
-describe('expiry, cancel and the list', () => {
-  it('expired once the link closed for good with no answer: final, and the link is gone from the record', async () => {
-    const client = await h.connect((await h.addPrincipal()).token, 'legacy');
-    const created = interactionOf(
-      await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface(), expires_in: 60 } }),
-    );
-    h.clock.advance(61_000);
-    // Lapsed but extendable: still waiting.
-    expect(
-      interactionOf(
+  describe('expiry, cancel and the list', () => {
+    it('expired once the link closed for good with no answer: final, and the link is gone from the record', async () => {
+      const client = await h.connect((await h.addPrincipal()).token, 'legacy');
+      const created = interactionOf(
+        await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface(), expires_in: 60 } }),
+      );
+      h.clock.advance(61_000);
+      // Lapsed but extendable: still waiting.
+      expect(
+        interactionOf(
+          await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 0 } }),
+        ).state,
+      ).toBe('waiting');
+      h.clock.advance(8 * 86_400_000);
+      const expired = interactionOf(
         await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 0 } }),
-      ).state,
-    ).toBe('waiting');
-    h.clock.advance(8 * 86_400_000);
-    const expired = interactionOf(
-      await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 0 } }),
-    );
-    expect(expired.state).toBe('expired');
-    const [row] = await queryRows<{ state: string; sealed: string | null }>(
-      h.database.db,
-      sql`select state, sealed from mcp_handles where handle = ${created.handle}`,
-    );
-    expect(row).toEqual({ state: 'expired', sealed: null });
-  });
-
-  it('sess_cancel withdraws: the page says so, the handle ends cancelled, and a repeat is the same', async () => {
-    const client = await h.connect((await h.addPrincipal()).token, 'modern');
-    const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
-    const cancelled = interactionOf(await client.callTool({ name: 'sess_cancel', arguments: { handle: created.handle } }));
-    expect(cancelled.state).toBe('cancelled');
-    expect((await openLink(h.runtime, tokenOf(created.humanUrl!))).state).toBe('withdrawn');
-    expect(interactionOf(await client.callTool({ name: 'sess_cancel', arguments: { handle: created.handle } })).state).toBe(
-      'cancelled',
-    );
-    expect(
-      interactionOf(await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } })).state,
-    ).toBe('cancelled');
-  });
-
-  it('sess_list: the caller’s own interactions, newest first, a status filter and a cursor; answerReady once a person answered', async () => {
-    const { token } = await h.addPrincipal();
-    const client = await h.connect(token, 'modern');
-    const made: Interaction[] = [];
-    for (const title of ['First?', 'Second?', 'Third?']) {
-      made.push(interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface(title) } })));
-      h.clock.advance(1000);
-    }
-    await submitLinkAnswer(h.runtime, tokenOf(made[2]!.humanUrl!), {
-      revision: 1,
-      actionId: 'approve',
-      submitted: { message: 'x' },
+      );
+      expect(expired.state).toBe('expired');
+      const [row] = await queryRows<{ state: string; sealed: string | null }>(
+        h.database.db,
+        sql`select state, sealed from mcp_handles where handle = ${created.handle}`,
+      );
+      expect(row).toEqual({ state: 'expired', sealed: null });
     });
-    const page1 = (await client.callTool({ name: 'sess_list', arguments: { limit: 2 } })).structuredContent as {
-      interactions: Array<{ handle: string; title: string; state: string; answerReady?: boolean; expiresAt?: string }>;
-      nextCursor?: string;
-    };
-    expect(page1.interactions.map((i) => i.title)).toEqual(['Third?', 'Second?']);
-    expect(page1.interactions[0]).toMatchObject({ state: 'waiting', answerReady: true });
-    expect(page1.interactions[0]!.expiresAt).toBeTruthy();
-    expect(JSON.stringify(page1)).not.toContain('/s/');
-    const page2 = (await client.callTool({ name: 'sess_list', arguments: { limit: 2, cursor: page1.nextCursor } }))
-      .structuredContent as {
-      interactions: Array<{ title: string }>;
-      nextCursor?: string;
-    };
-    expect(page2.interactions.map((i) => i.title)).toEqual(['First?']);
-    expect(page2.nextCursor).toBeUndefined();
-    await client.callTool({ name: 'sess_cancel', arguments: { handle: made[0]!.handle } });
-    const cancelled = (await client.callTool({ name: 'sess_list', arguments: { status: 'cancelled' } })).structuredContent as {
-      interactions: Array<{ handle: string }>;
-    };
-    expect(cancelled.interactions.map((i) => i.handle)).toEqual([made[0]!.handle]);
-    const bad = await client.callTool({ name: 'sess_list', arguments: { status: 'everything' } });
-    expect(errorOf(bad).code).toBe('INVALID_ARGUMENTS');
-  });
-});
 
-describe('the request deadline and clients that go away', () => {
-  it('the deadline ends a parked sess_response wait as needs_resume, with the re-wait line', async () => {
-    const client = await h.connect((await h.addPrincipal()).token, 'modern');
-    const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
-    const started = Date.now();
-    const result = await client.callTool({
-      name: 'sess_response',
-      arguments: { handle: created.handle, revision: 1, wait_ms: 45_000 },
+    it('sess_cancel withdraws: the page says so, the handle ends cancelled, and a repeat is the same', async () => {
+      const client = await h.connect((await h.addPrincipal()).token, 'modern');
+      const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
+      const cancelled = interactionOf(await client.callTool({ name: 'sess_cancel', arguments: { handle: created.handle } }));
+      expect(cancelled.state).toBe('cancelled');
+      expect((await openLink(h.runtime, tokenOf(created.humanUrl!))).state).toBe('withdrawn');
+      expect(interactionOf(await client.callTool({ name: 'sess_cancel', arguments: { handle: created.handle } })).state).toBe(
+        'cancelled',
+      );
+      expect(
+        interactionOf(await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } })).state,
+      ).toBe('cancelled');
     });
-    expect(interactionOf(result).state).toBe('needs_resume');
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/^No answer yet\. Call sess_response again/);
-    // Resumable: the same handle reads on, and nothing was created twice.
-    expect(
-      interactionOf(
-        await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 0 } }),
-      ).state,
-    ).toBe('waiting');
-  });
 
-  it('a client that disconnects releases its parked wait at once', async () => {
-    const { token } = await h.addPrincipal();
-    const client = await h.connect(token, 'legacy');
-    const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
-    gate.reads.length = 0;
-    const abort = new AbortController();
-    const pending = fetch(h.url, {
-      method: 'POST',
-      signal: abort.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 9,
-        method: 'tools/call',
-        params: { name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 45_000 } },
-      }),
-    }).then((r) => r.text());
-    await expect.poll(() => gate.reads.length).toBe(1);
-    const abortedAt = Date.now();
-    abort.abort();
-    await expect(pending).rejects.toThrow();
-    await expect.poll(() => gate.reads[0]!.ended, { timeout: 1000 }).toBeDefined();
-    expect(gate.reads[0]!.ended! - abortedAt).toBeLessThan(500);
+    it('sess_list: the caller’s own interactions, newest first, a status filter and a cursor; answerReady once a person answered', async () => {
+      const { token } = await h.addPrincipal();
+      const client = await h.connect(token, 'modern');
+      const made: Interaction[] = [];
+      for (const title of ['First?', 'Second?', 'Third?']) {
+        made.push(
+          interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface(title) } })),
+        );
+        h.clock.advance(1000);
+      }
+      await submitLinkAnswer(h.runtime, tokenOf(made[2]!.humanUrl!), {
+        revision: 1,
+        actionId: 'approve',
+        submitted: { message: 'x' },
+      });
+      const page1 = (await client.callTool({ name: 'sess_list', arguments: { limit: 2 } })).structuredContent as {
+        interactions: Array<{ handle: string; title: string; state: string; answerReady?: boolean; expiresAt?: string }>;
+        nextCursor?: string;
+      };
+      expect(page1.interactions.map((i) => i.title)).toEqual(['Third?', 'Second?']);
+      expect(page1.interactions[0]).toMatchObject({ state: 'waiting', answerReady: true });
+      expect(page1.interactions[0]!.expiresAt).toBeTruthy();
+      expect(JSON.stringify(page1)).not.toContain('/s/');
+      const page2 = (await client.callTool({ name: 'sess_list', arguments: { limit: 2, cursor: page1.nextCursor } }))
+        .structuredContent as {
+        interactions: Array<{ title: string }>;
+        nextCursor?: string;
+      };
+      expect(page2.interactions.map((i) => i.title)).toEqual(['First?']);
+      expect(page2.nextCursor).toBeUndefined();
+      await client.callTool({ name: 'sess_cancel', arguments: { handle: made[0]!.handle } });
+      const cancelled = (await client.callTool({ name: 'sess_list', arguments: { status: 'cancelled' } })).structuredContent as {
+        interactions: Array<{ handle: string }>;
+      };
+      expect(cancelled.interactions.map((i) => i.handle)).toEqual([made[0]!.handle]);
+      const bad = await client.callTool({ name: 'sess_list', arguments: { status: 'everything' } });
+      expect(errorOf(bad).code).toBe('INVALID_ARGUMENTS');
+    });
   });
 
-  it('a client that disconnects during a create: the create still lands and the handle is waiting', async () => {
-    const { token } = await h.addPrincipal();
-    const client = await h.connect(token, 'modern');
-    let release!: () => void;
-    gate.hold = new Promise<void>((resolve) => {
-      release = resolve;
+  describe('the request deadline and clients that go away', () => {
+    it('the deadline ends a parked sess_response wait as needs_resume, with the re-wait line', async () => {
+      const client = await h.connect((await h.addPrincipal()).token, 'modern');
+      const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
+      const started = Date.now();
+      const result = await client.callTool({
+        name: 'sess_response',
+        arguments: { handle: created.handle, revision: 1, wait_ms: 45_000 },
+      });
+      expect(interactionOf(result).state).toBe('needs_resume');
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/^No answer yet\. Call sess_response again/);
+      // Resumable: the same handle reads on, and nothing was created twice.
+      expect(
+        interactionOf(
+          await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 0 } }),
+        ).state,
+      ).toBe('waiting');
     });
-    const entered = new Promise<void>((resolve) => {
-      gate.entered = resolve;
-    });
-    const abort = new AbortController();
-    // A 2025-era call: its SSE answer starts at once, so the client leaves while the body is open.
-    const pending = fetch(h.url, {
-      method: 'POST',
-      signal: abort.signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 4,
-        method: 'tools/call',
-        params: { name: 'sess_request', arguments: { interaction: sampleSurface('Lost reply?') } },
-      }),
-    }).then((response) => response.text());
-    try {
-      await entered;
+
+    it('a client that disconnects releases its parked wait at once', async () => {
+      const { token } = await h.addPrincipal();
+      const client = await h.connect(token, 'legacy');
+      const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
+      gate.reads.length = 0;
+      const abort = new AbortController();
+      const pending = fetch(h.url, {
+        method: 'POST',
+        signal: abort.signal,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: { name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 45_000 } },
+        }),
+      }).then((r) => r.text());
+      await expect.poll(() => gate.reads.length).toBe(1);
+      const abortedAt = Date.now();
       abort.abort();
       await expect(pending).rejects.toThrow();
-    } finally {
-      release();
-      gate.hold = undefined;
-      gate.entered = undefined;
-    }
-    const listed = async () =>
-      (
-        (await client.callTool({ name: 'sess_list', arguments: { status: 'all' } })).structuredContent as {
-          interactions: Array<{ title: string; state: string }>;
-        }
-      ).interactions;
-    await expect.poll(listed, { timeout: 3000 }).toEqual([expect.objectContaining({ title: 'Lost reply?', state: 'waiting' })]);
-  });
-});
-
-describe('diagnostics', () => {
-  it('log lines carry the tool name, handle, outcome and timing — never a link or an answer', async () => {
-    const client = await h.connect((await h.addPrincipal()).token, 'modern');
-    const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
-    await submitLinkAnswer(h.runtime, tokenOf(created.humanUrl!), {
-      revision: 1,
-      actionId: 'approve',
-      submitted: { message: 'secret answer 42' },
+      await expect.poll(() => gate.reads[0]!.ended, { timeout: 1000 }).toBeDefined();
+      expect(gate.reads[0]!.ended! - abortedAt).toBeLessThan(500);
     });
-    await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
-    const all = lines.join('');
-    expect(all).not.toContain(tokenOf(created.humanUrl!));
-    expect(all).not.toContain('secret answer 42');
-    const toolLines = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.event === 'mcp.tool');
-    expect(toolLines.find((l) => l.handle === created.handle && l.outcome === 'answered')).toBeDefined();
-    for (const line of toolLines)
-      expect(Object.keys(line).sort()).toEqual(
-        ['event', 'handle', 'level', 'ms', 'msg', 'outcome', 'time', 'tool'].filter((k) => k !== 'handle' || 'handle' in line),
-      );
+
+    it('a client that disconnects during a create: the create still lands and the handle is waiting', async () => {
+      const { token } = await h.addPrincipal();
+      const client = await h.connect(token, 'modern');
+      let release!: () => void;
+      gate.hold = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const entered = new Promise<void>((resolve) => {
+        gate.entered = resolve;
+      });
+      const abort = new AbortController();
+      // A 2025-era call: its SSE answer starts at once, so the client leaves while the body is open.
+      const pending = fetch(h.url, {
+        method: 'POST',
+        signal: abort.signal,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 4,
+          method: 'tools/call',
+          params: { name: 'sess_request', arguments: { interaction: sampleSurface('Lost reply?') } },
+        }),
+      }).then((response) => response.text());
+      try {
+        await entered;
+        abort.abort();
+        await expect(pending).rejects.toThrow();
+      } finally {
+        release();
+        gate.hold = undefined;
+        gate.entered = undefined;
+      }
+      const listed = async () =>
+        (
+          (await client.callTool({ name: 'sess_list', arguments: { status: 'all' } })).structuredContent as {
+            interactions: Array<{ title: string; state: string }>;
+          }
+        ).interactions;
+      await expect.poll(listed, { timeout: 3000 }).toEqual([expect.objectContaining({ title: 'Lost reply?', state: 'waiting' })]);
+    });
+  });
+
+  describe('diagnostics', () => {
+    it('log lines carry the tool name, handle, outcome and timing — never a link or an answer', async () => {
+      const client = await h.connect((await h.addPrincipal()).token, 'modern');
+      const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
+      await submitLinkAnswer(h.runtime, tokenOf(created.humanUrl!), {
+        revision: 1,
+        actionId: 'approve',
+        submitted: { message: 'secret answer 42' },
+      });
+      await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
+      const all = lines.join('');
+      expect(all).not.toContain(tokenOf(created.humanUrl!));
+      expect(all).not.toContain('secret answer 42');
+      const toolLines = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.event === 'mcp.tool');
+      expect(toolLines.find((l) => l.handle === created.handle && l.outcome === 'answered')).toBeDefined();
+      for (const line of toolLines)
+        expect(Object.keys(line).sort()).toEqual(
+          ['event', 'handle', 'level', 'ms', 'msg', 'outcome', 'time', 'tool'].filter((k) => k !== 'handle' || 'handle' in line),
+        );
+    });
   });
 });
