@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { csrfToken } from '@sess/accounts';
-import { hashSecret } from '@sess/core';
+
+import { csrfToken, hashSecret } from '@sess/core';
 import { queryRows } from '@sess/db';
 import {
   CookieJar,

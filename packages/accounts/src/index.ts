@@ -33,15 +33,11 @@ export {
 export { type BrowserSession, readBrowserSession } from './browser-sessions/read-browser-session.ts';
 export {
   clearSessionCookie,
-  readCookieValues,
   SESSION_ABSOLUTE_MS,
   SESSION_COOKIE,
   SESSION_IDLE_MS,
-  serializeCookie,
   sessionCookie,
 } from './browser-sessions/session-cookie.ts';
-// CSRF tokens for forms posted by signed-in pages.
-export { checkCsrfToken, csrfToken } from './csrf/csrf-token.ts';
 // The HTTP face: sign-in, sign-up, sign-out, /account, /account/keys, "Sign in with …".
 export { CONNECTED_APPS_PATH, createAccountRoutes } from './http/account-routes.ts';
 export {

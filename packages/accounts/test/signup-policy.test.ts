@@ -1,4 +1,5 @@
-import { csrfToken, issueFirstAccountToken, listWorkspacesForUser } from '@sess/accounts';
+import { issueFirstAccountToken, listWorkspacesForUser } from '@sess/accounts';
+import { csrfToken } from '@sess/core';
 import { signupTokens, users } from '@sess/db';
 import { createTestUser, type TestUser } from '@sess/testkit';
 import { eq } from 'drizzle-orm';

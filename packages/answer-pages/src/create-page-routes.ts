@@ -2,10 +2,9 @@ import { isSessError, type Logger } from '@sess/core';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
 import { extendLink, type FormsRuntime, type LinkView, openLink, startRespondent, submitLinkAnswer, waitLink } from '@sess/forms';
-import { type AnswerPageView, newNonce, pageHeaders, renderAnswerPage } from '@sess/web';
+import { type AnswerPageView, newNonce, pageHeaders, readCookieValues, renderAnswerPage, serializeCookie } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { getCookie, setCookie } from 'hono/cookie';
 import { createPageCsrf, type PagePurpose } from './page-csrf.ts';
 import { readPostedForm } from './read-posted-form.ts';
 import { pagePaths, toPageView } from './to-page-view.ts';
@@ -118,7 +117,7 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
 
   /** The respondent page this browser already has for this Ask, if it is still usable. */
   async function rememberedRespondent(c: PageContext, ask: LinkView): Promise<string | undefined> {
-    const remembered = getCookie(c, RESPONDENT_COOKIE);
+    const [remembered] = readCookieValues(c.req.header('cookie'), RESPONDENT_COOKIE);
     if (!remembered) return undefined;
     try {
       const own = await openLink(runtime, remembered);
@@ -208,14 +207,15 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
       const own = await rememberedRespondent(c, ask);
       if (own) return c.redirect(pagePaths(own).page, 303);
       const started = await startRespondent(runtime, token);
-      setCookie(c, RESPONDENT_COOKIE, started.respondentToken, {
-        path: pagePaths(token).page,
-        httpOnly: true,
-        secure: secureCookie,
-        sameSite: 'Lax',
-        // Max-Age, not Expires: relative to this response, so it holds whatever the client's clock says.
-        maxAge: cookieSeconds(new Date(started.expiresAt), runtime.now()),
-      });
+      c.header(
+        'Set-Cookie',
+        serializeCookie(RESPONDENT_COOKIE, started.respondentToken, {
+          path: pagePaths(token).page,
+          secure: secureCookie,
+          maxAgeSeconds: cookieSeconds(new Date(started.expiresAt), runtime.now()),
+        }),
+        { append: true },
+      );
       return c.redirect(pagePaths(started.respondentToken).page, 303);
     } catch (error) {
       // The Ask's page says every place is taken (or, if one just came back, offers Start again).

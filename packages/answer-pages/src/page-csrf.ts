@@ -1,34 +1,28 @@
-import { createHmac } from 'node:crypto';
-import { hashSecret, safeEqual } from '@sess/core';
+import { checkCsrfToken, csrfToken, hashSecret } from '@sess/core';
 
 /** What a page form does; a token for one purpose is refused for another. */
 export type PagePurpose = 'answer' | 'extend' | 'start';
 
 /**
- * CSRF tokens of the answer page: an HMAC (keyed from the server secret) over the purpose, the
- * SHA-256 of the link token and the revision the form was rendered for. Stateless, so any
- * replica checks it; bound to the link, so a token of one link is useless on another; bound to
- * the revision, so a form left open across a publish cannot answer the next step blindly.
- * The link itself is already a bearer capability; this refuses posts a third-party page forges.
- * @see https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html
+ * CSRF tokens of the answer page: core's `csrfToken`, bound to the SHA-256 of the link token and
+ * the revision the form was rendered for. Bound to the link, so a token of one link is useless
+ * on another; bound to the revision, so a form left open across a publish cannot answer the
+ * next step blindly. The link itself is already a bearer capability; this refuses posts a
+ * third-party page forges.
  */
 export interface PageCsrf {
   issue(purpose: PagePurpose, linkToken: string, revision: number): string;
   verify(purpose: PagePurpose, linkToken: string, revision: number, presented: unknown): boolean;
 }
 
-/** Derives the page CSRF key once from the server secret (never the secret itself). */
+/** What a page token is bound to: the link (by its hash, as stored) and the revision. */
+const bindingOf = (linkToken: string, revision: number) => `link:${hashSecret(linkToken)}:${revision}`;
+
+/** The page's CSRF tokens under the server secret. */
 export function createPageCsrf(secret: string): PageCsrf {
-  const key = createHmac('sha256', secret).update('sess.page-csrf.v1').digest();
-  const issue = (purpose: PagePurpose, linkToken: string, revision: number) =>
-    createHmac('sha256', key)
-      .update(`${purpose}\n${hashSecret(linkToken)}\n${revision}`)
-      .digest('base64url');
   return {
-    issue,
-    verify(purpose, linkToken, revision, presented) {
-      if (typeof presented !== 'string' || presented === '') return false;
-      return safeEqual(issue(purpose, linkToken, revision), presented);
-    },
+    issue: (purpose, linkToken, revision) => csrfToken(secret, bindingOf(linkToken, revision), purpose),
+    verify: (purpose, linkToken, revision, presented) =>
+      checkCsrfToken(secret, bindingOf(linkToken, revision), purpose, presented),
   };
 }

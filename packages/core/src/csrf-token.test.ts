@@ -1,5 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkCsrfToken, csrfToken } from './csrf-token.ts';
+import { checkCsrfToken, csrfToken, hmacTag } from './csrf-token.ts';
 
 const SECRET = 'a-server-secret-of-at-least-32-characters';
 
@@ -25,5 +26,13 @@ describe('csrfToken / checkCsrfToken', () => {
 
   it('does not let a session id and purpose be shifted into each other', () => {
     expect(csrfToken(SECRET, 'bs_a', 'b:c')).not.toBe(csrfToken(SECRET, 'bs_a\u0000b', 'c'));
+  });
+});
+
+describe('hmacTag', () => {
+  it('is the HMAC-SHA256 of the label and parts, NUL-separated (the account tokens of before stay valid)', () => {
+    const expected = createHmac('sha256', SECRET).update('sess.csrf.v1\u0000bs_one\u0000signout', 'utf8').digest('base64url');
+    expect(csrfToken(SECRET, 'bs_one', 'signout')).toBe(expected);
+    expect(hmacTag(SECRET, 'sess.csrf.v1', ['bs_one', 'signout'])).toBe(expected);
   });
 });

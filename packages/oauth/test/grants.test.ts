@@ -1,4 +1,5 @@
-import { csrfToken, readBrowserSession } from '@sess/accounts';
+import { readBrowserSession } from '@sess/accounts';
+import { csrfToken } from '@sess/core';
 import { oauthGrants, openDatabase, queryRows } from '@sess/db';
 import {
   CookieJar,

@@ -54,6 +54,7 @@ export {
   renderAnswerPage,
   type SurfaceView,
 } from './answer/index.ts';
+export { type CookieOptions, clearCookie, readCookieValues, serializeCookie } from './cookies.ts';
 export { Page, type PageProps, STYLESHEET_PATH } from './layout.tsx';
 export {
   type ClientView,

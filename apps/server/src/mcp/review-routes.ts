@@ -1,5 +1,5 @@
-import { type BrowserSession, checkCsrfToken, csrfToken, readBrowserSession } from '@sess/accounts';
-import { isSessError } from '@sess/core';
+import { type BrowserSession, readBrowserSession } from '@sess/accounts';
+import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
 import type { Db } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
 import { type FormsRuntime, withdrawSession } from '@sess/forms';

@@ -1,10 +1,9 @@
-import { isSessError } from '@sess/core';
+import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
 import { errorPage } from '@sess/error-pages';
 import { type AccountView, REVIEW_PATH, renderAccountPage, renderMessagePage } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { BrowserSession } from '../browser-sessions/read-browser-session.ts';
-import { checkCsrfToken, csrfToken } from '../csrf/csrf-token.ts';
 import { createInvite, INVITE_TTL_MS } from '../signup/signup-tokens.ts';
 import { listWorkspacesForUser } from '../workspaces/list-workspaces-for-user.ts';
 import { mountApiKeyRoutes } from './api-key-routes.ts';

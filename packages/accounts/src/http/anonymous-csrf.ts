@@ -1,7 +1,6 @@
-import { newSecret } from '@sess/core';
+import { checkCsrfToken, csrfToken, newSecret } from '@sess/core';
+import { readCookieValues, serializeCookie } from '@sess/web';
 import type { Context } from 'hono';
-import { readCookieValues, serializeCookie } from '../browser-sessions/session-cookie.ts';
-import { checkCsrfToken, csrfToken } from '../csrf/csrf-token.ts';
 
 /**
  * CSRF for the forms a person posts before signing in (sign-in, sign-up, "Sign in with …").

@@ -1,10 +1,9 @@
-import { isSessError } from '@sess/core';
+import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
 import { type ApiKeysView, type ApiKeyView, renderApiKeysPage, renderMessagePage } from '@sess/web';
 import type { Context, Hono } from 'hono';
 import { createApiKey } from '../api-keys/create-api-key.ts';
 import { listApiKeys } from '../api-keys/list-api-keys.ts';
 import { revokeApiKey } from '../api-keys/revoke-api-key.ts';
-import { checkCsrfToken, csrfToken } from '../csrf/csrf-token.ts';
 import { listWorkspacesForUser, type UserWorkspace } from '../workspaces/list-workspaces-for-user.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
 import { readForm, refusedForm, sendPage } from './respond.ts';

@@ -1,9 +1,9 @@
 import { createRateLimiter, isSessError } from '@sess/core';
-import { renderMessagePage } from '@sess/web';
+import { clearCookie, readCookieValues, renderMessagePage, serializeCookie } from '@sess/web';
 import type { Context, Hono } from 'hono';
 import { createBrowserSession } from '../browser-sessions/create-browser-session.ts';
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
-import { readCookieValues, serializeCookie, sessionCookie } from '../browser-sessions/session-cookie.ts';
+import { sessionCookie } from '../browser-sessions/session-cookie.ts';
 import { createOidcClient, OidcSignInError } from '../oidc/oidc-client.ts';
 import {
   OIDC_STATE_COOKIE,
@@ -94,7 +94,7 @@ export function mountOidcRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDeps,
   app.get(OIDC_CALLBACK_PATH, async (c) => {
     const logger = c.get('logger');
     const now = deps.now();
-    const clear = stateCookie('', 0);
+    const clear = clearCookie(OIDC_STATE_COOKIE, { secure, path: OIDC_STATE_COOKIE_PATH });
     const saved = openOidcState(deps.secret, readCookieValues(c.req.header('cookie'), OIDC_STATE_COOKIE)[0], now);
     if (!saved) {
       return problem(

@@ -1,11 +1,10 @@
-import { createRateLimiter, isSessError } from '@sess/core';
+import { checkCsrfToken, createRateLimiter, isSessError } from '@sess/core';
 import { renderMessagePage, renderSignInPage, type SignInView } from '@sess/web';
 import type { Context, Hono } from 'hono';
 import { createBrowserSession } from '../browser-sessions/create-browser-session.ts';
 import { deleteBrowserSession } from '../browser-sessions/delete-browser-session.ts';
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
 import { clearSessionCookie, sessionCookie } from '../browser-sessions/session-cookie.ts';
-import { checkCsrfToken } from '../csrf/csrf-token.ts';
 import { safeReturnTo } from '../return-to/safe-return-to.ts';
 import { signInWithPassword, WRONG_CREDENTIALS } from '../sign-in/sign-in-with-password.ts';
 import { checkAnonymousCsrf, issueAnonymousCsrf } from './anonymous-csrf.ts';

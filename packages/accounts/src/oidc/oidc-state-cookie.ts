@@ -1,5 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { safeEqual } from '@sess/core';
+import { hmacTag, safeEqual } from '@sess/core';
 
 /** The cookie that carries one upstream sign-in's state across the round trip to the provider. */
 export const OIDC_STATE_COOKIE = 'sess_oidc';
@@ -19,7 +18,7 @@ export interface OidcState {
 }
 
 function sign(secret: string, payload: string): string {
-  return createHmac('sha256', secret).update(`sess.oidc-state.v1\u0000${payload}`, 'utf8').digest('base64url');
+  return hmacTag(secret, 'sess.oidc-state.v1', [payload]);
 }
 
 /**

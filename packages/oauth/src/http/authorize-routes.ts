@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type BrowserSession, checkCsrfToken, csrfToken, listWorkspacesForUser, readBrowserSession } from '@sess/accounts';
+import { type BrowserSession, listWorkspacesForUser, readBrowserSession } from '@sess/accounts';
+import { checkCsrfToken, csrfToken } from '@sess/core';
 import { type ConsentView, htmlPage, OAUTH_FORM_FIELDS, renderConsentPage, renderOAuthErrorPage } from '@sess/web';
 import type { Context, Hono } from 'hono';
 import {

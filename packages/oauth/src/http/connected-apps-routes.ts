@@ -1,4 +1,5 @@
-import { checkCsrfToken, csrfToken, readBrowserSession } from '@sess/accounts';
+import { readBrowserSession } from '@sess/accounts';
+import { checkCsrfToken, csrfToken } from '@sess/core';
 import { type ConnectedAppsView, OAUTH_FORM_FIELDS, renderConnectedAppsPage, renderOAuthErrorPage } from '@sess/web';
 import type { Hono } from 'hono';
 import { displayRedirectHost } from '../clients/redirect-uri.ts';
