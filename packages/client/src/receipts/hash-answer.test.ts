@@ -1,9 +1,10 @@
+import type { AnswerValue } from '@sess/contract';
 import { hashAnswer as hashAnswerNode } from '@sess/surface';
 import { describe, expect, it } from 'vitest';
 import { hashAnswer } from './hash-answer.ts';
 
 describe('hashAnswer (Web Crypto)', () => {
-  it.each([
+  it.each<{ actionId: string; values: Record<string, AnswerValue> }>([
     { actionId: 'approve', values: { message: 'Greet users by first name' } },
     { actionId: 'submit', values: {} },
     { actionId: 'submit', values: { z: 1, a: [' x', 'y'], é: true, '\u{1F600}': 'smile', n: -0, f: 0.1 } },

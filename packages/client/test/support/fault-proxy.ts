@@ -60,7 +60,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     const answer = await fetch(new URL(request.url!, upstream), {
       method: request.method,
       headers,
-      body: body.length > 0 ? body : undefined,
+      body: body.length > 0 ? new Uint8Array(body) : undefined,
       redirect: 'manual',
     });
     const bytes = Buffer.from(await answer.arrayBuffer());
