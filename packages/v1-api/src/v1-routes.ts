@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { buildV1OpenApiDocument } from '@sess/contract';
-import { type Logger, SessError } from '@sess/core';
+import { bearerChallenge, type Logger, readBearerToken, SessError } from '@sess/core';
 import {
   completeSession,
   createAsk,
@@ -63,10 +63,10 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
   app.use('/v1/*', async function authenticateV1(c, next) {
     if (c.req.path === '/v1/openapi.json') return next();
     c.header('Cache-Control', 'no-store');
-    const match = /^Bearer +([^\s]+)\s*$/i.exec(c.req.header('authorization') ?? '');
-    const principal = match?.[1] ? await deps.authenticate(match[1]) : null;
+    const bearer = readBearerToken(c.req.header('authorization'));
+    const principal = bearer.kind === 'token' ? await deps.authenticate(bearer.token) : null;
     if (!principal) {
-      c.header('WWW-Authenticate', 'Bearer realm="sess"');
+      c.header('WWW-Authenticate', bearerChallenge({ realm: 'sess' }));
       throw new SessError('UNAUTHORIZED', 'Send a valid API key: Authorization: Bearer <key>.');
     }
     c.set('principal', principal);

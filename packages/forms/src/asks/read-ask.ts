@@ -3,6 +3,7 @@ import { askRespondents, formAnswers } from '@sess/db';
 import { asc, eq } from 'drizzle-orm';
 import { askState } from '../model/derive-state.ts';
 import { askNotFound } from '../model/errors.ts';
+import { answerColumns } from '../model/queries.ts';
 import type { AnswerRow } from '../model/session-row.ts';
 import { toAnswerView } from '../model/views.ts';
 import type { WorkspaceContext } from '../sessions/context.ts';
@@ -21,17 +22,7 @@ export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: st
   if (snapshot?.session.kind !== 'ask') throw askNotFound(askId);
   const { session, revision } = snapshot;
   const rows = await runtime.database.db
-    .select({
-      id: formAnswers.id,
-      revision: formAnswers.revision,
-      respondentId: formAnswers.respondentId,
-      actionId: formAnswers.actionId,
-      values: formAnswers.values,
-      answerSha256: formAnswers.answerSha256,
-      receipt: formAnswers.receipt,
-      answeredAt: formAnswers.answeredAt,
-      name: askRespondents.name,
-    })
+    .select({ ...answerColumns, name: askRespondents.name })
     .from(formAnswers)
     .innerJoin(askRespondents, eq(askRespondents.id, formAnswers.respondentId))
     .where(eq(formAnswers.sessionId, askId))

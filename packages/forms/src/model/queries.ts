@@ -9,7 +9,8 @@ import type { AnswerRow, RespondentRow, RevisionRow, SessionRow } from './sessio
  * revision and that revision's answer together. Built and prepared once per runtime.
  */
 
-const answerColumns = {
+/** The columns of an answer as every read returns them (`AnswerRow`). */
+export const answerColumns = {
   id: formAnswers.id,
   revision: formAnswers.revision,
   respondentId: formAnswers.respondentId,
