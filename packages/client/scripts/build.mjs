@@ -144,6 +144,8 @@ const pointAtDeclarations = {
 const bundle = await rollup({
   input: emittedPath(join(root, 'src/index.ts')),
   external: (id) => !id.startsWith('.') && !id.startsWith('/') && !workspaceEntries.has(id),
+  // 100 is ts.ModuleResolutionKind.Bundler: the program rollup-plugin-dts makes for the entry then
+  // follows './x.ts' specifiers to the emitted .d.ts files (Node10, its default, would not).
   plugins: [pointAtDeclarations, dts({ compilerOptions: { moduleResolution: 100 } })],
   onwarn(warning, warn) {
     // Type-only circular imports inside the contract are harmless in a declaration bundle.
@@ -156,7 +158,9 @@ await bundle.close();
 await rm(work, { recursive: true, force: true });
 const declarations = output.find((chunk) => chunk.type === 'chunk');
 if (!declarations) throw new Error('rollup-plugin-dts produced no declaration chunk');
-const dtsImports = [...declarations.code.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]);
+const dtsImports = [...declarations.code.matchAll(/(?:from\s+|import\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
+if (/^\/\/\/\s*<reference/m.test(declarations.code))
+  throw new Error('dist/index.d.ts has a triple-slash reference (a consumer may lack it)');
 const strayTypes = dtsImports.filter((id) => !isDependency(id));
 if (strayTypes.length > 0) throw new Error(`dist/index.d.ts imports what package.json does not list: ${strayTypes.join(', ')}`);
 await writeFile(join(dist, 'index.d.ts'), declarations.code);
