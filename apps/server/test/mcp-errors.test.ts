@@ -511,7 +511,8 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
         expect(await sessionsOf(workspaceId)).toBe(0);
         const [left] = await queryRows<{ n: number }>(
           h.database.db,
-          sql`select count(*)::int as n from mcp_handles where workspace_id = ${workspaceId} and state in ('create_intent', 'create_unknown', 'waiting')`,
+          // No row at all: the intent of a create that never reached Sess is deleted, as an atomic create leaves none.
+          sql`select count(*)::int as n from mcp_handles where workspace_id = ${workspaceId}`,
         );
         expect(left!.n).toBe(0);
         const created = interactionOf(await call('sess_request', { interaction: sampleSurface('Refused?') }, c));
@@ -786,6 +787,38 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
       expect(interactionOf(await call('sess_cancel', { handle: first!.handle }, c)).state).toBe('cancelled');
       expect((await call('sess_ask', ask, c)).isError).toBeFalsy();
     });
+  });
+
+  describe('a key refused while a publish is saved', () => {
+    it.runIf(backend === 'http')(
+      'NOT_CONFIGURED, not blocked, nothing applied; the identical call replays the saved publish once the key is fixed',
+      async () => {
+        const { workspaceId } = await createWorkspace(h.database.db);
+        const own = await h.addPrincipal({ workspaceId });
+        const liveKey = own.principal.credential!;
+        let refuse = false;
+        h.setPrincipal(own.token, { ...own.principal, credential: async () => (refuse ? 'sess_not_a_live_key' : liveKey()) });
+        const c = await h.connect(own.token, 'modern');
+        const a = await answered(c);
+        const args = {
+          handle: a.handle,
+          expected_revision: 1,
+          response_event_id: a.response!.eventId,
+          interaction: sampleSurface('Key rotated?'),
+        };
+        refuse = true;
+        const error = await expectError(call('sess_publish', args, c), 'NOT_CONFIGURED');
+        expect(error.retryable).toBe(false);
+        expect(await stateOf(a.handle)).toBe('answered');
+        const [before] = await queryRows<{ n: number }>(
+          h.database.db,
+          sql`select count(*)::int as n from form_revisions where session_id = (select session_id from mcp_handles where handle = ${a.handle})`,
+        );
+        expect(before!.n).toBe(1);
+        refuse = false;
+        expect(interactionOf(await call('sess_publish', args, c))).toMatchObject({ state: 'waiting', revision: 2 });
+      },
+    );
   });
 
   describe('NOT_CONFIGURED over /v1', () => {

@@ -96,6 +96,23 @@ describe('PostgreSQL handle store', () => {
     expect((await bound.get(r.handle))?.state).toBe('answered');
   });
 
+  it('removeIntent deletes only a create_intent at its version, in the binding workspace', async () => {
+    const bound = store.bind(binding);
+    const intent = record(binding, { state: 'create_intent', sessionId: undefined });
+    await bound.insert(intent);
+    const elsewhere = store.bind({ ...binding, workspaceId: (await createWorkspace(database.db)).workspaceId });
+    expect(await elsewhere.removeIntent(intent.handle, 1)).toBe(false);
+    expect(await bound.removeIntent(intent.handle, 2)).toBe(false);
+    expect(await bound.get(intent.handle)).toBeDefined();
+    expect(await bound.removeIntent(intent.handle, 1)).toBe(true);
+    expect(await bound.get(intent.handle)).toBeUndefined();
+    // Anything past the intent is kept, whatever its version.
+    const waiting = record(binding);
+    await bound.insert(waiting);
+    expect(await bound.removeIntent(waiting.handle, 1)).toBe(false);
+    expect((await bound.get(waiting.handle))?.state).toBe('waiting');
+  });
+
   it('reads are scoped to the binding workspace', async () => {
     const r = record(binding);
     await store.bind(binding).insert(r);

@@ -154,10 +154,12 @@ export function toBackendError(error: unknown, write: boolean): unknown {
     case 'aborted':
       return new DOMException('The call was aborted.', 'AbortError');
     case 'configuration':
+      // `not_sent`: the client's own checks refused it (a saved publish/complete then blocks, as
+      // the seed says); `refused`: Sess turned the key away, and nothing was applied.
       return new SessError(
         'NOT_CONFIGURED',
         'Sess is not configured to serve this call (the API origin or key). The owner must fix the configuration.',
-        {},
+        { reason: error.sent ? 'refused' : 'not_sent' },
         { cause: error },
       );
     case 'protocol':

@@ -121,6 +121,13 @@ export interface HandleStore {
   insert(record: HandleRecord, options?: { unit?: UnitOfWork }): Promise<void>;
   /** Applies `patch` when the record is still at `expectedVersion`; undefined when another call changed it first. */
   update(handle: string, expectedVersion: number, patch: HandlePatch): Promise<HandleRecord | undefined>;
+  /**
+   * Deletes a `create_intent` record still at `expectedVersion`: a create the runtime refused, or
+   * that certainly never reached it, leaves nothing behind (the agent was never given that
+   * handle), as an atomic create leaves nothing. Any other state is kept. False when nothing was
+   * deleted.
+   */
+  removeIntent(handle: string, expectedVersion: number): Promise<boolean>;
   /** The principal's handles, newest first. */
   list(input: { status: ListStatus; cursor?: string; limit: number }): Promise<{ records: HandleRecord[]; nextCursor?: string }>;
   /**

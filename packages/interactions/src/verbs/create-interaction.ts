@@ -212,9 +212,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
   } catch (error) {
     if (error instanceof NotAppliedFailure) {
       // The request certainly never reached the runtime: nothing exists, so the intent goes and the call may be made again.
-      await patchHandle(store, intentRecord, { state: 'cancelled', intent: null, blockedReason: 'create_not_sent' }).catch(
-        () => undefined,
-      );
+      await store.removeIntent(handle, intentRecord.version).catch(() => undefined);
       throw new SessError(
         'SESS_UNAVAILABLE',
         'Sess could not be reached just now; nothing was created. Try again in a moment.',
@@ -225,9 +223,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
     const failure = classifyBackendError(error);
     if (failure.kind === 'rejected' || failure.kind === 'configuration' || failure.kind === 'protocol') {
       // Definitively refused: no session exists, so the intent goes with it.
-      await patchHandle(store, intentRecord, { state: 'cancelled', intent: null, blockedReason: 'create_rejected' }).catch(
-        () => undefined,
-      );
+      await store.removeIntent(handle, intentRecord.version).catch(() => undefined);
       if (failure.kind === 'rejected') throw createRejected(failure.error);
       throw failure.error;
     }

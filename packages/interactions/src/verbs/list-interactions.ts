@@ -38,10 +38,7 @@ export async function listInteractions(
   const listInput: Parameters<typeof call.scope.store.list>[0] = { status: args.status ?? 'open', limit: args.limit ?? 20 };
   if (args.cursor) listInput.cursor = args.cursor;
   const page = await call.scope.store.list(listInput);
-  // A create the runtime refused (or never received) left its intent cancelled with no session:
-  // the agent was never given that handle, so it is not listed (an atomic create leaves no row at all).
-  const records = page.records.filter((record) => !(record.state === 'cancelled' && !record.sessionId && !record.askId));
-  const interactions: ListedInteraction[] = records.map((record) => {
+  const interactions: ListedInteraction[] = page.records.map((record) => {
     const item: ListedInteraction = {
       handle: record.handle,
       kind: record.kind,
@@ -53,7 +50,9 @@ export async function listInteractions(
     return item;
   });
 
-  const waiting = records.filter((record) => record.state === 'waiting' && record.kind === 'interaction' && record.sessionId);
+  const waiting = page.records.filter(
+    (record) => record.state === 'waiting' && record.kind === 'interaction' && record.sessionId,
+  );
   if (call.deps.backend && waiting.length > 0) {
     let summaries: SessionSummary[] = [];
     try {

@@ -71,7 +71,16 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
       }
     }
     const failure = classifyBackendError(error);
-    if (failure.kind === 'rejected' || (failure.kind === 'configuration' && failure.error.code === 'NOT_CONFIGURED')) {
+    if (failure.kind === 'configuration' && failure.error.details.reason !== 'not_sent') {
+      // Sess turned the credential away: nothing was applied, the saved request stays, and the
+      // identical call replays it once the owner has fixed the key (the seed: change nothing).
+      throw new SessError('NOT_CONFIGURED', `${failure.error.message} The ${pending.kind} was not applied.`, {
+        reason: 'credential_refused',
+      });
+    }
+    // A definitive refusal, or one the client's own checks made before sending (seed: not_sent
+    // with kind configuration), blocks the handle.
+    if (failure.kind === 'rejected' || failure.kind === 'configuration') {
       // A definitive refusal of a saved request: the handle needs the owner (the request stays as evidence).
       await patchHandle(call.scope.store, record, { state: 'blocked', blockedReason: 'mutation_rejected' }).catch(
         () => undefined,

@@ -264,6 +264,17 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
           throw storeError(error);
         }
       },
+      async removeIntent(handle, expectedVersion) {
+        try {
+          const rows = await db
+            .delete(mcpHandles)
+            .where(and(scope(handle), eq(mcpHandles.version, expectedVersion), eq(mcpHandles.state, 'create_intent')))
+            .returning({ handle: mcpHandles.handle });
+          return rows.length === 1;
+        } catch (error) {
+          throw storeError(error);
+        }
+      },
       async list({ status, cursor, limit }) {
         const conditions: SQL[] = [
           eq(mcpHandles.workspaceId, binding.workspaceId),
