@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Builds the publishable @sess/client into dist/: one ESM file (esbuild) and one .d.ts (tsc
-// emits a declaration per source file, then rollup-plugin-dts bundles those). The workspace
-// packages it uses (@sess/contract, surface, receipts, core) are bundled into both, so the
-// published package depends only on what its package.json lists. The build fails if the output
-// imports anything else.
+// Builds the publishable @sess/client into dist/, which is the package as published
+// (`npm publish ./dist`, `npm pack ./dist`): one ESM file (esbuild), one .d.ts (tsc emits a
+// declaration per source file, then rollup-plugin-dts bundles those), the README and its own
+// package.json. In the workspace the package is its source (package.json exports src/index.ts),
+// like every other workspace package. The workspace packages it uses (@sess/contract, surface,
+// receipts, core) are bundled into both files, so the published package depends only on what its
+// package.json lists. The build fails if the output imports anything else.
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,6 +166,23 @@ if (/^\/\/\/\s*<reference/m.test(declarations.code))
 const strayTypes = dtsImports.filter((id) => !isDependency(id));
 if (strayTypes.length > 0) throw new Error(`dist/index.d.ts imports what package.json does not list: ${strayTypes.join(', ')}`);
 await writeFile(join(dist, 'index.d.ts'), declarations.code);
+
+// The published manifest: what a consumer installs, without the workspace's scripts, private
+// flag or development dependencies.
+const published = {
+  name: pkg.name,
+  version: pkg.version,
+  description: pkg.description,
+  license: pkg.license,
+  type: 'module',
+  exports: { '.': { types: './index.d.ts', import: './index.js' }, './package.json': './package.json' },
+  files: ['index.js', 'index.d.ts', 'README.md'],
+  sideEffects: false,
+  engines: pkg.engines,
+  dependencies: pkg.dependencies,
+};
+await writeFile(join(dist, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
+await copyFile(join(root, 'README.md'), join(dist, 'README.md'));
 
 const size = async (file) => (await stat(join(dist, file))).size;
 process.stdout.write(

@@ -139,8 +139,10 @@ describe.runIf(process.env.SESS_TEST_DRIVER === 'pglite')('the packed package in
     h = await startClientHarness();
     mine = await h.workspace();
     work = await mkdtemp(join(tmpdir(), 'sess-client-packed-'));
-    // `npm pack` runs prepack, the build (scripts/build.mjs), then packs package.json's files.
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], {
+    // The build writes the published package into dist/ (its own package.json included), as
+    // `npm run pack:dist` does before `npm pack ./dist`.
+    await run(process.execPath, [join(packageDir, 'scripts', 'build.mjs')], { cwd: packageDir, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run('npm', ['pack', './dist', '--json', '--pack-destination', work], {
       cwd: packageDir,
       maxBuffer: 16 * 1024 * 1024,
     });
@@ -164,7 +166,7 @@ describe.runIf(process.env.SESS_TEST_DRIVER === 'pglite')('the packed package in
   });
 
   it('packs the bundle, its declarations and the README, and installs only jose and zod beside it', async () => {
-    expect(packed.files.map((f) => f.path).sort()).toEqual(['README.md', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+    expect(packed.files.map((f) => f.path).sort()).toEqual(['README.md', 'index.d.ts', 'index.js', 'package.json']);
     const installed = JSON.parse(await readFile(join(project, 'node_modules/@sess/client/package.json'), 'utf8'));
     expect(Object.keys(installed.dependencies).sort()).toEqual(['jose', 'zod']);
     expect((await readdir(join(project, 'node_modules'))).filter((name) => !name.startsWith('.')).sort()).toEqual([
@@ -172,7 +174,7 @@ describe.runIf(process.env.SESS_TEST_DRIVER === 'pglite')('the packed package in
       'jose',
       'zod',
     ]);
-    const bundle = await readFile(join(project, 'node_modules/@sess/client/dist/index.js'), 'utf8');
+    const bundle = await readFile(join(project, 'node_modules/@sess/client/index.js'), 'utf8');
     const imports = [...bundle.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
     expect(new Set(imports)).toEqual(new Set(['jose', 'zod']));
   });

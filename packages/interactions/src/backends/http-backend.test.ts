@@ -1,9 +1,9 @@
+import { createSessClient, SessClientError, type SessClientErrorInit } from '@sess/client';
 import { isSessError, type SessError } from '@sess/core';
 import { describe, expect, it } from 'vitest';
 import { NotAppliedFailure } from '../ports/sess-backend.ts';
 import { classifyBackendError } from '../verbs/handles.ts';
 import { createHttpBackend, toBackendError } from './http-backend.ts';
-import { createSessClient, SessClientError, type SessClientErrorInit } from './sess-client.ts';
 
 /*
  * The seed's table, row by row: every client failure kind becomes what the port's error

@@ -1,3 +1,4 @@
+import { createSessClient, isSessClientError, type SessClient, type SessClientError, type SessResult } from '@sess/client';
 import type {
   CreateAskRequest,
   CreateSessionRequest,
@@ -17,7 +18,6 @@ import {
   type SessionSummary,
   type SessionView,
 } from '../ports/sess-backend.ts';
-import { createSessClient, isSessClientError, type SessClient, type SessClientError, type SessResult } from './sess-client.ts';
 
 /*
  * The SessBackend over /v1, through @sess/client: the local stdio server and the OpenClaw plugin
