@@ -214,18 +214,19 @@ export function createFileHandleStore(options: FileHandleStoreOptions): FileHand
    * How many unfinished records the profile holds. A record that cannot be decoded counts as
    * unfinished: it may well be, and the cap stays an upper bound; its own reads name it.
    */
-  async function countUnfinished(): Promise<number> {
-    let count = 0;
-    for (const handle of await listHandles()) {
-      try {
-        const record = await readRecord(handle);
-        if (record && isUnfinishedHandleState(record.state)) count++;
-      } catch (error) {
-        if (isSessError(error) && !error.retryable) count++;
-        else throw error;
-      }
-    }
-    return count;
+  async function countUnfinished(handles: string[]): Promise<number> {
+    const counted = await Promise.all(
+      handles.map(async (handle) => {
+        try {
+          const record = await readRecord(handle);
+          return record !== undefined && isUnfinishedHandleState(record.state);
+        } catch (error) {
+          if (isSessError(error) && !error.retryable) return true;
+          throw error;
+        }
+      }),
+    );
+    return counted.filter(Boolean).length;
   }
 
   function bind(binding: HandleBinding): HandleStore {
@@ -254,8 +255,9 @@ export function createFileHandleStore(options: FileHandleStoreOptions): FileHand
           try {
             await ensureDirectories();
             const stored = normalise(record);
-            if ((await listHandles()).includes(handle)) throw recordError(handle, 'exists');
-            if ((await countUnfinished()) >= MAX_UNFINISHED_PER_PRINCIPAL) {
+            const handles = await listHandles();
+            if (handles.includes(handle)) throw recordError(handle, 'exists');
+            if ((await countUnfinished(handles)) >= MAX_UNFINISHED_PER_PRINCIPAL) {
               throw new SessError(
                 'STATE_STORE_FULL',
                 `You have ${MAX_UNFINISHED_PER_PRINCIPAL} unfinished interactions. Complete or cancel some (sess_list shows them) before starting another.`,
