@@ -11,6 +11,7 @@ import {
   type ListStatus,
   MAX_UNFINISHED_PER_PRINCIPAL,
 } from '@sess/interactions';
+import { readCredentialGeneration } from './credential-generation.ts';
 import { decodeRecordFile, encodeRecordFile } from './record-file.ts';
 import { runSerially } from './serial-queue.ts';
 import { errnoCode, recordError, toStoreError } from './store-error.ts';
@@ -27,6 +28,12 @@ export interface FileHandleStoreOptions {
 /** A file handle store of one profile; `bind(binding)` gives the view the verbs use. */
 export interface FileHandleStore {
   bind(binding: HandleBinding): HandleStore;
+  /**
+   * The grant generation of a credential (the stdio server's API key) on this profile: 1 for the
+   * first key, the next number for each new one, the same number again for a key seen before. Only
+   * a keyed digest is written (`<profile>/credentials.json`), never the key.
+   */
+  credentialGeneration(credential: string): Promise<number>;
   /** `<stateDir>/profiles/<profile>/handles`: one `<handle>.json` per handle. */
   readonly handlesDirectory: string;
 }
@@ -151,7 +158,8 @@ export function createFileHandleStore(options: FileHandleStoreOptions): FileHand
   }
   const now = options.now ?? (() => new Date());
   const stateDir = options.stateDir;
-  const handlesDirectory = join(stateDir, 'profiles', options.profile, 'handles');
+  const profileDirectory = join(stateDir, 'profiles', options.profile);
+  const handlesDirectory = join(profileDirectory, 'handles');
   const pathOf = (handle: string) => join(handlesDirectory, `${handle}${RECORD_SUFFIX}`);
   const serially = <T>(task: () => Promise<T>) => runSerially(handlesDirectory, task);
 
@@ -317,5 +325,9 @@ export function createFileHandleStore(options: FileHandleStoreOptions): FileHand
     };
   }
 
-  return { bind, handlesDirectory };
+  return {
+    bind,
+    credentialGeneration: (credential) => readCredentialGeneration(profileDirectory, credential, ensureDirectories),
+    handlesDirectory,
+  };
 }

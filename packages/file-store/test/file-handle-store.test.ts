@@ -258,3 +258,36 @@ describe('file handle store on disk', () => {
     }
   });
 });
+
+describe('credential generations', () => {
+  it('a key keeps its generation, a rotated key gets the next, and only a keyed digest is written', async () => {
+    const stateDir = freshStateDir();
+    const store = createFileHandleStore({ stateDir, profile: 'default' });
+    expect(await store.credentialGeneration('sk_live_first-key')).toBe(1);
+    expect(await store.credentialGeneration('sk_live_first-key')).toBe(1);
+    const [second, again] = await Promise.all([
+      store.credentialGeneration('sk_live_second-key'),
+      store.credentialGeneration('sk_live_second-key'),
+    ]);
+    expect([second, again]).toEqual([2, 2]);
+    expect(await createFileHandleStore({ stateDir, profile: 'default' }).credentialGeneration('sk_live_first-key')).toBe(1);
+    expect(await createFileHandleStore({ stateDir, profile: 'other' }).credentialGeneration('sk_live_second-key')).toBe(1);
+    const path = join(stateDir, 'profiles', 'default', 'credentials.json');
+    expect(await mode(path)).toBe(0o600);
+    const bytes = await readFile(path, 'utf8');
+    expect(bytes).not.toContain('first-key');
+    expect(bytes).not.toContain('second-key');
+  });
+
+  it('a credentials file readable by others is refused, not retryable', async () => {
+    const stateDir = freshStateDir();
+    const store = createFileHandleStore({ stateDir, profile: 'default' });
+    await store.credentialGeneration('sk_live_key');
+    await chmod(join(stateDir, 'profiles', 'default', 'credentials.json'), 0o640);
+    await expect(store.credentialGeneration('sk_live_key')).rejects.toMatchObject({
+      code: 'STATE_STORE_ERROR',
+      retryable: false,
+      details: { reason: 'insecure_mode' },
+    });
+  });
+});
