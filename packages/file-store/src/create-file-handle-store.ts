@@ -43,6 +43,12 @@ const PROFILE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const RECORD_SUFFIX = '.json';
 const REVIEW: ReadonlySet<HandleState> = new Set(REVIEW_HANDLE_STATES);
 
+/**
+ * How long a finished record (completed, expired, cancelled, closed) stays readable after its last
+ * change, as in the hosted store; its link and answer data left it when it finished.
+ */
+export const FINISHED_RETENTION_DAYS = 30;
+
 function matchesStatus(state: HandleState, status: ListStatus): boolean {
   switch (status) {
     case 'all':
@@ -141,7 +147,8 @@ function applyPatch(record: HandleRecord, patch: HandlePatch, at: Date): HandleR
  * each write a temp file fsynced and renamed over the record, then the directory fsynced.
  * Compare-and-set on `version` and the cap of 100 unfinished handles per profile are exact within
  * one process (writes of a profile run one at a time); concurrent processes on one profile are
- * not coordinated, but a rename is atomic, so a record file is never torn. The link and answer
+ * not coordinated, but a rename is atomic, so a record file is never torn. Each insert deletes
+ * the records finished more than `FINISHED_RETENTION_DAYS` ago. The link and answer
  * data are kept in the clear until a patch clears them (see README: why not sealed). There is no
  * `atomically`: a file cannot join the runtime's transaction.
  * @see ../../../../shared/seeds/sess-mcp-readme.md "Security and support boundary"
@@ -219,22 +226,34 @@ export function createFileHandleStore(options: FileHandleStoreOptions): FileHand
   }
 
   /**
-   * How many unfinished records the profile holds. A record that cannot be decoded counts as
-   * unfinished: it may well be, and the cap stays an upper bound; its own reads name it.
+   * How many unfinished records the profile holds, and which finished ones are past retention. A
+   * record that cannot be decoded counts as unfinished: it may well be, and the cap stays an upper
+   * bound; its own reads name it.
    */
-  async function countUnfinished(handles: string[]): Promise<number> {
-    const counted = await Promise.all(
-      handles.map(async (handle) => {
+  async function scanRecords(handles: string[], at: Date): Promise<{ unfinished: number; expired: string[] }> {
+    const cutoff = at.getTime() - FINISHED_RETENTION_DAYS * 86_400_000;
+    const scanned = await Promise.all(
+      handles.map(async (handle): Promise<'unfinished' | 'expired' | 'kept'> => {
         try {
           const record = await readRecord(handle);
-          return record !== undefined && isUnfinishedHandleState(record.state);
+          if (!record) return 'kept';
+          if (isUnfinishedHandleState(record.state)) return 'unfinished';
+          return Date.parse(record.updatedAt) < cutoff ? 'expired' : 'kept';
         } catch (error) {
-          if (isSessError(error) && !error.retryable) return true;
+          if (isSessError(error) && !error.retryable) return 'unfinished';
           throw error;
         }
       }),
     );
-    return counted.filter(Boolean).length;
+    return {
+      unfinished: scanned.filter((kind) => kind === 'unfinished').length,
+      expired: handles.filter((_, i) => scanned[i] === 'expired'),
+    };
+  }
+
+  /** Deletes finished records past retention (best effort: the next insert tries again). */
+  async function deleteExpired(handles: string[]): Promise<void> {
+    for (const handle of handles) await unlink(pathOf(handle)).catch(() => undefined);
   }
 
   function bind(binding: HandleBinding): HandleStore {
@@ -265,7 +284,11 @@ export function createFileHandleStore(options: FileHandleStoreOptions): FileHand
             const stored = normalise(record);
             const handles = await listHandles();
             if (handles.includes(handle)) throw recordError(handle, 'exists');
-            if ((await countUnfinished(handles)) >= MAX_UNFINISHED_PER_PRINCIPAL) {
+            // Housekeeping rides on creates, as the hosted store's sweep does; the write below
+            // fsyncs the directory, deletions included.
+            const { unfinished, expired } = await scanRecords(handles, now());
+            await deleteExpired(expired);
+            if (unfinished >= MAX_UNFINISHED_PER_PRINCIPAL) {
               throw new SessError(
                 'STATE_STORE_FULL',
                 `You have ${MAX_UNFINISHED_PER_PRINCIPAL} unfinished interactions. Complete or cancel some (sess_list shows them) before starting another.`,

@@ -3,7 +3,7 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isSessError, newId } from '@sess/core';
-import { type HandleBinding, MAX_UNFINISHED_PER_PRINCIPAL } from '@sess/interactions';
+import { type HandleBinding, type HandleRecord, MAX_UNFINISHED_PER_PRINCIPAL } from '@sess/interactions';
 import { describeHandleStoreContract, sampleHandleRecord } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileHandleStore, RECORD_FORMAT_VERSION } from '../src/index.ts';
@@ -227,6 +227,22 @@ describe('file handle store on disk', () => {
     const after = await readFile(fileOf(r.handle), 'utf8');
     for (const secret of ['the-secret-link-token', 'pin-9876', 'receipt.jws.value']) expect(after).not.toContain(secret);
     expect(JSON.parse(after).record).toMatchObject({ state: 'completed', version: 3 });
+  });
+
+  it('a create deletes records finished more than 30 days ago, never an unfinished one', async () => {
+    const sweepAt = Date.parse('2031-06-01T00:00:00Z');
+    const { store, bound, binding } = fileStore(() => new Date(sweepAt));
+    const aged = (state: HandleRecord['state'], days: number) => {
+      const at = new Date(sweepAt - days * 86_400_000).toISOString();
+      return sampleHandleRecord(binding, { state, createdAt: at, updatedAt: at });
+    };
+    const old = [aged('completed', 31), aged('cancelled', 45), aged('expired', 90), aged('closed', 31)];
+    const kept = [aged('completed', 29), aged('blocked', 400), aged('create_unknown', 400), aged('waiting', 400)];
+    for (const r of [...old, ...kept]) await bound.insert(r);
+    const fresh = aged('waiting', 0);
+    await bound.insert(fresh);
+    const left = (await readdir(store.handlesDirectory)).sort();
+    expect(left).toEqual([...kept, fresh].map((r) => `${r.handle}.json`).sort());
   });
 
   it('update stamps updatedAt from the injected clock', async () => {
