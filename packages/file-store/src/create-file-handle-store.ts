@@ -15,7 +15,7 @@ import { readCredentialGeneration } from './credential-generation.ts';
 import { decodeRecordFile, encodeRecordFile } from './record-file.ts';
 import { runSerially } from './serial-queue.ts';
 import { errnoCode, recordError, toStoreError } from './store-error.ts';
-import { syncDirectory, writeFileDurably } from './write-file-durably.ts';
+import { HAS_POSIX_FILES, syncDirectory, writeFileDurably } from './write-file-durably.ts';
 
 export interface FileHandleStoreOptions {
   /** The absolute state directory (the stdio server's `SESS_MCP_STATE_DIR`). */
@@ -200,7 +200,7 @@ export function createFileHandleStore(options: FileHandleStoreOptions): FileHand
     try {
       const stat = await file.stat();
       if (!stat.isFile()) throw recordError(handle, 'inconsistent');
-      if ((stat.mode & 0o077) !== 0) throw recordError(handle, 'insecure_mode');
+      if (HAS_POSIX_FILES && (stat.mode & 0o077) !== 0) throw recordError(handle, 'insecure_mode');
       bytes = await file.readFile();
     } catch (error) {
       throw toStoreError(error, handle);

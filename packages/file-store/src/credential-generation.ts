@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runSerially } from './serial-queue.ts';
 import { errnoCode, recordError, toStoreError } from './store-error.ts';
-import { writeFileDurably } from './write-file-durably.ts';
+import { HAS_POSIX_FILES, writeFileDurably } from './write-file-durably.ts';
 
 const FORMAT_VERSION = 1;
 
@@ -28,7 +28,7 @@ async function readCredentials(path: string): Promise<CredentialsFile | undefine
   try {
     const stat = await file.stat();
     if (!stat.isFile()) throw recordError(undefined, 'inconsistent');
-    if ((stat.mode & 0o077) !== 0) throw recordError(undefined, 'insecure_mode');
+    if (HAS_POSIX_FILES && (stat.mode & 0o077) !== 0) throw recordError(undefined, 'insecure_mode');
     bytes = await file.readFile();
   } catch (error) {
     throw toStoreError(error);

@@ -8,8 +8,16 @@ export function isTempFileName(name: string): boolean {
   return name.startsWith('.') && name.endsWith('.tmp');
 }
 
+/**
+ * POSIX file modes and directory fsync. On Windows, Node reports no owner-only modes (the
+ * profile's ACLs protect the files) and cannot open a directory to fsync it (NTFS journals the
+ * rename itself), so both are skipped there.
+ */
+export const HAS_POSIX_FILES = process.platform !== 'win32';
+
 /** Makes a rename or unlink in `directory` durable (the directory entry itself reaches the disk). */
 export async function syncDirectory(directory: string): Promise<void> {
+  if (!HAS_POSIX_FILES) return;
   const handle = await open(directory, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     await handle.sync();
