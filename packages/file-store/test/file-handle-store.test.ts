@@ -3,7 +3,14 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isSessError, newId } from '@sess/core';
-import { type HandleBinding, type HandleRecord, MAX_UNFINISHED_PER_PRINCIPAL } from '@sess/interactions';
+import {
+  type HandleBinding,
+  type HandleRecord,
+  MAX_UNFINISHED_PER_PRINCIPAL,
+  OPERATIONS,
+  type SessBackend,
+  type ToolCall,
+} from '@sess/interactions';
 import { describeHandleStoreContract, sampleHandleRecord } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileHandleStore, RECORD_FORMAT_VERSION } from '../src/index.ts';
@@ -305,5 +312,49 @@ describe('credential generations', () => {
       retryable: false,
       details: { reason: 'insecure_mode' },
     });
+  });
+});
+
+describe('the verbs over the file store', () => {
+  /** A backend no test here may reach: every verb below must decide on the stored record alone. */
+  const unreachable = new Proxy({} as SessBackend, {
+    get: () => () => {
+      throw new Error('the backend was called');
+    },
+  });
+  function callAs(binding: HandleBinding, store: ReturnType<typeof createFileHandleStore>): ToolCall {
+    const signal = new AbortController().signal;
+    return {
+      deps: { backend: unreachable, now: () => new Date(), maxWaitMs: 45_000 },
+      scope: { principal: { ...binding, scopes: [] }, binding, store: store.bind(binding), deadline: signal },
+      signal,
+    };
+  }
+
+  it('re-check the binding: another key generation is BINDING_MISMATCH, another origin, workspace or client HANDLE_NOT_FOUND', async () => {
+    const store = createFileHandleStore({ stateDir: freshStateDir(), profile: 'default' });
+    const binding = stdioBinding('default');
+    const r = sampleHandleRecord(binding, { state: 'cancelled' });
+    await store.bind(binding).insert(r);
+    const cancel = OPERATIONS.sess_cancel;
+    if (cancel.kind !== 'interaction') throw new Error('sess_cancel is an interaction operation');
+    expect(await cancel.run(callAs(binding, store), { handle: r.handle })).toMatchObject({
+      handle: r.handle,
+      state: 'cancelled',
+    });
+    await expect(cancel.run(callAs({ ...binding, grantGeneration: 2 }, store), { handle: r.handle })).rejects.toMatchObject({
+      code: 'BINDING_MISMATCH',
+    });
+    for (const other of [
+      { ...binding, origin: 'https://api.elsewhere.test' },
+      { ...binding, workspaceId: newId('workspace') },
+      { ...binding, clientId: 'another-client' },
+    ]) {
+      await expect(cancel.run(callAs(other, store), { handle: r.handle })).rejects.toMatchObject({ code: 'HANDLE_NOT_FOUND' });
+    }
+    const list = OPERATIONS.sess_list;
+    if (list.kind !== 'list') throw new Error('sess_list is a list operation');
+    expect((await list.run(callAs(binding, store), { status: 'all' })).interactions.map((i) => i.handle)).toEqual([r.handle]);
+    expect((await list.run(callAs({ ...binding, grantGeneration: 2 }, store), { status: 'all' })).interactions).toEqual([]);
   });
 });
