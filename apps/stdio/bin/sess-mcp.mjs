@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The `sess-mcp` command of a development checkout: the TypeScript CLI through tsx's loader (a
+// development dependency; no build step). The published package runs its bundle instead.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli.ts');
+process.exitCode = await main(process.argv.slice(2), process.env, {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});
