@@ -2,8 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
-import { createPostgresHandleStore, createSessMcpHttpHandler, type SessMcpHttpHandler, transactionOfUnit } from '@sess/mcp';
+import { createPostgresHandleStore, transactionOfUnit } from '@sess/mcp';
 import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
+import { createSessMcpHttpHandler, type SessMcpHttpHandler } from '@sess/stdio/http';
 import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -32,9 +33,10 @@ function allowedHostsFor(config: Config): string[] {
 }
 
 /**
- * Mounts the MCP endpoint at `/mcp`: the edge from @sess/mcp with the OAuth verifier as its one
- * `authenticate`, the PostgreSQL handle store (sealed with the server secret), and the forms
- * runtime in-process as the backend (receipts verified against the runtime's own key ring).
+ * Mounts the MCP endpoint at `/mcp`: the edge as published (`@sess.si/mcp/http`, in the workspace
+ * @sess/stdio/http) with the OAuth verifier as its one `authenticate`, the PostgreSQL handle store
+ * (sealed with the server secret), and the forms runtime in-process as the backend (receipts
+ * verified against the runtime's own key ring).
  */
 export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHandler {
   const urls = buildOAuthUrls(deps.config.publicUrl);
