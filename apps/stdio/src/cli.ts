@@ -1,6 +1,5 @@
 import { ConfigError, loadConfig } from './config/load-config.ts';
-import { runDoctor } from './doctor/run-doctor.ts';
-import { runServer, type StdioStreams } from './serve/run-server.ts';
+import type { StdioStreams } from './serve/run-server.ts';
 
 /*
  * `sess-mcp`: with no argument, the stdio MCP server (stdout is the MCP channel, stderr carries
@@ -60,6 +59,7 @@ export async function main(argv: readonly string[], env: Record<string, string |
     }
     throw error;
   }
-  if (command === 'doctor') return runDoctor({ config, env, out: io.stdout });
-  return runServer(config, env, io);
+  // Loaded only now: `--help` and a configuration error answer without loading the MCP SDK and the tools.
+  if (command === 'doctor') return (await import('./doctor/run-doctor.ts')).runDoctor({ config, env, out: io.stdout });
+  return (await import('./serve/run-server.ts')).runServer(config, env, io);
 }

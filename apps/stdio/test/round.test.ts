@@ -1,0 +1,116 @@
+/*
+ * sess-mcp as a host runs it: the workspace bin spawned with the SDK client's stdio transport,
+ * against the real app on loopback. A full round (request → answer on the real page → answered
+ * and verified → publish → answer → complete), with the server's receipt signing key rotated
+ * between the two answers (the second receipt is signed by a key made active after this
+ * process's last JWKS fetch, and still verifies), and an Ask that two people answer.
+ */
+import { rotateSigningKeys } from '@sess/forms';
+import { sampleAskArguments, sampleSurface, TEST_SECRET } from '@sess/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerAskOnPage, answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
+import { pushInteraction } from '../../../packages/client/test/support/harness.ts';
+import { errorOf, interactionOf, type StdioHarness, startStdioHarness } from './support/stdio-harness.ts';
+
+let h: StdioHarness;
+
+beforeAll(async () => {
+  h = await startStdioHarness();
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function currentKid(): Promise<string | undefined> {
+  const body = (await (await fetch(`${h.server.url}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> };
+  return body.keys[0]?.kid;
+}
+
+describe('sess-mcp over stdio against the real app', () => {
+  it('lists the same tools as /mcp and answers initialize without a key; a tool call without one is NOT_CONFIGURED', async () => {
+    const mcp = await h.spawn(h.env(undefined));
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      ['sess_ask', 'sess_cancel', 'sess_complete', 'sess_list', 'sess_publish', 'sess_request', 'sess_response'].sort(),
+    );
+    const error = errorOf(await mcp.call('sess_list', {}));
+    expect(error.code).toBe('NOT_CONFIGURED');
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('SESS_API_KEY');
+    await mcp.close();
+  });
+
+  it('a full round: request, answer, verified, publish, answer under a rotated receipt key, complete', async () => {
+    const workspace = await h.workspace();
+    const mcp = await h.spawn(h.env(workspace.apiKey));
+
+    const created = interactionOf(await mcp.call('sess_request', { interaction: sampleSurface() }));
+    expect(created.state).toBe('waiting');
+    expect(created.revision).toBe(1);
+    h.link(created.humanUrl!);
+
+    const waiting = interactionOf(await mcp.call('sess_response', { handle: created.handle, revision: 1, wait_ms: 0 }));
+    expect(waiting.state).toBe('waiting');
+
+    expect(await answerOnPage(created.humanUrl!, { message: 'Greet users by their first name' }, 'approve')).toBe(303);
+    const answered = interactionOf(await mcp.call('sess_response', { handle: created.handle, revision: 1, wait_ms: 5000 }));
+    expect(answered.state).toBe('answered');
+    expect(answered.response).toMatchObject({ verified: true, actionId: 'approve', values: { message: 'Greet users by their first name' } });
+
+    // `sess keys rotate` on the server: this process fetched the key set to verify the first answer.
+    const before = await currentKid();
+    const rotated = await rotateSigningKeys(h.server.database.db, { secret: TEST_SECRET, now: new Date() });
+    expect(rotated.previousKid).toBe(before);
+    await expect.poll(currentKid, { timeout: 5_000, interval: 20 }).toBe(rotated.kid);
+
+    const published = interactionOf(
+      await mcp.call('sess_publish', {
+        handle: created.handle,
+        expected_revision: 1,
+        response_event_id: answered.response!.eventId,
+        interaction: pushInteraction(),
+      }),
+    );
+    expect(published).toMatchObject({ state: 'waiting', revision: 2 });
+
+    expect(await answerOnPage(created.humanUrl!, {}, 'push')).toBe(303);
+    const second = interactionOf(await mcp.call('sess_response', { handle: created.handle, revision: 2, wait_ms: 5000 }));
+    expect(second.state).toBe('answered');
+    expect(second.response).toMatchObject({ verified: true, actionId: 'push' });
+
+    const completed = interactionOf(
+      await mcp.call('sess_complete', {
+        handle: created.handle,
+        expected_revision: 2,
+        response_event_id: second.response!.eventId,
+      }),
+    );
+    expect(completed.state).toBe('completed');
+
+    const listed = (await mcp.call('sess_list', { status: 'completed' })).structured as { interactions: Array<{ handle: string }> };
+    expect(listed.interactions.map((i) => i.handle)).toContain(created.handle);
+    await mcp.close();
+    expect(h.stderrLeaks()).toEqual([]);
+  });
+
+  it('an Ask: two people answer one link and sess_response shows both, verified', async () => {
+    const workspace = await h.workspace();
+    const mcp = await h.spawn(h.env(workspace.apiKey));
+    const created = interactionOf(await mcp.call('sess_ask', sampleAskArguments({ max: 2 })));
+    expect(created.state).toBe('waiting');
+    expect(created.ask).toMatchObject({ open: true, counts: { started: 0, answered: 0, max: 2 } });
+    h.link(created.humanUrl!);
+
+    expect(await answerAskOnPage(created.humanUrl!, { place: 'Beach' })).toBe(303);
+    expect(await answerAskOnPage(created.humanUrl!, { place: 'City' })).toBe(303);
+
+    const read = interactionOf(await mcp.call('sess_response', { handle: created.handle, revision: 1 }));
+    const ask = read.ask as { counts: Record<string, number>; answers: Array<{ verified: boolean; values: { place: string } }> };
+    expect(ask.counts).toMatchObject({ started: 2, answered: 2, max: 2 });
+    expect(ask.answers.every((answer) => answer.verified)).toBe(true);
+    expect(ask.answers.map((answer) => answer.values.place).sort()).toEqual(['Beach', 'City']);
+    await mcp.close();
+    expect(h.stderrLeaks()).toEqual([]);
+  });
+});
