@@ -16,8 +16,9 @@
 // declares, if the bundle holds server code (drizzle, postgres, PGlite, hono), or if a
 // declaration file imports anything a consumer does not get.
 import { spawnSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -177,9 +178,7 @@ if (undeclared.length > 0)
 // source file reached from the typed entries, @sess/* pointed at their sources so they are
 // emitted, not read as libraries; (2) rollup-plugin-dts bundles each entry's .d.ts files, which it
 // only parses, into one file per export.
-const work = join(root, '.tmp', 'dts');
-await rm(work, { recursive: true, force: true });
-await mkdir(work, { recursive: true });
+const work = await mkdtemp(join(tmpdir(), 'sess-mcp-dts-'));
 const emitted = join(work, 'out');
 /** Every workspace export, `@sess/x` and `@sess/x/sub`, at its source. */
 const workspacePaths = {};
@@ -214,7 +213,10 @@ await writeFile(join(work, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
 const typescriptManifest = require.resolve('typescript/package.json', { paths: [repo] });
 const tscBin = join(dirname(typescriptManifest), JSON.parse(await readFile(typescriptManifest, 'utf8')).bin.tsc);
 const tsc = spawnSync(process.execPath, [tscBin, '-p', join(work, 'tsconfig.json')], { encoding: 'utf8' });
-if (tsc.status !== 0) throw new Error(`tsc could not emit the declarations:\n${tsc.stdout}${tsc.stderr}`);
+if (tsc.status !== 0) {
+  await rm(work, { recursive: true, force: true });
+  throw new Error(`tsc could not emit the declarations:\n${tsc.stdout}${tsc.stderr}`);
+}
 
 /** An emitted file's path for a source file's path. */
 const emittedPath = (source) => join(emitted, relative(repo, source)).replace(/\.ts$/, '.d.ts');
@@ -262,7 +264,7 @@ for (const name of TYPED) {
   await writeFile(join(dist, `${name}.d.ts`), chunk.code);
   declarationSizes[name] = chunk.code.length;
 }
-await rm(join(root, '.tmp'), { recursive: true, force: true });
+await rm(work, { recursive: true, force: true });
 
 // --- the published manifest and README -------------------------------------------------------
 const readme = join(root, 'README.md');
