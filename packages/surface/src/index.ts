@@ -61,3 +61,4 @@ export {
   parseRequestArguments,
   parseSurface,
 } from './validate.ts';
+export { fromZodIssues } from './zod-issues.ts';

@@ -1,7 +1,7 @@
 import { childPointer, toPointer } from '@sess/core';
 import type { z } from 'zod';
 import type { ArgumentIssue } from './issues.ts';
-import { pointerLabel } from './issues.ts';
+import { lengthIssue, pointerLabel } from './issues.ts';
 
 type ZodIssue = z.ZodError['issues'][number];
 type Path = ReadonlyArray<PropertyKey>;
@@ -100,8 +100,11 @@ export function fromZodIssues(issues: readonly ZodIssue[], input: unknown, base:
             limit,
             length: raw.length,
           });
+        } else if (issue.origin === 'string' && typeof raw === 'string' && [...raw].length > Number(issue.maximum)) {
+          // The seed's length error, in code points, with limit and length (zod counts UTF-16 units).
+          out.push(lengthIssue(field, [...raw].length, Number(issue.maximum)));
         } else {
-          out.push({ field, message: `${label} must be at most ${String(issue.maximum)}.` });
+          out.push({ field, message: `${label} must be at most ${String(issue.maximum)}.`, limit: Number(issue.maximum) });
         }
         break;
       case 'too_small':

@@ -1,32 +1,29 @@
+import { SessListInputSchema, SessResponseInputSchema } from '@sess/contract';
 import { isSessError } from '@sess/core';
 import { describe, expect, it } from 'vitest';
-import { checkArguments } from './arguments.ts';
+import { parseToolArguments } from './arguments.ts';
 
-const rules = {
-  handle: { type: 'string' as const, required: true, maxLength: 8 },
-  revision: { type: 'integer' as const, required: true, minimum: 1 },
-  wait_ms: { type: 'integer' as const, minimum: 0, maximum: 45_000 },
-};
-
-function fieldOf(input: unknown): { field: unknown; limit?: unknown } {
+function refusal(schema: Parameters<typeof parseToolArguments>[0], input: unknown) {
   try {
-    checkArguments(input, rules);
+    parseToolArguments(schema, input);
   } catch (error) {
-    if (isSessError(error) && error.code === 'INVALID_ARGUMENTS')
-      return { field: error.details.field, limit: error.details.limit };
+    if (isSessError(error) && error.code === 'INVALID_ARGUMENTS') return { ...error.details, message: error.message };
     throw error;
   }
-  return { field: undefined };
+  return undefined;
 }
 
-describe('checkArguments', () => {
-  it('accepts what the rules allow and returns it unchanged', () => {
-    expect(checkArguments({ handle: 'hdl_x', revision: 2 }, rules)).toEqual({ handle: 'hdl_x', revision: 2 });
+describe('parseToolArguments over the contract’s schemas', () => {
+  it('accepts what the schema allows and returns it unchanged', () => {
+    expect(parseToolArguments(SessResponseInputSchema, { handle: 'hdl_x', revision: 2 })).toEqual({
+      handle: 'hdl_x',
+      revision: 2,
+    });
   });
   it.each([
     [{ revision: 1 }, '/handle'],
     [{ handle: '', revision: 1 }, '/handle'],
-    [{ handle: 'x'.repeat(9), revision: 1 }, '/handle'],
+    [{ handle: 'x'.repeat(65), revision: 1 }, '/handle'],
     [{ handle: 'h', revision: 0 }, '/revision'],
     [{ handle: 'h', revision: 1.5 }, '/revision'],
     [{ handle: 'h', revision: '1' }, '/revision'],
@@ -36,9 +33,25 @@ describe('checkArguments', () => {
     [[], ''],
     [null, ''],
   ])('%j is refused at %s', (input, field) => {
-    expect(fieldOf(input).field).toBe(field);
+    expect(refusal(SessResponseInputSchema, input)?.field).toBe(field);
+  });
+  it('an over-long string gets the seed’s length error in code points, with limit and length', () => {
+    expect(refusal(SessResponseInputSchema, { handle: '😀'.repeat(65), revision: 1 })).toMatchObject({
+      field: '/handle',
+      limit: 64,
+      length: 65,
+      message: '/handle is 65 characters; the limit is 64. Shorten it to at most 64 characters.',
+    });
   });
   it('an over-limit number names its limit', () => {
-    expect(fieldOf({ handle: 'h', revision: 1, wait_ms: 99_999 }).limit).toBe(45_000);
+    expect(refusal(SessResponseInputSchema, { handle: 'h', revision: 1, wait_ms: 99_999 })).toMatchObject({
+      field: '/wait_ms',
+      limit: 45_000,
+    });
+  });
+  it('the first problem in the schema’s key order, unknown keys last', () => {
+    expect(refusal(SessListInputSchema, { zzz: 1, limit: 51, status: 'nope' })?.field).toBe('/status');
+    expect(refusal(SessListInputSchema, { zzz: 1, limit: 5 })?.field).toBe('/zzz');
+    expect(refusal(SessListInputSchema, { status: 'nope' })?.message).toContain('"open"');
   });
 });

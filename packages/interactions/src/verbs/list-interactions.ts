@@ -1,8 +1,8 @@
-import { INTERACTION_LIST_STATUSES } from '@sess/contract';
+import { SessListInputSchema } from '@sess/contract';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { ListStatus } from '../ports/handle-store.ts';
 import type { SessionSummary } from '../ports/sess-backend.ts';
-import { checkArguments } from './arguments.ts';
+import { parseToolArguments } from './arguments.ts';
 
 interface ListArgs {
   status?: ListStatus;
@@ -30,11 +30,7 @@ export async function listInteractions(
   call: ToolCall,
   rawArgs: unknown,
 ): Promise<{ interactions: ListedInteraction[]; nextCursor?: string }> {
-  const args = checkArguments<ListArgs>(rawArgs ?? {}, {
-    status: { type: 'enum', values: INTERACTION_LIST_STATUSES },
-    cursor: { type: 'string', maxLength: 200 },
-    limit: { type: 'integer', minimum: 1, maximum: 50 },
-  });
+  const args: ListArgs = parseToolArguments(SessListInputSchema, rawArgs ?? {});
   const listInput: Parameters<typeof call.scope.store.list>[0] = { status: args.status ?? 'open', limit: args.limit ?? 20 };
   if (args.cursor) listInput.cursor = args.cursor;
   const page = await call.scope.store.list(listInput);

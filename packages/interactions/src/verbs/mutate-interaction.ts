@@ -1,10 +1,12 @@
+import { SessCancelInputSchema, SessCompleteInputSchema, SessPublishInputSchema } from '@sess/contract';
 import { newSecret, SessError, sha256CanonicalJson } from '@sess/core';
 import { hashSurface, parseSurface, type Surface } from '@sess/surface';
+import { z } from 'zod';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandlePatch, HandleRecord, SavedMutation } from '../ports/handle-store.ts';
 import { NotAppliedFailure, type SessionView, type WithdrawnView } from '../ports/sess-backend.ts';
 import type { InteractionResult } from '../results.ts';
-import { checkArguments } from './arguments.ts';
+import { parseToolArguments } from './arguments.ts';
 import { blockedError, classifyBackendError, loadHandle, patchHandle, updateOrConflict } from './handles.ts';
 
 interface MutationArgs {
@@ -13,6 +15,12 @@ interface MutationArgs {
   response_event_id: string;
   interaction?: unknown;
 }
+
+/**
+ * sess_publish's arguments as the contract has them, with the interaction left to @sess/surface's
+ * parser, which measures lengths in code points and words the seed's errors.
+ */
+const PUBLISH_ENVELOPE = SessPublishInputSchema.extend({ interaction: z.unknown() });
 
 type Kind = SavedMutation['kind'];
 
@@ -132,12 +140,7 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
  * sends the saved request again; a repeat of a confirmed request succeeds only when identical.
  */
 async function mutate(call: ToolCall, kind: 'publish' | 'complete', rawArgs: unknown): Promise<InteractionResult> {
-  const args = checkArguments<MutationArgs>(rawArgs, {
-    handle: { type: 'string', required: true, maxLength: 64 },
-    expected_revision: { type: 'integer', required: true, minimum: 1 },
-    response_event_id: { type: 'string', required: true, maxLength: 64 },
-    ...(kind === 'publish' ? { interaction: { type: 'any' as const, required: true } } : {}),
-  });
+  const args: MutationArgs = parseToolArguments(kind === 'publish' ? PUBLISH_ENVELOPE : SessCompleteInputSchema, rawArgs);
   const surface = kind === 'publish' ? parseSurface(args.interaction, '/interaction') : undefined;
   if (!call.deps.backend) throw new SessError('NOT_CONFIGURED', 'Sess is not configured to change forms here.');
   const record = await loadHandle(call.scope, args.handle);
@@ -218,7 +221,7 @@ export function completeInteraction(call: ToolCall, args: unknown): Promise<Inte
  * again with its idempotency key).
  */
 export async function cancelInteraction(call: ToolCall, rawArgs: unknown): Promise<InteractionResult> {
-  const args = checkArguments<{ handle: string }>(rawArgs, { handle: { type: 'string', required: true, maxLength: 64 } });
+  const args = parseToolArguments(SessCancelInputSchema, rawArgs);
   if (!call.deps.backend) throw new SessError('NOT_CONFIGURED', 'Sess is not configured to change forms here.');
   const record = await loadHandle(call.scope, args.handle);
   if (record.state === 'cancelled') return result(record, 'cancelled');
