@@ -56,7 +56,11 @@ describe('sess-mcp over stdio against the real app', () => {
     expect(await answerOnPage(created.humanUrl!, { message: 'Greet users by their first name' }, 'approve')).toBe(303);
     const answered = interactionOf(await mcp.call('sess_response', { handle: created.handle, revision: 1, wait_ms: 5000 }));
     expect(answered.state).toBe('answered');
-    expect(answered.response).toMatchObject({ verified: true, actionId: 'approve', values: { message: 'Greet users by their first name' } });
+    expect(answered.response).toMatchObject({
+      verified: true,
+      actionId: 'approve',
+      values: { message: 'Greet users by their first name' },
+    });
 
     // `sess keys rotate` on the server: this process fetched the key set to verify the first answer.
     const before = await currentKid();
@@ -88,7 +92,9 @@ describe('sess-mcp over stdio against the real app', () => {
     );
     expect(completed.state).toBe('completed');
 
-    const listed = (await mcp.call('sess_list', { status: 'completed' })).structured as { interactions: Array<{ handle: string }> };
+    const listed = (await mcp.call('sess_list', { status: 'completed' })).structured as {
+      interactions: Array<{ handle: string }>;
+    };
     expect(listed.interactions.map((i) => i.handle)).toContain(created.handle);
     await mcp.close();
     expect(h.stderrLeaks()).toEqual([]);

@@ -124,7 +124,11 @@ export async function startStdioHarness(options: { server?: AppServer } = {}): P
         async call(name, args) {
           const result = await client.callTool({ name, arguments: args });
           const text = (result.content as Array<{ type: string; text?: string }>).find((c) => c.type === 'text')?.text ?? '';
-          return { isError: result.isError === true, structured: (result.structuredContent ?? {}) as Record<string, unknown>, text };
+          return {
+            isError: result.isError === true,
+            structured: (result.structuredContent ?? {}) as Record<string, unknown>,
+            text,
+          };
         },
         async waitForStderr(line, timeoutMs = 15_000) {
           const until = Date.now() + timeoutMs;
