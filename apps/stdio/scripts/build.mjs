@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
@@ -31,7 +31,13 @@ const BIN_NAME = 'sess-mcp';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(dirname(root));
-const dist = join(root, 'dist');
+// `--out <dir>` builds elsewhere (tests build in parallel, each into its own directory).
+const outFlag = process.argv.indexOf('--out');
+if (outFlag !== -1 && !process.argv[outFlag + 1]) throw new Error('--out needs a directory');
+const dist = outFlag === -1 ? join(root, 'dist') : resolve(process.argv[outFlag + 1]);
+// The output directory is emptied first: never the package, the repository or one holding them.
+if (!relative(dist, root).startsWith('..') || !relative(dist, repo).startsWith('..'))
+  throw new Error(`refusing to build into ${dist}: it holds the sources`);
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const require = createRequire(import.meta.url);
