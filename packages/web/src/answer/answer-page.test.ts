@@ -52,7 +52,7 @@ describe('the open form', () => {
   it('puts sess_ask’s submit label on its button, and "Submit" when there are no actions', () => {
     const html = render(openView(everyFieldSurface()));
     expect(html).toContain('value="submit" class="primary">Plan it</button>');
-    const bare: SurfaceView = { title: 'Q', source: { components: [] } };
+    const bare: SurfaceView = { mode: 'interactive', title: 'Q', source: { kind: 'sess_surface', components: [] } };
     expect(render(openView(bare))).toContain('value="submit" class="primary">Submit</button>');
   });
 
@@ -274,9 +274,11 @@ describe('states', () => {
 function hostileSurface(text: string): SurfaceView {
   const ids = ['a', 'b', 'c', 'd', 'e', 'f'].map((letter) => `${letter}${text}`);
   return {
+    mode: 'interactive',
     title: text,
     description: text,
     source: {
+      kind: 'sess_surface',
       components: [
         { type: 'heading', text },
         { type: 'text', text },
@@ -295,7 +297,7 @@ function hostileSurface(text: string): SurfaceView {
           type: 'field',
           name: 'many',
           label: text,
-          schema: { type: 'array', items: { enum: ids.slice(0, 3), option_labels: [text] } },
+          schema: { type: 'array', items: { type: 'string', enum: ids.slice(0, 3), option_labels: [text] } },
         },
         { type: 'field', name: 'yes', label: text, description: text, schema: { type: 'boolean' } },
       ],
@@ -372,9 +374,11 @@ function spoofSurface(): { surface: SurfaceView; slots: string[]; initialValues:
   };
   const initialValues = [spoof('text-value'), spoof('textarea-value')];
   const surface: SurfaceView = {
+    mode: 'interactive',
     title: say('title'),
     description: say('description'),
     source: {
+      kind: 'sess_surface',
       components: [
         { type: 'heading', text: say('heading') },
         { type: 'text', text: `${say('text-1')}\n\n${say('text-2')}` },
@@ -424,7 +428,10 @@ function spoofSurface(): { surface: SurfaceView; slots: string[]; initialValues:
           type: 'field',
           name: 'many',
           label: say('checkbox-label'),
-          schema: { type: 'array', items: { enum: ['m1', say('checkbox-id')], option_labels: [say('checkbox-option')] } },
+          schema: {
+            type: 'array',
+            items: { type: 'string', enum: ['m1', say('checkbox-id')], option_labels: [say('checkbox-option')] },
+          },
         },
         { type: 'field', name: 'mood', label: say('rating-label'), schema: { type: 'integer', minimum: 1, maximum: 5 } },
       ],
@@ -501,7 +508,7 @@ describe('bidi isolation: nothing an agent or a person wrote can reorder the pag
 
   it('drops a stray PDI from a label, which would otherwise end the isolate early and let its override out', () => {
     const field = { type: 'field', name: 'x', label: 'Name\u2069\u202e', schema: { type: 'string' } } as const;
-    const html = render(openView({ title: 'Q', source: { components: [field] } }));
+    const html = render(openView({ mode: 'interactive', title: 'Q', source: { kind: 'sess_surface', components: [field] } }));
     expect(html).toContain('<label for="f-x"><bdi>Name\u202e</bdi><span class="req"> (required)</span></label>');
   });
 });

@@ -7,9 +7,11 @@ import type { OpenPageView, SurfaceView } from './view.ts';
 /** The seed's sample interaction (sess-mcp-readme.md, "First interaction"). */
 export function commitSurface(): SurfaceView {
   return {
+    mode: 'interactive',
     title: 'Approve this commit?',
     description: 'The tests pass. Edit the message if you like.',
     source: {
+      kind: 'sess_surface',
       components: [
         {
           type: 'record',
@@ -39,9 +41,11 @@ export function commitSurface(): SurfaceView {
 /** One field of every kind the page renders, with help and initial values. */
 export function everyFieldSurface(): SurfaceView {
   return {
+    mode: 'interactive',
     title: 'Plan the trip',
     description: 'A few questions before I book.',
     source: {
+      kind: 'sess_surface',
       components: [
         { type: 'heading', text: 'About you' },
         { type: 'text', text: 'First line\nsecond line\n\nA new paragraph.' },
@@ -78,7 +82,10 @@ export function everyFieldSurface(): SurfaceView {
           label: 'Extras',
           description: 'Choose any.',
           required: false,
-          schema: { type: 'array', items: { enum: ['bike', 'boat', 'car'], option_labels: ['Bike', 'Boat', 'Car'] } },
+          schema: {
+            type: 'array',
+            items: { type: 'string', enum: ['bike', 'boat', 'car'], option_labels: ['Bike', 'Boat', 'Car'] },
+          },
           value: ['boat'],
         },
         { type: 'field', name: 'mood', label: 'How excited are you?', schema: { type: 'integer', minimum: 1, maximum: 5 } },

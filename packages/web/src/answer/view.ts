@@ -1,54 +1,18 @@
+import type { Action, Component, FieldComponent, FieldType, Surface } from '@sess/surface';
+
 /*
- * What the answer page is given to render. These are structural mirrors of @sess/surface's
- * Surface (a Surface is assignable to SurfaceView), so @sess/web renders what it is handed and
- * imports no data layer or validation code.
+ * What the answer page is given to render. The form's own types come from @sess/surface (type
+ * imports only: no validation code reaches the pages), so the page and the form model cannot
+ * drift apart.
  */
 
 /** A field's answer type: the JSON Schema subset a Surface uses. */
-export type FieldSchemaView =
-  | {
-      readonly type: 'string';
-      readonly enum?: readonly string[] | undefined;
-      readonly option_labels?: readonly string[] | undefined;
-      readonly format?: string | undefined;
-    }
-  | { readonly type: 'number' | 'integer'; readonly minimum?: number | undefined; readonly maximum?: number | undefined }
-  | { readonly type: 'boolean' }
-  | {
-      readonly type: 'array';
-      readonly items: { readonly enum: readonly string[]; readonly option_labels?: readonly string[] | undefined };
-    };
-
-export interface FieldView {
-  readonly type: 'field';
-  readonly name: string;
-  readonly label: string;
-  readonly description?: string | undefined;
-  readonly multiline?: boolean | undefined;
-  readonly required?: boolean | undefined;
-  readonly value?: string | number | boolean | readonly string[] | undefined;
-  readonly schema: FieldSchemaView;
-}
-
-export type ComponentView =
-  | { readonly type: 'heading'; readonly text: string }
-  | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'record'; readonly label: string; readonly fields: Readonly<Record<string, string>> }
-  | FieldView;
-
-export interface ActionView {
-  readonly id: string;
-  readonly label: string;
-  readonly intent: 'approve' | 'reject' | 'submit' | 'other';
-}
-
+export type FieldSchemaView = FieldType;
+export type FieldView = FieldComponent;
+export type ComponentView = Component;
+export type ActionView = Action;
 /** One step of a form, as the agent sent it. */
-export interface SurfaceView {
-  readonly title: string;
-  readonly description?: string | undefined;
-  readonly source: { readonly components: readonly ComponentView[] };
-  readonly actions?: readonly ActionView[] | undefined;
-}
+export type SurfaceView = Surface;
 
 /** An error from validateAnswer: `field` is a field name, or null for the form (the button). */
 export interface AnswerErrorView {
