@@ -5,8 +5,12 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../src/cli.ts');
-process.exitCode = await main(process.argv.slice(2), process.env, {
+const code = await main(process.argv.slice(2), process.env, {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
 });
+process.exitCode = code;
+// The host closed stdin (or a command finished): leave even if an idle connection to Sess is
+// still open. The timer does not itself keep the process alive.
+setTimeout(() => process.exit(code), 1000).unref();
