@@ -21,6 +21,7 @@ export { toInvalidArguments } from './issues.ts';
 export type { JsonSchemaObject } from './json-schema.ts';
 export { interactionJsonSchema, sessAskInputSchema, sessRequestInputSchema } from './json-schema.ts';
 export { countCodePoints, LIMITS, STRUCTURE_LIMITS } from './limits.ts';
+export { parseArguments } from './parse-arguments.ts';
 export type {
   Action,
   ActionIntent,
@@ -61,4 +62,3 @@ export {
   parseRequestArguments,
   parseSurface,
 } from './validate.ts';
-export { fromZodIssues } from './zod-issues.ts';

@@ -1,11 +1,23 @@
-import { SessListInputSchema, SessResponseInputSchema } from '@sess/contract';
 import { isSessError } from '@sess/core';
 import { describe, expect, it } from 'vitest';
-import { parseToolArguments } from './arguments.ts';
+import { z } from 'zod';
+import { parseArguments } from './parse-arguments.ts';
 
-function refusal(schema: Parameters<typeof parseToolArguments>[0], input: unknown) {
+// Shaped like the contract's sess_response and sess_list inputs (the contract imports this package).
+const SessResponseInputSchema = z.strictObject({
+  handle: z.string().min(1).max(64),
+  revision: z.int().min(1),
+  wait_ms: z.int().min(0).max(45_000).optional(),
+});
+const SessListInputSchema = z.strictObject({
+  status: z.enum(['open', 'waiting', 'all']).optional(),
+  cursor: z.string().min(1).max(200).optional(),
+  limit: z.int().min(1).max(50).optional(),
+});
+
+function refusal(schema: Parameters<typeof parseArguments>[0], input: unknown) {
   try {
-    parseToolArguments(schema, input);
+    parseArguments(schema, input);
   } catch (error) {
     if (isSessError(error) && error.code === 'INVALID_ARGUMENTS') return { ...error.details, message: error.message };
     throw error;
@@ -13,9 +25,9 @@ function refusal(schema: Parameters<typeof parseToolArguments>[0], input: unknow
   return undefined;
 }
 
-describe('parseToolArguments over the contract’s schemas', () => {
+describe('parseArguments', () => {
   it('accepts what the schema allows and returns it unchanged', () => {
-    expect(parseToolArguments(SessResponseInputSchema, { handle: 'hdl_x', revision: 2 })).toEqual({
+    expect(parseArguments(SessResponseInputSchema, { handle: 'hdl_x', revision: 2 })).toEqual({
       handle: 'hdl_x',
       revision: 2,
     });

@@ -1,5 +1,6 @@
-import { STORED_SESSION_MACHINE } from '@sess/contract';
+import { CompleteSessionRequestSchema, STORED_SESSION_MACHINE } from '@sess/contract';
 import { notify } from '@sess/db';
+import { parseArguments } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import { runIdempotent } from '../idempotency/run-idempotent.ts';
 import { isoParam, stateLiteral } from '../model/sql-values.ts';
@@ -7,7 +8,7 @@ import { type SessionView, toAnswerView } from '../model/views.ts';
 import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
 import type { WorkspaceContext } from './context.ts';
 import { lockSession } from './lock-session.ts';
-import { checkExpectedRevision, checkRevisionWrite, readResponseEventId, readStrictBody } from './revision-write.ts';
+import { checkExpectedRevision, checkRevisionWrite } from './revision-write.ts';
 
 export interface CompleteSessionInput {
   ctx: WorkspaceContext;
@@ -28,8 +29,7 @@ export interface CompleteSessionInput {
 export async function completeSession(request: CompleteSessionInput): Promise<SessionView> {
   const { ctx, sessionId, expectedRevision, idempotencyKey } = request;
   checkExpectedRevision(expectedRevision);
-  const body = readStrictBody(request.input, ['response_event_id']);
-  const responseEventId = readResponseEventId(body);
+  const responseEventId = parseArguments(CompleteSessionRequestSchema, request.input).response_event_id;
   const { runtime } = ctx;
   const { value } = await runIdempotent(
     runtime,

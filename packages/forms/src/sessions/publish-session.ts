@@ -1,19 +1,18 @@
+import { PublishSessionRequestSchema } from '@sess/contract';
 import { notify } from '@sess/db';
-import { hashSurface, parseSurface } from '@sess/surface';
+import { hashSurface, parseArguments, parseSurface } from '@sess/surface';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { runIdempotent } from '../idempotency/run-idempotent.ts';
 import { isoParam } from '../model/sql-values.ts';
 import type { SessionView } from '../model/views.ts';
 import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
 import type { WorkspaceContext } from './context.ts';
 import { lockSession } from './lock-session.ts';
-import {
-  checkExpectedRevision,
-  checkPublishable,
-  checkRevisionWrite,
-  readResponseEventId,
-  readStrictBody,
-} from './revision-write.ts';
+import { checkExpectedRevision, checkPublishable, checkRevisionWrite } from './revision-write.ts';
+
+/** The publish body as the contract has it, with the interaction left to `parseSurface` (code points, the seed's words). */
+const PUBLISH_ENVELOPE = PublishSessionRequestSchema.extend({ interaction: z.unknown() });
 
 export interface PublishSessionInput {
   ctx: WorkspaceContext;
@@ -37,9 +36,9 @@ export interface PublishSessionInput {
 export async function publishSession(request: PublishSessionInput): Promise<SessionView> {
   const { ctx, sessionId, expectedRevision, idempotencyKey } = request;
   checkExpectedRevision(expectedRevision);
-  const body = readStrictBody(request.input, ['response_event_id', 'interaction']);
-  const responseEventId = readResponseEventId(body);
-  const surface = parseSurface(body['interaction'], '/interaction');
+  const body = parseArguments(PUBLISH_ENVELOPE, request.input);
+  const responseEventId = body.response_event_id;
+  const surface = parseSurface(body.interaction, '/interaction');
   const { runtime } = ctx;
   const { value } = await runIdempotent(
     runtime,

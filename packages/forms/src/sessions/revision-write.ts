@@ -1,36 +1,7 @@
 import { STORED_SESSION_MACHINE, type StoredSessionEvent } from '@sess/contract';
 import { SessError } from '@sess/core';
-import { checkRawInput, toInvalidArguments } from '@sess/surface';
 import { timePhase } from '../model/derive-state.ts';
 import type { LockedSession } from './lock-session.ts';
-
-/** Reads a JSON object body strictly: only `allowed` keys, no unsafe keys. */
-export function readStrictBody(input: unknown, allowed: readonly string[]): Record<string, unknown> {
-  const raw = checkRawInput(input, '');
-  if (raw.length > 0) throw toInvalidArguments(raw[0]!);
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    throw new SessError('INVALID_ARGUMENTS', 'The arguments must be a JSON object.', { field: '' });
-  }
-  for (const key of Object.keys(input)) {
-    if (!allowed.includes(key)) {
-      throw new SessError('INVALID_ARGUMENTS', `/${key} is not allowed here. Allowed: ${allowed.join(', ')}.`, {
-        field: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
-      });
-    }
-  }
-  return input as Record<string, unknown>;
-}
-
-/** `response_event_id`: the answer event the agent acts on. */
-export function readResponseEventId(body: Record<string, unknown>): string {
-  const value = body['response_event_id'];
-  if (typeof value !== 'string' || value.length === 0 || value.length > 200) {
-    throw new SessError('INVALID_ARGUMENTS', 'response_event_id must be the eventId of the answer you read (evt_…).', {
-      field: '/response_event_id',
-    });
-  }
-  return value;
-}
 
 /** `expected_revision` (If-Match): a whole number of at least 1. */
 export function checkExpectedRevision(expected: number): void {

@@ -1,13 +1,13 @@
-import { STORED_SESSION_MACHINE, type WithdrawnSession } from '@sess/contract';
+import { STORED_SESSION_MACHINE, type WithdrawnSession, WithdrawSessionRequestSchema } from '@sess/contract';
 import { SessError } from '@sess/core';
 import { notify } from '@sess/db';
+import { parseArguments } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import { runIdempotent } from '../idempotency/run-idempotent.ts';
 import { isoParam, stateLiteral } from '../model/sql-values.ts';
 import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
 import type { WorkspaceContext } from './context.ts';
 import { lockSession } from './lock-session.ts';
-import { readStrictBody } from './revision-write.ts';
 
 /** The outcome of a withdraw (@sess/contract's `WithdrawnSessionSchema`). */
 export type { WithdrawnSession };
@@ -30,7 +30,7 @@ export interface WithdrawSessionInput {
  */
 export async function withdrawSession(request: WithdrawSessionInput): Promise<WithdrawnSession> {
   const { ctx, sessionId } = request;
-  if (request.input !== undefined && request.input !== null) readStrictBody(request.input, []);
+  if (request.input !== undefined && request.input !== null) parseArguments(WithdrawSessionRequestSchema, request.input);
   const { runtime } = ctx;
   const { value } = await runIdempotent(
     runtime,

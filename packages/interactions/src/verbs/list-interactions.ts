@@ -1,8 +1,8 @@
 import { SessListInputSchema } from '@sess/contract';
+import { parseArguments } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { ListStatus } from '../ports/handle-store.ts';
 import type { SessionSummary } from '../ports/sess-backend.ts';
-import { parseToolArguments } from './arguments.ts';
 
 interface ListArgs {
   status?: ListStatus;
@@ -30,7 +30,7 @@ export async function listInteractions(
   call: ToolCall,
   rawArgs: unknown,
 ): Promise<{ interactions: ListedInteraction[]; nextCursor?: string }> {
-  const args: ListArgs = parseToolArguments(SessListInputSchema, rawArgs ?? {});
+  const args: ListArgs = parseArguments(SessListInputSchema, rawArgs ?? {});
   const listInput: Parameters<typeof call.scope.store.list>[0] = { status: args.status ?? 'open', limit: args.limit ?? 20 };
   if (args.cursor) listInput.cursor = args.cursor;
   const page = await call.scope.store.list(listInput);

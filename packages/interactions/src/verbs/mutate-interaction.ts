@@ -1,12 +1,11 @@
 import { SessCancelInputSchema, SessCompleteInputSchema, SessPublishInputSchema } from '@sess/contract';
 import { newSecret, SessError, sha256CanonicalJson } from '@sess/core';
-import { hashSurface, parseSurface, type Surface } from '@sess/surface';
+import { hashSurface, parseArguments, parseSurface, type Surface } from '@sess/surface';
 import { z } from 'zod';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandlePatch, HandleRecord, SavedMutation } from '../ports/handle-store.ts';
 import { NotAppliedFailure, type SessionView, type WithdrawnView } from '../ports/sess-backend.ts';
 import type { InteractionResult } from '../results.ts';
-import { parseToolArguments } from './arguments.ts';
 import { blockedError, classifyBackendError, loadHandle, patchHandle, updateOrConflict } from './handles.ts';
 
 interface MutationArgs {
@@ -140,7 +139,7 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
  * sends the saved request again; a repeat of a confirmed request succeeds only when identical.
  */
 async function mutate(call: ToolCall, kind: 'publish' | 'complete', rawArgs: unknown): Promise<InteractionResult> {
-  const args: MutationArgs = parseToolArguments(kind === 'publish' ? PUBLISH_ENVELOPE : SessCompleteInputSchema, rawArgs);
+  const args: MutationArgs = parseArguments(kind === 'publish' ? PUBLISH_ENVELOPE : SessCompleteInputSchema, rawArgs);
   const surface = kind === 'publish' ? parseSurface(args.interaction, '/interaction') : undefined;
   if (!call.deps.backend) throw new SessError('NOT_CONFIGURED', 'Sess is not configured to change forms here.');
   const record = await loadHandle(call.scope, args.handle);
@@ -221,7 +220,7 @@ export function completeInteraction(call: ToolCall, args: unknown): Promise<Inte
  * again with its idempotency key).
  */
 export async function cancelInteraction(call: ToolCall, rawArgs: unknown): Promise<InteractionResult> {
-  const args = parseToolArguments(SessCancelInputSchema, rawArgs);
+  const args = parseArguments(SessCancelInputSchema, rawArgs);
   if (!call.deps.backend) throw new SessError('NOT_CONFIGURED', 'Sess is not configured to change forms here.');
   const record = await loadHandle(call.scope, args.handle);
   if (record.state === 'cancelled') return result(record, 'cancelled');

@@ -1,10 +1,10 @@
 import { SessResponseInputSchema } from '@sess/contract';
 import { isSessError, SessError } from '@sess/core';
+import { parseArguments } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandleRecord, SavedResponse } from '../ports/handle-store.ts';
 import type { AskView, SessionView } from '../ports/sess-backend.ts';
 import type { AskResult, InteractionResult, ResponseResult } from '../results.ts';
-import { parseToolArguments } from './arguments.ts';
 import {
   blockedError,
   classifyBackendError,
@@ -140,7 +140,7 @@ async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<Intera
  * way on every call. An Ask is read once, without waiting.
  */
 export async function readResponse(call: ToolCall, rawArgs: unknown): Promise<InteractionResult> {
-  const args: ResponseArgs = parseToolArguments(SessResponseInputSchema, rawArgs);
+  const args: ResponseArgs = parseArguments(SessResponseInputSchema, rawArgs);
   if (!call.deps.backend) throw new SessError('NOT_CONFIGURED', 'Sess is not configured to read answers here.');
   const record = await loadHandle(call.scope, args.handle);
 
