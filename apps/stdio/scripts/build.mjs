@@ -151,15 +151,18 @@ const forbidden = importedPackages.filter((name) =>
 );
 if (forbidden.length > 0) throw new Error(`the bundle imports server or workspace code: ${forbidden.join(', ')}`);
 
-/** The range the workspace declares for `name`: apps/stdio's own manifest first, then a bundled package's. */
+/**
+ * The range the workspace declares for `name`: apps/stdio's own manifest first, then a bundled
+ * package's. Two bundled packages declaring two ranges would leave one of them untested: refused.
+ */
 function declaredRange(name) {
-  const own = pkg.dependencies?.[name];
-  if (own) return { range: own, from: pkg.name };
-  for (const workspaceName of [...bundledWorkspaces].sort()) {
-    const range = workspace.get(workspaceName)?.manifest.dependencies?.[name];
-    if (range) return { range, from: workspaceName };
-  }
-  return undefined;
+  const declared = [pkg.name, ...[...bundledWorkspaces].sort()]
+    .map((from) => ({ from, range: (from === pkg.name ? pkg : workspace.get(from)?.manifest)?.dependencies?.[name] }))
+    .filter((d) => d.range !== undefined);
+  const ranges = new Set(declared.map((d) => d.range));
+  if (ranges.size > 1)
+    throw new Error(`${name} is declared at different ranges: ${declared.map((d) => `${d.from} ${d.range}`).join(', ')}`);
+  return declared[0];
 }
 const dependencies = {};
 const undeclared = [];
