@@ -209,6 +209,25 @@ describe('answers that are not Sess', () => {
     }
   });
 
+  it('a server that names no workspace: VERIFICATION_CONTEXT_MISSING, unless expectedWorkspaceId says which', async () => {
+    const server = await startFixedServer({ status: 200, body: JSON.stringify({ sessions: [], nextCursor: null }) });
+    try {
+      expect(await failure(client(server.url).sessions.list())).toMatchObject({
+        kind: 'protocol',
+        code: 'VERIFICATION_CONTEXT_MISSING',
+      });
+      const pinned = createSessClient({
+        origin: server.url,
+        apiKey: mine.apiKey,
+        allowInsecureLocalhost: true,
+        expectedWorkspaceId: mine.workspaceId,
+      });
+      expect((await pinned.sessions.list()).workspaceId).toBe(mine.workspaceId);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a workspace other than expectedWorkspaceId is configuration', async () => {
     const other = await h.workspace();
     const pinned = h.client(mine, { expectedWorkspaceId: other.workspaceId });

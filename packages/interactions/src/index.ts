@@ -3,6 +3,7 @@ export {
   createHttpReceipts,
   type HttpBackendOptions,
   type HttpReceiptsOptions,
+  toBackendError,
 } from './backends/http-backend.ts';
 export {
   backendContext,

@@ -5,7 +5,7 @@ import { createSessClient, isSessClientError } from '@sess/client';
 import { isSessError } from '@sess/core';
 import { decodeRecordFile } from '@sess/file-store';
 import type { StdioConfig } from '../config/load-config.ts';
-import { API_KEY_VARIABLE, createWorkspaceFetch } from '../serve/stdio-scope.ts';
+import { API_KEY_VARIABLE } from '../serve/stdio-scope.ts';
 
 /*
  * `sess-mcp doctor`: what this server would run with and whether it can work — the origin,
@@ -94,8 +94,9 @@ async function checkApi(
     } catch (error) {
       if (!isSessClientError(error)) return 'unreachable';
       if (error.kind === 'configuration' || error.status === 401 || error.status === 403) return 'the key was refused';
-      if (error.kind === 'protocol')
-        return 'answered outside the contract (set SESS_EXPECTED_WORKSPACE_ID for a runtime without Sess-Workspace-Id)';
+      if (error.code === 'VERIFICATION_CONTEXT_MISSING')
+        return 'named no workspace: set SESS_EXPECTED_WORKSPACE_ID for a runtime without Sess-Workspace-Id';
+      if (error.kind === 'protocol') return 'answered outside the contract';
       return 'unreachable';
     }
   }
@@ -132,7 +133,7 @@ async function checkJwks(options: DoctorOptions, fetchImpl: typeof globalThis.fe
 /** Runs the checks, prints one line each, and returns the exit code (0 all well, 1 something is wrong). */
 export async function runDoctor(options: DoctorOptions): Promise<number> {
   const { config, out } = options;
-  const fetchImpl = createWorkspaceFetch(options.fetch ?? globalThis.fetch, config.expectedWorkspaceId);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
   const problems: string[] = [];
   const key = options.env[API_KEY_VARIABLE] || undefined;
   const handlesDirectory = join(config.stateDir, 'profiles', config.profile, 'handles');

@@ -4,9 +4,8 @@ import { createFileHandleStore } from '@sess/file-store';
 import { createHttpBackend, createHttpReceipts, type ToolDeps } from '@sess/interactions';
 import { createServerFactory } from '@sess/mcp';
 import type { StdioConfig } from '../config/load-config.ts';
-import { gateToolCalls } from './gate-transport.ts';
 import { createStderrLogger, writeEvent } from './stderr-log.ts';
-import { createStdioScope, createWorkspaceFetch } from './stdio-scope.ts';
+import { createStdioScope } from './stdio-scope.ts';
 import { pauseAfterStep } from './test-pause.ts';
 
 /** The process's standard streams (the bin passes `process.std*`; a test may pass its own). */
@@ -27,30 +26,28 @@ const USER_AGENT = 'sess-mcp';
  */
 export function runServer(config: StdioConfig, env: Record<string, string | undefined>, io: StdioStreams): Promise<number> {
   const sink = { write: (line: string) => io.stderr.write(line) };
-  const fetchImpl = createWorkspaceFetch(globalThis.fetch, config.expectedWorkspaceId);
   const fileStore = createFileHandleStore({ stateDir: config.stateDir, profile: config.profile });
   const deps: ToolDeps = {
     // No key here: each call's principal carries it (read on the first tool call).
     backend: createHttpBackend({
       origin: config.origin,
-      fetch: fetchImpl,
       allowInsecureLocalhost: config.allowInsecureLocalhost,
+      expectedWorkspaceId: config.expectedWorkspaceId,
       userAgent: USER_AGENT,
     }),
-    receipts: createHttpReceipts({ origin: config.origin, issuer: config.receiptIssuer, fetch: fetchImpl }),
+    receipts: createHttpReceipts({ origin: config.origin, issuer: config.receiptIssuer }),
     now: () => new Date(),
     logger: createStderrLogger(sink),
     maxWaitMs: config.maxWaitMs,
   };
   const pauseAt = config.pauseAt;
-  const stdioScope = createStdioScope({
+  const scope = createStdioScope({
     config,
     env,
     fileStore,
-    fetch: fetchImpl,
     ...(pauseAt ? { wrapStore: (store) => pauseAfterStep(store, pauseAt, sink) } : {}),
   });
-  const factory = createServerFactory(deps, () => stdioScope.scope);
+  const factory = createServerFactory(deps, scope);
 
   return new Promise((resolve) => {
     let ended = false;
@@ -60,13 +57,10 @@ export function runServer(config: StdioConfig, env: Record<string, string | unde
       writeEvent(sink, 'stdio.closed');
       resolve(0);
     };
-    const wire = new StdioServerTransport(io.stdin, io.stdout);
-    const transport = gateToolCalls(
-      wire,
-      () => stdioScope.resolve(),
-      () => stdioScope.resolved,
-      end,
-    );
+    // serveStdio owns the transport (its close callback too): the connection ends with stdin.
+    io.stdin.once('end', end);
+    io.stdin.once('close', end);
+    const transport = new StdioServerTransport(io.stdin, io.stdout);
     serveStdio(factory, { transport, onerror: () => writeEvent(sink, 'stdio.error') });
     writeEvent(sink, 'stdio.started');
   });

@@ -1,7 +1,7 @@
-import { createSessClient, isSessClientError } from '@sess/client';
+import { createSessClient } from '@sess/client';
 import { SessError } from '@sess/core';
 import type { FileHandleStore } from '@sess/file-store';
-import type { HandleBinding, HandleStore, RequestScope, SessPrincipal } from '@sess/interactions';
+import { type HandleBinding, type HandleStore, type RequestScope, type SessPrincipal, toBackendError } from '@sess/interactions';
 import type { StdioConfig } from '../config/load-config.ts';
 
 /*
@@ -12,7 +12,7 @@ import type { StdioConfig } from '../config/load-config.ts';
  * Sess names it in `Sess-Workspace-Id` (or SESS_EXPECTED_WORKSPACE_ID for a runtime that does not).
  *
  * SESS_API_KEY is read when the first tool call arrives, never at start-up: `initialize` and
- * `tools/list` work without it. Until a call has resolved the scope, every part of it throws the
+ * `tools/list` work without it. Until a call has resolved the scope, the resolver throws the
  * reason (NOT_CONFIGURED, SESS_UNAVAILABLE …), which the adapter answers as that tool's error.
  * @see ../../../../../shared/seeds/sess-mcp-readme.md "Security and support boundary" (owner-private, single profile)
  */
@@ -23,27 +23,16 @@ export const STDIO_CLIENT_ID = 'sess-mcp-stdio';
 /** The environment variable the key is read from. */
 export const API_KEY_VARIABLE = 'SESS_API_KEY';
 
-export interface StdioScope {
-  /** The scope the adapter holds: its parts throw the last failure until `resolve()` succeeded. */
-  readonly scope: RequestScope;
-  /** Reads the key and learns the workspace, once; after a failure the next call tries again. */
-  resolve(): Promise<void>;
-  readonly resolved: boolean;
-}
-
 export interface StdioScopeOptions {
   config: StdioConfig;
   /** The process environment, read for SESS_API_KEY on each attempt until one succeeds. */
   env: Record<string, string | undefined>;
   fileStore: FileHandleStore;
-  /** The fetch both the discovery read and the backend use. */
-  fetch: typeof globalThis.fetch;
+  /** The fetch the discovery read uses (the backend's). */
+  fetch?: typeof globalThis.fetch | undefined;
   /** Wraps the bound store (the test-only fault hook). */
   wrapStore?: (store: HandleStore) => HandleStore;
 }
-
-/** The header our runtime names the key's workspace in. */
-const WORKSPACE_HEADER = 'sess-workspace-id';
 
 function notConfiguredKey(): SessError {
   return new SessError(
@@ -52,129 +41,33 @@ function notConfiguredKey(): SessError {
   );
 }
 
-function contextMissing(): SessError {
+/** A discovery failure as the tool error: the HTTP backend's own mapping; an abort is Sess out of reach. */
+function discoveryError(error: unknown): SessError {
+  const mapped = toBackendError(error, false);
+  if (mapped instanceof SessError) return mapped;
   return new SessError(
-    'NOT_CONFIGURED',
-    'Sess did not name the workspace of this API key, so answers cannot be verified (VERIFICATION_CONTEXT_MISSING). The owner must set SESS_EXPECTED_WORKSPACE_ID to the workspace id (ws_…).',
-    { reason: 'verification_context_missing' },
+    'SESS_UNAVAILABLE',
+    'Sess could not be reached just now; nothing was changed. Try again in a moment.',
+    {},
+    { cause: error, retryable: true },
   );
 }
 
 /**
- * A fetch that also serves a runtime without `Sess-Workspace-Id`: with SESS_EXPECTED_WORKSPACE_ID
- * set, such a response is read as that workspace's (the trusted context the seed describes); a
- * response that names another workspace is left as it is, so the tools see the mismatch.
+ * The stdio process's scope (see the module comment), for `createServerFactory`'s resolver: the
+ * first tool call reads the key and learns the workspace; later calls get the same scope. A
+ * failure is that call's error, and the next call tries again.
  */
-export function createWorkspaceFetch(
-  base: typeof globalThis.fetch,
-  expectedWorkspaceId: string | undefined,
-): typeof globalThis.fetch {
-  if (expectedWorkspaceId === undefined) return base;
-  return async (input, init) => {
-    const response = await base(input, init);
-    if (response.headers.has(WORKSPACE_HEADER)) return response;
-    const headers = new Headers(response.headers);
-    headers.set(WORKSPACE_HEADER, expectedWorkspaceId);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  };
-}
-
-/** The failure of the discovery read, as the tool error the owner or agent acts on. */
-function discoveryError(error: unknown, sawWorkspace: boolean): SessError {
-  if (!isSessClientError(error)) {
-    return new SessError(
-      'SESS_UNAVAILABLE',
-      'Sess could not be reached just now; nothing was changed. Try again in a moment.',
-      {},
-      {
-        retryable: true,
-      },
-    );
-  }
-  switch (error.kind) {
-    case 'configuration':
-      return new SessError(
-        'NOT_CONFIGURED',
-        `Sess refused the API key in ${API_KEY_VARIABLE}, or the origin is wrong. The owner must fix the configuration.`,
-        { reason: error.sent ? 'refused' : 'not_sent' },
-      );
-    case 'protocol':
-      if (error.status !== undefined && error.status >= 200 && error.status < 300 && !sawWorkspace) return contextMissing();
-      return new SessError('SESS_PROTOCOL_ERROR', 'Sess answered something that does not fit its contract.');
-    case 'api':
-      if (error.status === 401 || error.status === 403) {
-        return new SessError(
-          'NOT_CONFIGURED',
-          `Sess refused the API key in ${API_KEY_VARIABLE}. The owner must fix the configuration.`,
-          { reason: 'refused' },
-        );
-      }
-      return new SessError(
-        'SESS_UNAVAILABLE',
-        'Sess could not serve this call just now; nothing was changed. Try again in a moment.',
-        {},
-        {
-          retryable: true,
-        },
-      );
-    case 'aborted':
-    case 'transport':
-    case 'timeout':
-    case 'unknown_outcome':
-      return new SessError(
-        'SESS_UNAVAILABLE',
-        'Sess could not be reached just now; nothing was changed. Try again in a moment.',
-        {},
-        {
-          retryable: true,
-        },
-      );
-    default: {
-      const unreachable: never = error.kind;
-      return new SessError('SESS_PROTOCOL_ERROR', `unclassified client failure ${String(unreachable)}`);
-    }
-  }
-}
-
-/** The stdio process's scope, resolved on the first tool call (see the module comment). */
-export function createStdioScope(options: StdioScopeOptions): StdioScope {
+export function createStdioScope(options: StdioScopeOptions): () => Promise<RequestScope> {
   const { config, fileStore } = options;
   // stdio has no request deadline: a wait ends at wait_ms, on an MCP cancellation or when stdin closes.
   const noDeadline = new AbortController().signal;
-  let current: { principal: SessPrincipal; binding: HandleBinding; store: HandleStore } | undefined;
-  let failure: SessError = notConfiguredKey();
-  let resolving: Promise<void> | undefined;
+  let resolved: RequestScope | undefined;
+  let resolving: Promise<RequestScope> | undefined;
 
-  function part<K extends 'principal' | 'binding' | 'store'>(name: K) {
-    if (!current) throw failure;
-    return current[name];
-  }
-
-  const scope: RequestScope = {
-    get principal() {
-      return part('principal');
-    },
-    get binding() {
-      return part('binding');
-    },
-    get store() {
-      return part('store');
-    },
-    get deadline() {
-      if (!current) throw failure;
-      return noDeadline;
-    },
-  };
-
-  async function attempt(): Promise<void> {
+  async function attempt(): Promise<RequestScope> {
     const key = options.env[API_KEY_VARIABLE];
     if (key === undefined || key === '') throw notConfiguredKey();
-    let sawWorkspace = false;
-    const fetchImpl: typeof globalThis.fetch = async (input, init) => {
-      const response = await options.fetch(input, init);
-      sawWorkspace = response.headers.has(WORKSPACE_HEADER);
-      return response;
-    };
     let workspaceId: string;
     try {
       const client = createSessClient({
@@ -182,14 +75,14 @@ export function createStdioScope(options: StdioScopeOptions): StdioScope {
         apiKey: key,
         allowInsecureLocalhost: config.allowInsecureLocalhost,
         expectedWorkspaceId: config.expectedWorkspaceId,
-        fetch: fetchImpl,
+        fetch: options.fetch,
         userAgent: 'sess-mcp',
         timeoutMs: 15_000,
       });
       // The cheapest authenticated read: it proves the key and names its workspace.
       workspaceId = (await client.sessions.list({ limit: 1 })).workspaceId;
     } catch (error) {
-      throw discoveryError(error, sawWorkspace);
+      throw discoveryError(error);
     }
     const grantGeneration = await fileStore.credentialGeneration(key);
     const binding: HandleBinding = {
@@ -201,36 +94,29 @@ export function createStdioScope(options: StdioScopeOptions): StdioScope {
       grantGeneration,
     };
     const bound = fileStore.bind(binding);
-    current = {
-      binding,
-      store: options.wrapStore ? options.wrapStore(bound) : bound,
-      principal: {
-        workspaceId,
-        principalId: config.profile,
-        clientId: STDIO_CLIENT_ID,
-        grantId: config.profile,
-        grantGeneration,
-        scopes: [],
-        credential: async () => key,
-      },
+    const principal: SessPrincipal = {
+      workspaceId,
+      principalId: config.profile,
+      clientId: STDIO_CLIENT_ID,
+      grantId: config.profile,
+      grantGeneration,
+      scopes: [],
+      credential: async () => key,
     };
+    return { principal, binding, store: options.wrapStore ? options.wrapStore(bound) : bound, deadline: noDeadline };
   }
 
-  return {
-    scope,
-    get resolved() {
-      return current !== undefined;
-    },
-    resolve() {
-      if (current) return Promise.resolve();
-      resolving ??= attempt()
-        .catch((error: unknown) => {
-          failure = error instanceof SessError ? error : new SessError('STATE_STORE_ERROR', 'The local state could not be read.');
-        })
-        .finally(() => {
-          resolving = undefined;
-        });
-      return resolving;
-    },
+  return () => {
+    if (resolved) return Promise.resolve(resolved);
+    // One attempt at a time: calls that arrive meanwhile share it.
+    resolving ??= attempt()
+      .then((scope) => {
+        resolved = scope;
+        return scope;
+      })
+      .finally(() => {
+        resolving = undefined;
+      });
+    return resolving;
   };
 }

@@ -231,10 +231,11 @@ async function exchange<T>(
     throw classifyErrorAnswer(json, { ...context, retryAfterSeconds: retryAfterSeconds(response.headers) });
   }
 
-  const protocol = (message: string) =>
+  const protocol = (message: string, code?: string) =>
     new SessClientError({
       ...context,
       kind: 'protocol',
+      ...(code ? { code } : {}),
       sent: true,
       message: write ? `${message} The write was accepted (HTTP ${status}).` : message,
     });
@@ -242,7 +243,11 @@ async function exchange<T>(
   let workspaceId: string;
   if (workspaceHeader === null) {
     if (config.expectedWorkspaceId === undefined) {
-      throw protocol('Sess did not name the workspace (Sess-Workspace-Id); set expectedWorkspaceId for such a server.');
+      // The seed's VERIFICATION_CONTEXT_MISSING: without a trusted workspace no receipt can be checked.
+      throw protocol(
+        'Sess did not name the workspace (Sess-Workspace-Id); set expectedWorkspaceId for such a server.',
+        'VERIFICATION_CONTEXT_MISSING',
+      );
     }
     workspaceId = config.expectedWorkspaceId;
   } else if (!WorkspaceIdSchema.safeParse(workspaceHeader).success) {

@@ -48,6 +48,11 @@ export interface HttpBackendOptions {
   listConcurrency?: number | undefined;
   /** The clock that decides whether a link is lapsed (past its deadline, still extendable). */
   now?: (() => Date) | undefined;
+  /**
+   * The workspace to trust for a runtime that does not send `Sess-Workspace-Id` (ours does); when
+   * both are there they must agree. Without either, a call is NOT_CONFIGURED (VERIFICATION_CONTEXT_MISSING).
+   */
+  expectedWorkspaceId?: string | undefined;
 }
 
 /** Options of `createHttpReceipts`. */
@@ -164,6 +169,15 @@ export function toBackendError(error: unknown, write: boolean): unknown {
       );
     case 'protocol':
       if (write && error.status !== undefined && error.status >= 200 && error.status < 300) return outcomeUnknown(error);
+      if (error.code === 'VERIFICATION_CONTEXT_MISSING') {
+        // The seed: a missing trusted workspace is NOT_CONFIGURED, naming what the owner sets.
+        return new SessError(
+          'NOT_CONFIGURED',
+          'Sess did not name the workspace of this API key, so answers cannot be verified (VERIFICATION_CONTEXT_MISSING). The owner must set the expected workspace id (SESS_EXPECTED_WORKSPACE_ID for sess-mcp).',
+          { reason: 'verification_context_missing' },
+          { cause: error },
+        );
+      }
       return new SessError(
         'SESS_PROTOCOL_ERROR',
         'Sess answered something that does not fit its contract.',
@@ -270,6 +284,7 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
     timeoutMs: options.timeoutMs,
     userAgent: options.userAgent ?? 'sess-interactions',
     allowInsecureLocalhost: options.allowInsecureLocalhost,
+    expectedWorkspaceId: options.expectedWorkspaceId,
   };
   // Checks the origin (and the key, when one is configured) once, at construction.
   const shared = options.apiKey !== undefined ? createSessClient({ ...base, apiKey: options.apiKey }) : undefined;

@@ -53,7 +53,12 @@ function handleOf(args: unknown): string | undefined {
 }
 
 /** How the adapter finds the scope of the request a server instance serves (the host decides). */
-export type ScopeResolver = (ctx: McpRequestContext) => RequestScope | undefined;
+/**
+ * Finds a request's scope. The HTTP edge looks up the request it authenticated (at once); a stdio
+ * host resolves its one scope on the first tool call (a promise). A thrown `SessError` (no API key,
+ * Sess unreachable) is that tool call's error.
+ */
+export type ScopeResolver = (ctx: McpRequestContext) => RequestScope | undefined | Promise<RequestScope | undefined>;
 
 /**
  * Builds the per-request server factory. Everything costly is made once here: the tools/list
@@ -81,11 +86,12 @@ export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ct
     }),
   };
 
-  async function callTool(name: string, args: unknown, ctx: ServerContext, scope: RequestScope | undefined) {
+  async function callTool(name: string, args: unknown, ctx: ServerContext, resolveScope: () => ReturnType<ScopeResolver>) {
     if (!outputs.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     const started = performance.now();
     let outcome = 'ok';
     try {
+      const scope = await resolveScope();
       if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
       const signal = AbortSignal.any([ctx.mcpReq.signal, scope.deadline]);
       const result = await runOperation(name as ToolName, { deps, scope, signal }, args ?? {});
@@ -113,7 +119,6 @@ export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ct
   }
 
   return function buildServer(ctx) {
-    const scope = scopeOf(ctx);
     const server = new Server(SERVER_INFO, {
       instructions: SERVER_INSTRUCTIONS,
       capabilities: { tools: { listChanged: false } },
@@ -121,7 +126,7 @@ export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ct
     server.setRequestHandler('tools/list', () => listing as unknown as ListToolsResult);
     server.setRequestHandler('tools/call', async (request, handlerCtx) => {
       const { name, arguments: args } = request.params;
-      const result = await callTool(name, args, handlerCtx, scope);
+      const result = await callTool(name, args, handlerCtx, () => scopeOf(ctx));
       return server.projectCallToolResult(result, outputs.get(name));
     });
     return server;
