@@ -39,6 +39,7 @@ export {
   type SessBackend,
   type SessionSummary,
   type SessionView,
+  toAnswerView,
   UnitOfWorkFailure,
   type WithdrawnView,
 } from './ports/sess-backend.ts';

@@ -4,7 +4,6 @@ import {
   completeSession,
   createAsk,
   createSession,
-  type AnswerView as FormsAnswerView,
   type FormsRuntime,
   type SessionView as FormsSessionView,
   publishSession,
@@ -12,26 +11,21 @@ import {
   readSession,
   withdrawSession,
 } from '@sess/forms';
-import type { AnswerView, BackendContext, SessBackend, SessionSummary, SessionView, UnitOfWork } from '@sess/interactions';
+import {
+  type AnswerView,
+  type BackendContext,
+  type SessBackend,
+  type SessionSummary,
+  type SessionView,
+  toAnswerView,
+  type UnitOfWork,
+} from '@sess/interactions';
 import type { ReceiptKeySet } from '@sess/receipts';
 
 /*
  * The hosted default behind the MCP tools: @sess/forms called in-process, in the same database.
  * Nothing here is trusted by the tools; they verify every receipt themselves.
  */
-
-function toAnswer(answer: FormsAnswerView): AnswerView {
-  const view: AnswerView = {
-    eventId: answer.eventId,
-    revision: answer.revision,
-    actionId: answer.actionId,
-    values: answer.values as Record<string, unknown>,
-    receipt: answer.receipt,
-    answeredAt: answer.answeredAt,
-  };
-  if (answer.respondentId) view.respondentId = answer.respondentId;
-  return view;
-}
 
 function toSessionView(workspaceId: string, view: FormsSessionView): SessionView {
   const state: SessionView['state'] =
@@ -50,7 +44,7 @@ function toSessionView(workspaceId: string, view: FormsSessionView): SessionView
     surfaceSha256: view.surfaceSha256,
     expiresAt: view.expiresAt,
   };
-  if (view.response) out.answer = toAnswer(view.response);
+  if (view.response) out.answer = toAnswerView(view.response);
   return out;
 }
 
@@ -205,7 +199,7 @@ export function createInProcessBackend(
           expiresAt: view.expiresAt,
           counts: view.counts,
           answers: view.answers.map((answer) => {
-            const out = { ...toAnswer(answer), respondentId: answer.respondentId ?? '' } as AnswerView & {
+            const out = { ...toAnswerView(answer), respondentId: answer.respondentId ?? '' } as AnswerView & {
               respondentId: string;
               name?: string;
             };

@@ -2,7 +2,6 @@ import { createSessClient, isSessClientError, type SessClient, type SessClientEr
 import type {
   CreateAskRequest,
   CreateSessionRequest,
-  AnswerView as WireAnswer,
   AskView as WireAskView,
   SessionView as WireSessionView,
 } from '@sess/contract';
@@ -10,13 +9,13 @@ import { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, SessError } from '@s
 import { createRemoteKeySet, type RemoteKeySetOptions } from '@sess/receipts';
 import type { ReceiptVerification } from '../call.ts';
 import {
-  type AnswerView,
   type AskView,
   type BackendContext,
   NotAppliedFailure,
   type SessBackend,
   type SessionSummary,
   type SessionView,
+  toAnswerView,
 } from '../ports/sess-backend.ts';
 
 /*
@@ -191,19 +190,6 @@ export function toBackendError(error: unknown, write: boolean): unknown {
   }
 }
 
-function toAnswer(answer: WireAnswer): AnswerView {
-  const view: AnswerView = {
-    eventId: answer.eventId,
-    revision: answer.revision,
-    actionId: answer.actionId,
-    values: answer.values as Record<string, unknown>,
-    receipt: answer.receipt,
-    answeredAt: answer.answeredAt,
-  };
-  if (answer.respondentId) view.respondentId = answer.respondentId;
-  return view;
-}
-
 /**
  * A /v1 session as the port has it. /v1 says `waiting` (or `answered`) for a link that is past its
  * deadline but still extendable, and names the deadline and horizon: that is the port's `lapsed`.
@@ -236,7 +222,7 @@ function toSessionView(result: SessResult<WireSessionView>, now: Date): SessionV
     surfaceSha256: wire.surfaceSha256,
     expiresAt: wire.expiresAt,
   };
-  if (wire.response) view.answer = toAnswer(wire.response);
+  if (wire.response) view.answer = toAnswerView(wire.response);
   return view;
 }
 
@@ -251,7 +237,7 @@ function toAskView(result: SessResult<WireAskView>): AskView {
     counts: wire.counts,
     answers: wire.answers.map((answer) => {
       if (!answer.respondentId) throw new SessError('SESS_PROTOCOL_ERROR', 'Sess listed an Ask answer without its respondent.');
-      const out: AskView['answers'][number] = { ...toAnswer(answer), respondentId: answer.respondentId };
+      const out: AskView['answers'][number] = { ...toAnswerView(answer), respondentId: answer.respondentId };
       if (typeof answer.respondentName === 'string') out.name = answer.respondentName;
       return out;
     }),

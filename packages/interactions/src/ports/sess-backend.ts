@@ -36,6 +36,28 @@ export interface AnswerView {
   respondentId?: string;
 }
 
+/** An answer as a backend reads it (forms' view or /v1's), as the port has it. */
+export function toAnswerView(answer: {
+  eventId: string;
+  revision: number;
+  actionId: string;
+  values: unknown;
+  receipt: string;
+  answeredAt: string;
+  respondentId?: string | null | undefined;
+}): AnswerView {
+  const view: AnswerView = {
+    eventId: answer.eventId,
+    revision: answer.revision,
+    actionId: answer.actionId,
+    values: answer.values as Record<string, unknown>,
+    receipt: answer.receipt,
+    answeredAt: answer.answeredAt,
+  };
+  if (answer.respondentId) view.respondentId = answer.respondentId;
+  return view;
+}
+
 /**
  * A session (one link, one person) at its current revision. `state` is the runtime's:
  * `open` (taking answers), `lapsed` (past its deadline but still extendable by the person),
