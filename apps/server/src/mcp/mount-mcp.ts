@@ -9,8 +9,8 @@ import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import type { ClientAddress } from '../http/client-address.ts';
+import { createApiKeyOrOAuthAuthenticate } from './api-key-or-oauth-authenticate.ts';
 import { createInProcessBackend, createRuntimeKeySet } from './in-process-backend.ts';
-import { createOAuthAuthenticate } from './oauth-authenticate.ts';
 
 export interface McpMountDeps {
   config: Config;
@@ -34,8 +34,8 @@ function allowedHostsFor(config: Config): string[] {
 
 /**
  * Mounts the MCP endpoint at `/mcp`: the edge as published (`@sess.si/mcp/http`, in the workspace
- * @sess/stdio/http) with the OAuth verifier as its one `authenticate`, the PostgreSQL handle store
- * (sealed with the server secret), and the forms runtime in-process as the backend (receipts
+ * @sess/stdio/http) with OAuth access tokens and workspace API keys as its `authenticate`, the
+ * PostgreSQL handle store (sealed with the server secret), and the forms runtime in-process as the backend (receipts
  * verified against the runtime's own key ring).
  */
 export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHandler {
@@ -54,7 +54,13 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     logger: deps.logger,
   });
   const handler = createSessMcpHttpHandler({
-    authenticate: createOAuthAuthenticate(verifier, deps.logger),
+    authenticate: createApiKeyOrOAuthAuthenticate({
+      verifier,
+      database: deps.database,
+      now: deps.now,
+      logger: deps.logger,
+      onClose: deps.onClose,
+    }),
     handleStore: store.bind,
     allowedHosts: allowedHostsFor(deps.config),
     allowedOrigins: deps.config.mcp.allowedOrigins,
