@@ -1,10 +1,14 @@
+import { networkInterfaces } from 'node:os';
 import { createApiKey, createUserAccount, issueFirstAccountToken } from '@sess/accounts';
 import { createLogger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
 import { rotateSigningKeys } from '@sess/forms';
+import { receiptCommand } from './commands/receipt-verify.ts';
 import { type Config, ConfigError, embeddedDatabaseDir, loadConfig } from './config.ts';
+import { lanAddresses } from './lan-address.ts';
 import { resolveSecret } from './secret.ts';
 import { startServer } from './server.ts';
+import { buildStartupText } from './startup-text.ts';
 
 const USAGE = `Usage: sess [command]
 
@@ -17,6 +21,9 @@ Commands:
             Create an account (any sign-up policy); the password is read from stdin (first line).
   keys rotate
             Make a new receipt signing key active; the current one stays published as previous.
+  receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>]
+            Check an answer receipt's signature and print its claims; by default against
+            PUBLIC_URL/.well-known/jwks.json. Exit 1 when it is refused, with the reason.
   help      Show this help.
 `;
 
@@ -51,16 +58,17 @@ async function serve(): Promise<void> {
       (error) => fail(error),
     );
   };
-  process.stderr.write(
-    `Sess is running at ${config.publicUrl} (listening on ${server.url}, ${server.database.driver} database)\n`,
-  );
   // On an empty database: a one-time link to create the first account (printed, never logged).
-  const firstAccount = await issueFirstAccountToken(server.database.db, new Date());
-  if (firstAccount) {
-    process.stderr.write(
-      `No accounts yet. Create the first one (single use, valid 24 hours):\n  ${config.publicUrl}/signup?token=${firstAccount}\n`,
-    );
-  }
+  const firstAccountToken = await issueFirstAccountToken(server.database.db, new Date());
+  process.stderr.write(
+    buildStartupText({
+      config,
+      listeningUrl: server.url,
+      driver: server.database.driver,
+      firstAccountToken,
+      lanAddresses: lanAddresses(networkInterfaces()),
+    }),
+  );
   if (stopRequested) stop(stopRequested);
 }
 
@@ -169,6 +177,7 @@ const commands: Record<string, () => Promise<void>> = {
   'api-key': runApiKey,
   keys: runKeys,
   user: runUser,
+  receipt: receiptCommand,
   help: async () => {
     process.stdout.write(USAGE);
   },

@@ -56,6 +56,9 @@ const EnvSchema = z.object({
   PORT: integer(0, 65_535).default(8787),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   PUBLIC_URL: httpUrl.optional(),
+  // Where answer links (/s/…) point, when a phone must open them at another address than the
+  // agent uses (PUBLIC_URL=http://localhost:8787, SESS_LINK_URL=http://192.168.1.23:8787).
+  SESS_LINK_URL: httpUrl.optional(),
   DATABASE_URL: databaseUrl.optional(),
   DB_POOL_MAX: integer(1, 200).default(10),
   SESS_DATA_DIR: z.string().min(1, 'must not be empty').default('./.data'),
@@ -111,8 +114,13 @@ export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   host: string;
-  /** The public origin (no trailing slash) that links, metadata and tokens name. */
+  /** The public origin (no trailing slash) that metadata, tokens and receipts (`iss`) name. */
   publicUrl: string;
+  /**
+   * `SESS_LINK_URL`: the origin answer links (`humanUrl`, /s/:token) point at; PUBLIC_URL when
+   * unset. On its own Host the server serves only the answer pages (see `linkHostOnly`).
+   */
+  linkUrl: string;
   databaseUrl: string | undefined;
   dbPoolMax: number;
   dataDir: string;
@@ -171,11 +179,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (e.NODE_ENV === 'production' && !e.SESS_SECRET) {
     throw new ConfigError('SESS_SECRET', 'is required when NODE_ENV=production (for example: openssl rand -base64 32).');
   }
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl,
+    linkUrl: loadLinkUrl(e.SESS_LINK_URL, publicUrl),
     databaseUrl: e.DATABASE_URL,
     dbPoolMax: e.DB_POOL_MAX,
     dataDir: e.SESS_DATA_DIR,
@@ -193,6 +203,27 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     },
     trustedProxies: e.SESS_TRUSTED_PROXIES ?? [],
   };
+}
+
+/**
+ * SESS_LINK_URL is an origin (the answer pages live at its root), and either PUBLIC_URL's own
+ * origin or one on another Host: the server tells the two apart by the Host a request names.
+ */
+function loadLinkUrl(value: string | undefined, publicUrl: string): string {
+  if (value === undefined) return publicUrl;
+  const link = new URL(value);
+  if (link.pathname !== '/')
+    throw new ConfigError(
+      'SESS_LINK_URL',
+      `must be an origin without a path, such as http://192.168.1.23:8787 (got "${value}").`,
+    );
+  const origin = link.origin;
+  const pub = new URL(publicUrl);
+  // Host and port as a socket sees them: http://x:443 and https://x meet on one port.
+  const endpoint = (url: URL) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+  if (origin !== pub.origin && (link.host === pub.host || endpoint(link) === endpoint(pub)))
+    throw new ConfigError('SESS_LINK_URL', `must name another host than PUBLIC_URL, or the same origin (got "${value}").`);
+  return origin;
 }
 
 /** OIDC_* come as a set: all three or none; http:// only outside production. */
