@@ -1,0 +1,208 @@
+import { readFile } from 'node:fs/promises';
+import {
+  createLocalKeySet,
+  createRemoteKeySet,
+  type Jwks,
+  type ReceiptClaims,
+  type ReceiptFailureReason,
+  type ReceiptKeySet,
+  verifyReceipt,
+} from '@sess/receipts';
+import { JWKS_PATH } from '@sess/v1-api';
+import { loadConfig } from '../config.ts';
+import { type CommandIo, exitWith, parseArgs, processIo, UsageError } from './args.ts';
+
+export const RECEIPT_VERIFY_USAGE = 'sess receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>]';
+
+/** A receipt is about 700 bytes; a file or stdin far larger is not one. */
+const MAX_INPUT_BYTES = 65_536;
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** Where the keys came from, for the messages: the URL or the file, as the person gave it. */
+export interface KeySource {
+  keys: ReceiptKeySet;
+  from: string;
+  remote: boolean;
+}
+
+export type StandaloneResult =
+  | { ok: true; claims: ReceiptClaims; kid: string }
+  | { ok: false; reason: ReceiptFailureReason; message: string };
+
+/**
+ * A receipt checked on its own, with nothing expected of it but its issuer (when pinned): the
+ * signature against the key its kid names, and the claims' shape. It is @sess/receipts'
+ * `verifyReceipt` — the expectations are the receipt's own claims, read first without trust,
+ * so nothing but the signature, the key and the issuer decides.
+ */
+export async function verifyStandalone(jws: string, keys: ReceiptKeySet, issuer?: string): Promise<StandaloneResult> {
+  const claimed = unverifiedClaims(jws);
+  const result = await verifyReceipt(jws, {
+    keys,
+    issuer: issuer ?? claimed.iss,
+    expected: {
+      workspaceId: claimed.workspace_id,
+      sessionId: claimed.session_id,
+      revision: claimed.revision,
+      eventId: claimed.event_id,
+      surfaceSha256: claimed.surface_sha256,
+      answerSha256: claimed.answer_sha256,
+      respondentId: claimed.respondent_id ?? null,
+    },
+  });
+  return result.ok ? { ok: true, claims: result.claims, kid: result.kid } : result;
+}
+
+/** The payload as it claims to be; placeholders where it cannot be read (verification then refuses it). */
+function unverifiedClaims(jws: string): ReceiptClaims {
+  let value: Partial<ReceiptClaims> = {};
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) value = parsed as Partial<ReceiptClaims>;
+  } catch {
+    // Unreadable: verifyReceipt names it MALFORMED.
+  }
+  return {
+    iss: String(value.iss ?? ''),
+    iat: Number(value.iat ?? 0),
+    workspace_id: String(value.workspace_id ?? ''),
+    session_id: String(value.session_id ?? ''),
+    revision: Number(value.revision ?? 0),
+    event_id: String(value.event_id ?? ''),
+    surface_sha256: String(value.surface_sha256 ?? ''),
+    answer_sha256: String(value.answer_sha256 ?? ''),
+    actorAssurance: 'link_holder',
+    ...(value.respondent_id === undefined ? {} : { respondent_id: String(value.respondent_id) }),
+  };
+}
+
+/** The verified claims, one per line, for a person. */
+export function describeReceipt(claims: ReceiptClaims, kid: string): string {
+  const rows: Array<[string, string]> = [
+    ['Issuer', claims.iss],
+    ['Key id', kid],
+    ['Workspace', claims.workspace_id],
+    ['Session', claims.session_id],
+    ['Revision', String(claims.revision)],
+    ['Event', claims.event_id],
+    ['Answered at', new Date(claims.iat * 1000).toISOString()],
+    ['Surface hash', `sha256:${claims.surface_sha256}`],
+    ['Answer hash', `sha256:${claims.answer_sha256}`],
+  ];
+  if (claims.respondent_id) rows.push(['Respondent', claims.respondent_id]);
+  rows.push(['Assurance', `${claims.actorAssurance} (whoever held the link answered; not who they are)`]);
+  return rows.map(([name, value]) => `  ${name.padEnd(13)}${value}`).join('\n');
+}
+
+/** Why a receipt was refused, in a sentence that says what it means. */
+export function refusalReason(result: Extract<StandaloneResult, { ok: false }>, source: KeySource): string {
+  switch (result.reason) {
+    case 'BAD_SIGNATURE':
+      return 'the signature does not match: the receipt was changed after it was signed (or signed by another key under the same id).';
+    case 'UNKNOWN_KEY_ID':
+      return `it is signed by a key that ${source.from} does not publish: another server signed it, or the key was retired.`;
+    case 'KEY_SET_UNAVAILABLE':
+      return `the receipt keys could not be read from ${source.from} (${result.message}). Is that server running? Pass --jwks with the issuer's ${JWKS_PATH} URL, or a saved copy of it.`;
+    case 'ISSUER_MISMATCH':
+      return 'it was issued by another server than the one expected (--issuer, or PUBLIC_URL).';
+    default:
+      return `it is not a valid Sess receipt (${result.reason}: ${result.message}).`;
+  }
+}
+
+/** The receipt argument: the JWS itself, `-` for stdin, or a file holding one. */
+async function readReceipt(argument: string, stdin: NodeJS.ReadableStream): Promise<string> {
+  if (COMPACT_JWS.test(argument)) return argument;
+  let text: string;
+  if (argument === '-') {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of stdin) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+      total += buffer.length;
+      if (total > MAX_INPUT_BYTES) throw new UsageError('stdin holds more than a receipt');
+      chunks.push(buffer);
+    }
+    text = Buffer.concat(chunks).toString('utf8');
+  } else {
+    try {
+      const buffer = await readFile(argument);
+      if (buffer.length > MAX_INPUT_BYTES) throw new UsageError(`${argument} is too large to be a receipt`);
+      text = buffer.toString('utf8');
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(
+        `the receipt is neither a compact JWS nor a readable file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+      );
+    }
+  }
+  return text.trim();
+}
+
+/** `--jwks` as a URL (fetched, redirects refused, 5 s) or a local JSON file; by default PUBLIC_URL's. */
+export async function keySourceFor(jwks: string): Promise<KeySource> {
+  if (/^https?:\/\//i.test(jwks)) {
+    if (!URL.canParse(jwks)) throw new UsageError('--jwks is not a valid URL');
+    return { keys: createRemoteKeySet(jwks, { timeoutMs: 5_000 }), from: jwks, remote: true };
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(await readFile(jwks, 'utf8'));
+  } catch (error) {
+    const why = error instanceof SyntaxError ? 'not JSON' : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
+    throw new UsageError(`--jwks ${jwks} is not a readable JWK Set file (${why})`);
+  }
+  try {
+    return { keys: await createLocalKeySet(document as Jwks), from: jwks, remote: false };
+  } catch (error) {
+    throw new UsageError(`--jwks ${jwks} is not a usable JWK Set (${(error as Error).message})`);
+  }
+}
+
+/**
+ * `sess receipt verify`: prints the verified claims and returns 0, or prints why the receipt is
+ * refused and returns 1 (2 for a command line that cannot be run).
+ */
+export async function runReceiptVerify(args: readonly string[], io: CommandIo): Promise<number> {
+  let source: KeySource;
+  let jws: string;
+  let issuer: string | undefined;
+  try {
+    const { options, positionals } = parseArgs(args, { valued: ['jwks', 'issuer'] });
+    if (positionals.length !== 1) throw new UsageError(`usage: ${RECEIPT_VERIFY_USAGE}`);
+    const jwks = options.get('jwks');
+    issuer = options.get('issuer')?.replace(/\/+$/, '');
+    if (!jwks) {
+      // The configured server's own keys, and its PUBLIC_URL as the issuer it must name.
+      const publicUrl = loadConfig(io.env).publicUrl;
+      issuer ??= publicUrl;
+      source = await keySourceFor(`${publicUrl}${JWKS_PATH}`);
+    } else {
+      source = await keySourceFor(jwks);
+    }
+    jws = await readReceipt(positionals[0]!, io.stdin);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`sess: ${error.message}\n`);
+    return 2;
+  }
+  const result = await verifyStandalone(jws, source.keys, issuer);
+  if (!result.ok) {
+    io.stderr.write(`sess: receipt refused: ${refusalReason(result, source)}\n`);
+    return 1;
+  }
+  io.stdout.write(`Receipt verified: signed by ${result.claims.iss} with key ${result.kid}.\n`);
+  io.stdout.write(`${describeReceipt(result.claims, result.kid)}\n`);
+  if (!issuer) io.stdout.write('  (The issuer was not pinned: pass --issuer <url> to require it.)\n');
+  return 0;
+}
+
+/** `sess receipt <subcommand>`: only `verify` today. */
+export function receiptCommand(): Promise<void> {
+  const [sub, ...args] = process.argv.slice(3);
+  if (sub !== 'verify') {
+    process.stderr.write(`sess: usage: ${RECEIPT_VERIFY_USAGE}\n`);
+    return exitWith(Promise.resolve(2));
+  }
+  return exitWith(runReceiptVerify(args, processIo()));
+}

@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createReceiptSigner, generateSigningKey, signReceipt } from '@sess/receipts';
+import { createWorkspaceWithKey, testDriver } from '@sess/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerOnPage } from './support/answer-page.ts';
+import { type AppServer, startAppServer } from './support/app-server.ts';
+import { runCli } from './support/cli-process.ts';
+
+/*
+ * `sess receipt verify` as a person runs it: the real CLI in a child process, a receipt made by
+ * a real round on the real app (asked over /mcp, answered on the page), the app's own JWKS.
+ * Process tests: PGlite project only (they test the command, not the driver).
+ */
+
+type Claims = Record<string, unknown>;
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const claimsOf = (jws: string) => JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')) as Claims;
+
+/** The same JWS with one character of the segment changed (a middle one: every bit of it is significant). */
+function flipOne(jws: string, segment: 1 | 2): string {
+  const parts = jws.split('.');
+  const s = parts[segment]!;
+  const at = Math.floor(s.length / 2);
+  parts[segment] = s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1);
+  return parts.join('.');
+}
+
+describe.runIf(testDriver() === 'pglite')('sess receipt verify (child process)', () => {
+  let server: AppServer;
+  let receipt: string;
+  let dir: string;
+  let jwksUrl: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sess-receipt-'));
+    server = await startAppServer();
+    jwksUrl = `${server.url}/.well-known/jwks.json`;
+    const workspace = await createWorkspaceWithKey(server.database.db);
+    const client = new Client({ name: 'sess-test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${workspace.apiKey}` } },
+      }),
+    );
+    const ask = {
+      question: 'What time works for a call tomorrow?',
+      fields: [{ name: 'time', label: 'Time', type: 'choice', options: ['10:00', '14:00'] }],
+      submit_label: 'Send',
+    };
+    const created = (await client.callTool({ name: 'sess_ask', arguments: ask })) as {
+      structuredContent: { interaction: { handle: string; humanUrl: string } };
+    };
+    const { handle, humanUrl } = created.structuredContent.interaction;
+    expect((await answerOnPage(humanUrl, { time: '10:00' })).status).toBe(303);
+    const answered = (await client.callTool({ name: 'sess_response', arguments: { handle, revision: 1, wait_ms: 0 } })) as {
+      structuredContent: { interaction: { response: { receipt: string } } };
+    };
+    receipt = answered.structuredContent.interaction.response.receipt;
+    await client.close();
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("accepts a real receipt against the configured server's JWKS (PUBLIC_URL) and prints its claims", async () => {
+    const result = await runCli(['receipt', 'verify', receipt], { PUBLIC_URL: server.url });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const claims = claimsOf(receipt);
+    const kid = JSON.parse(Buffer.from(receipt.split('.')[0]!, 'base64url').toString('utf8')).kid as string;
+    expect(result.stdout).toContain(`Receipt verified: signed by ${server.url} with key ${kid}.`);
+    for (const [label, value] of [
+      ['Session', claims.session_id],
+      ['Revision', claims.revision],
+      ['Event', claims.event_id],
+      ['Workspace', claims.workspace_id],
+      ['Surface hash', `sha256:${claims.surface_sha256}`],
+      ['Answered at', new Date((claims.iat as number) * 1000).toISOString()],
+      ['Key id', kid],
+      ['Issuer', server.url],
+    ]) {
+      expect(result.stdout).toMatch(new RegExp(`^ {2}${label} +${String(value)}$`, 'm'));
+    }
+  });
+
+  it('reads the receipt from a file (as the answer page downloads it) and from stdin, with --jwks as a URL', async () => {
+    const file = join(dir, 'sess-receipt-download.jws');
+    writeFileSync(file, `${receipt}\n`);
+    const fromFile = await runCli(['receipt', 'verify', file, '--jwks', jwksUrl], {});
+    expect(fromFile.code).toBe(0);
+    expect(fromFile.stdout).toContain('Receipt verified');
+    expect(fromFile.stdout).toContain('The issuer was not pinned');
+    const fromStdin = await runCli(['receipt', 'verify', '-', `--jwks=${jwksUrl}`, '--issuer', server.url], {}, `${receipt}\n`);
+    expect(fromStdin.code).toBe(0);
+    expect(fromStdin.stdout).not.toContain('not pinned');
+  });
+
+  it('refuses a receipt with one character of the signature changed', async () => {
+    const result = await runCli(['receipt', 'verify', flipOne(receipt, 2), '--jwks', jwksUrl], {});
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^sess: receipt refused: the signature does not match/);
+  });
+
+  it('refuses a receipt whose payload was changed (one character, or a claim rewritten)', async () => {
+    const flipped = await runCli(['receipt', 'verify', flipOne(receipt, 1), '--jwks', jwksUrl], {});
+    expect(flipped.code).toBe(1);
+    expect(flipped.stderr).toMatch(/^sess: receipt refused: (the signature does not match|it is not a valid Sess receipt)/);
+    const [header, , signature] = receipt.split('.');
+    const rewritten = `${header}.${b64({ ...claimsOf(receipt), revision: 2 })}.${signature}`;
+    const result = await runCli(['receipt', 'verify', rewritten, '--jwks', jwksUrl], {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^sess: receipt refused: the signature does not match/);
+  });
+
+  it('refuses a receipt signed by a key the JWKS does not publish: a JWKS file without its kid, and another server', async () => {
+    const jwks = (await (await fetch(jwksUrl)).json()) as { keys: Array<{ kid: string }> };
+    const kid = JSON.parse(Buffer.from(receipt.split('.')[0]!, 'base64url').toString('utf8')).kid as string;
+    const withoutKid = join(dir, 'jwks-without-kid.json');
+    writeFileSync(withoutKid, JSON.stringify({ keys: jwks.keys.filter((k) => k.kid !== kid) }));
+    const missing = await runCli(['receipt', 'verify', receipt, '--jwks', withoutKid], {});
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /^sess: receipt refused: it is signed by a key that .*jwks-without-kid\.json does not publish/,
+    );
+
+    // The same claims, signed by another server's key.
+    const other = await generateSigningKey();
+    const claims = claimsOf(receipt);
+    const forged = await signReceipt(await createReceiptSigner(other), {
+      issuer: claims.iss as string,
+      workspaceId: claims.workspace_id as string,
+      sessionId: claims.session_id as string,
+      revision: claims.revision as number,
+      eventId: claims.event_id as string,
+      surfaceSha256: claims.surface_sha256 as string,
+      answerSha256: claims.answer_sha256 as string,
+    });
+    const foreign = await runCli(['receipt', 'verify', forged], { PUBLIC_URL: server.url });
+    expect(foreign.code).toBe(1);
+    expect(foreign.stderr).toContain('it is signed by a key that');
+    expect(foreign.stderr).toContain('another server signed it');
+  });
+
+  it('refuses a malformed receipt, and says how to pass --jwks when the keys cannot be fetched', async () => {
+    const malformed = await runCli(['receipt', 'verify', 'abc.def.ghi', '--jwks', jwksUrl], {});
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toMatch(/^sess: receipt refused: it is not a valid Sess receipt \(MALFORMED/);
+    const unreachable = await runCli(['receipt', 'verify', receipt], { PUBLIC_URL: 'http://127.0.0.1:9' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain('could not be read from http://127.0.0.1:9/.well-known/jwks.json');
+    expect(unreachable.stderr).toContain('Pass --jwks');
+  });
+
+  it('a command line it cannot run is exit 2 with the usage', async () => {
+    expect((await runCli(['receipt', 'check', receipt], {})).code).toBe(2);
+    const noReceipt = await runCli(['receipt', 'verify', '--jwks', jwksUrl], {});
+    expect(noReceipt.code).toBe(2);
+    expect(noReceipt.stderr).toContain('usage: sess receipt verify');
+    const noFile = await runCli(['receipt', 'verify', join(dir, 'absent.jws'), '--jwks', jwksUrl], {});
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toContain('neither a compact JWS nor a readable file (ENOENT)');
+  });
+});
