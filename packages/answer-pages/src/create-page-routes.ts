@@ -1,13 +1,23 @@
 import { isSessError, type Logger } from '@sess/core';
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
-import { extendLink, type FormsRuntime, type LinkView, openLink, startRespondent, submitLinkAnswer, waitLink } from '@sess/forms';
+import {
+  extendLink,
+  type FormsRuntime,
+  type LinkView,
+  linkUrl,
+  openLink,
+  startRespondent,
+  submitLinkAnswer,
+  waitLink,
+} from '@sess/forms';
 import { type AnswerPageView, newNonce, pageHeaders, readCookieValues, renderAnswerPage, serializeCookie } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createPageCsrf, type PagePurpose } from './page-csrf.ts';
 import { readPostedForm } from './read-posted-form.ts';
-import { pagePaths, toPageView } from './to-page-view.ts';
+import { RECEIPT_CONTENT_TYPE, receiptDownload } from './receipt-download.ts';
+import { type PageViewOptions, pagePaths, toPageView } from './to-page-view.ts';
 
 /** How long one long-poll of the waiting page parks: under common proxy idle timeouts (30-60 s). */
 export const PAGE_WAIT_MS = 25_000;
@@ -32,7 +42,6 @@ type PageContext = Context<PageEnv>;
 const WAIT_STATES = new Set(['open', 'answered', 'completed', 'withdrawn', 'lapsed', 'expired', 'full', 'closed']);
 
 const NOTICES = {
-  alreadyAnswered: 'This question already has an answer: the first answer sent is the one kept.',
   changed: 'The form changed since you opened it. Nothing was sent: check it and answer again.',
   notSent: 'Your answer was not sent.',
 } as const;
@@ -67,7 +76,9 @@ function sendPage(c: PageContext, view: AnswerPageView, status: 200 | 400 | 403 
  *   a refused answer re-renders the form with the person's values and inline errors;
  * - `POST /s/:token/extend` asks for more time; `POST /s/:token/start` starts this browser's
  *   respondent page of an Ask;
- * - `GET /s/:token/wait?revision=N&state=S` long-polls (JSON) for the waiting page's script.
+ * - `GET /s/:token/wait?revision=N&state=S` long-polls (JSON) for the follow script of the
+ *   form and the waiting page;
+ * - `GET /s/:token/receipt` downloads the receipt of the answer the page shows (`.jws`).
  * Unknown tokens get a plain 404 page. Tokens never reach a log line: the app logs route patterns.
  */
 export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
@@ -78,15 +89,25 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
   const app = new Hono<PageEnv>();
   app.use('/s/*', withPageHeaders());
 
+  /** The link's page: its own full link (on the links' origin, as the agent got it) goes into the QR code. */
+  function pageView(view: LinkView, token: string, options: Omit<PageViewOptions, 'link'> = {}) {
+    return toPageView(view, token, csrf, runtime.now(), { ...options, link: linkUrl(runtime.linkUrl, token) });
+  }
+
   /** The current state of the link as a page, or the error's page. */
-  async function showCurrent(c: PageContext, token: string, status: 200 | 409 | 410 | 422, notice?: string) {
+  async function showCurrent(
+    c: PageContext,
+    token: string,
+    status: 200 | 409 | 410 | 422,
+    options: Omit<PageViewOptions, 'link'> = {},
+  ) {
     let view: LinkView;
     try {
       view = await openLink(runtime, token);
     } catch (error) {
       return sendError(c, error);
     }
-    return sendPage(c, toPageView(view, token, csrf, runtime.now(), notice), status);
+    return sendPage(c, pageView(view, token, options), status);
   }
 
   /**
@@ -140,7 +161,24 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
     } catch (error) {
       return sendError(c, error);
     }
-    return sendPage(c, toPageView(view, token, csrf, runtime.now()), 200);
+    return sendPage(c, pageView(view, token), 200);
+  });
+
+  // The receipt of the answer the page shows, as a file to keep. The link is the capability.
+  app.get('/s/:token/receipt', async (c) => {
+    const token = c.req.param('token');
+    let download: ReturnType<typeof receiptDownload>;
+    try {
+      download = receiptDownload(await openLink(runtime, token));
+    } catch (error) {
+      return sendError(c, error);
+    }
+    // Nothing to download (yet, or any more): the page says where the link stands.
+    if (!download) return c.redirect(pagePaths(token).page, 303);
+    return c.body(download.body, 200, {
+      'Content-Type': RECEIPT_CONTENT_TYPE,
+      'Content-Disposition': `attachment; filename="${download.fileName}"`,
+    });
   });
 
   app.post('/s/:token', bodyLimit({ maxSize: PAGE_BODY_LIMIT_BYTES, onError: (c) => tooLarge(c) }), async (c) => {
@@ -159,18 +197,18 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
       });
       if (result.ok) return c.redirect(pagePaths(token).page, 303);
       const view = await openLink(runtime, token);
-      const page = toPageView(view, token, csrf, runtime.now());
+      const page = pageView(view, token);
       if (page.state !== 'open' || view.revision !== revision) return sendPage(c, page, 409);
       return sendPage(c, { ...page, posted: form.values, errors: result.errors }, 422);
     } catch (error) {
       if (!isSessError(error)) return sendError(c, error);
       switch (error.code) {
         case 'ALREADY_ANSWERED':
-          return showCurrent(c, token, 409, NOTICES.alreadyAnswered);
+          return showCurrent(c, token, 409, { alreadyAnswered: true });
         case 'REVISION_MISMATCH':
-          return showCurrent(c, token, 409, NOTICES.changed);
+          return showCurrent(c, token, 409, { notice: NOTICES.changed });
         case 'LINK_CLOSED':
-          return showCurrent(c, token, 410, NOTICES.notSent);
+          return showCurrent(c, token, 410, { notice: NOTICES.notSent });
         case 'INVALID_STATE':
           return showCurrent(c, token, 409);
         default:

@@ -40,7 +40,7 @@ describe('toPageView', () => {
   });
 
   it('answered: waits on the page path, with the notice', () => {
-    expect(toPageView(interaction('answered'), TOKEN, csrf, NOW, 'n')).toEqual({
+    expect(toPageView(interaction('answered'), TOKEN, csrf, NOW, { notice: 'n' })).toEqual({
       state: 'answered',
       title: 'Approve?',
       revision: 2,

@@ -6,10 +6,10 @@ import { testDriver } from './test-env.ts';
 /** Where every browser test saves its screenshots (a CI artifact). */
 export const SCREENSHOTS_DIR = 'test-results/screenshots';
 
-/** The two sizes every page is checked at: a phone (390×844) and a desktop. */
+/** The two sizes every page is checked at: a phone (390×844) and a desktop (1280×800). */
 export const SCREEN_SIZES = {
   phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
-  desktop: { viewport: { width: 1280, height: 900 } },
+  desktop: { viewport: { width: 1280, height: 800 } },
 } as const satisfies Record<string, BrowserContextOptions>;
 
 /** Debian's `chromium` as `command -v chromium` finds it; never a downloaded browser. */

@@ -32,6 +32,7 @@ export {
   type ActionView,
   type AnswerErrorView,
   type AnsweredPageView,
+  type AnswerLine,
   AnswerPage,
   type AnswerPageProps,
   type AnswerPageState,
@@ -48,11 +49,14 @@ export {
   isRating,
   type LapsedPageView,
   type OpenPageView,
+  type OwnAnswerView,
   type PlainPageView,
   type PostedValues,
+  qrPath,
   RADIO_MAX_OPTIONS,
   renderAnswerPage,
   type SurfaceView,
+  summarizeAnswer,
 } from './answer/index.ts';
 export { type CookieOptions, clearCookie, readCookieValues, serializeCookie } from './cookies.ts';
 export { Page, type PageProps, STYLESHEET_PATH } from './layout.tsx';

@@ -141,4 +141,21 @@ button.wide { width: 100%; }
 .switch { margin-top: 1.25rem; }
 input.secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9rem; }
 td form button { white-space: nowrap; }
+.button.wide { display: flex; width: 100%; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; }
+/* The answer page: "Answer on your phone" (a QR code of the link) only on a computer-wide screen. */
+.handoff { display: none; }
+@media (min-width: 60rem) {
+  .handoff { display: flex; align-items: center; gap: 1.25rem; margin: 0 0 1rem; padding: 1rem 1.25rem;
+    background: var(--card); border: 1px solid var(--line); border-radius: 12px; }
+}
+.handoff > div { min-width: 0; }
+.handoff h2 { margin: 0 0 .35rem; }
+.handoff-link { font-size: .85rem; margin: 0; }
+.qr { flex: none; width: 9rem; height: 9rem; }
+/* What an open form says when its session moves on: kept in view while the person scrolls. */
+.follow-notice { position: sticky; top: .5rem; z-index: 1; }
+.follow-notice .banner { box-shadow: 0 2px 10px rgba(22, 24, 29, .18); }
+.follow-notice button { margin-top: .5rem; }
+.own-answer { margin-top: 1.5rem; }
 `;

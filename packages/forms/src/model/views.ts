@@ -56,6 +56,11 @@ export interface LinkAnswer {
   actionId: string;
   values: Record<string, AnswerValue>;
   answeredAt: string;
+  /**
+   * The answer's signed receipt (compact JWS), for the person to keep. The link is the bearer
+   * capability, and the receipt holds only ids and hashes of this one answer.
+   */
+  receipt: string;
 }
 
 /**
@@ -120,7 +125,13 @@ export interface RespondentLinkView extends LinkViewBase {
 }
 
 export function toLinkAnswer(answer: AnswerRow): LinkAnswer {
-  return { eventId: answer.id, actionId: answer.actionId, values: answer.values, answeredAt: answer.answeredAt.toISOString() };
+  return {
+    eventId: answer.id,
+    actionId: answer.actionId,
+    values: answer.values,
+    answeredAt: answer.answeredAt.toISOString(),
+    receipt: answer.receipt,
+  };
 }
 
 export function toInteractionLinkView(

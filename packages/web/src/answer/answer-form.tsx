@@ -1,6 +1,7 @@
 import { Isolate, textDir } from '../isolate.tsx';
 import { DisplayBlock } from './blocks.tsx';
 import { FieldInput, fieldId } from './field-input.tsx';
+import { PhoneHandoff } from './phone-handoff.tsx';
 import type { ActionView, AnswerErrorView, FieldView, OpenPageView, SurfaceView } from './view.ts';
 
 /** Names of the form's own hidden inputs. Field names start with a letter, so these never collide. */
@@ -83,31 +84,43 @@ export function AnswerForm({ view }: { view: OpenPageView }) {
   const actions = orderActions(surface.actions ?? DEFAULT_ACTIONS);
   const closing = view.expiresAt && view.now ? closesIn(view.expiresAt, view.now) : undefined;
   return (
-    <div class="card">
-      {errors.length > 0 ? <ErrorSummary errors={errors} fields={fields} /> : null}
-      <h1 dir={textDir(surface.title)}>{surface.title}</h1>
-      {surface.description === undefined ? null : (
-        <p class="lead" dir={textDir(surface.description)}>
-          {surface.description}
-        </p>
-      )}
-      <form method="post" action={view.form.action}>
-        <input type="hidden" name={FORM_FIELDS.csrf} value={view.form.csrf} />
-        <input type="hidden" name={FORM_FIELDS.revision} value={String(view.revision)} />
-        {surface.source.components.map((component) =>
-          component.type === 'field' ? (
-            <FieldInput field={component} posted={view.posted} errors={byField.get(component.name)} />
-          ) : (
-            <DisplayBlock component={component} />
-          ),
+    <>
+      {view.link ? <PhoneHandoff link={view.link} /> : null}
+      <div
+        class="card"
+        data-follow-revision={String(view.revision)}
+        data-follow-shown={String(view.revision)}
+        data-follow-state="open"
+        data-follow-keep=""
+        data-follow-kind={view.respondent ? 'respondent' : 'interaction'}
+      >
+        {/* The follow script writes here when the session moves on while the form is open. */}
+        <div class="follow-notice" data-follow-notice="" role="status" aria-live="polite" />
+        {errors.length > 0 ? <ErrorSummary errors={errors} fields={fields} /> : null}
+        <h1 dir={textDir(surface.title)}>{surface.title}</h1>
+        {surface.description === undefined ? null : (
+          <p class="lead" dir={textDir(surface.description)}>
+            {surface.description}
+          </p>
         )}
-        <div class="actions">
-          {actions.map((action) => (
-            <ActionButton action={action} />
-          ))}
-        </div>
-      </form>
-      {closing ? <p class="muted expires">{closing}</p> : null}
-    </div>
+        <form method="post" action={view.form.action}>
+          <input type="hidden" name={FORM_FIELDS.csrf} value={view.form.csrf} />
+          <input type="hidden" name={FORM_FIELDS.revision} value={String(view.revision)} />
+          {surface.source.components.map((component) =>
+            component.type === 'field' ? (
+              <FieldInput field={component} posted={view.posted} errors={byField.get(component.name)} />
+            ) : (
+              <DisplayBlock component={component} />
+            ),
+          )}
+          <div class="actions">
+            {actions.map((action) => (
+              <ActionButton action={action} />
+            ))}
+          </div>
+        </form>
+        {closing ? <p class="muted expires">{closing}</p> : null}
+      </div>
+    </>
   );
 }

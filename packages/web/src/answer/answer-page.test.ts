@@ -198,7 +198,7 @@ describe('states', () => {
     expect(html).toContain('Sent — waiting for the next step</h1>');
     expect(html).toContain('<p class="context">Approve this commit?</p>');
     expect(html).toContain('data-follow-revision="3"');
-    expect(html).toContain('<a class="button secondary" href="/s/tok">Check for the next step</a>');
+    expect(html).toContain('<a class="button secondary wide" href="/s/tok">Check for the next step</a>');
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).toContain(`<script nonce="${NONCE}">${FOLLOW_SCRIPT}</script>`);
   });
@@ -242,9 +242,22 @@ describe('states', () => {
     expect(closed).not.toContain('<form');
     expect(closed).toContain('This question takes no more answers.');
     expect(closed).toContain('Enough people have answered.');
-    const full = render({ state: 'ask', title: 'Where to?', closed: 'full' });
+    const full = render({ state: 'ask', title: 'Where to?', closed: 'full', pagePath: '/s/a' });
     expect(full).not.toContain('<form');
     expect(full).toContain('Every place is taken right now.');
+    // "Try again later" comes with the way to do it: the page again, without JavaScript.
+    expect(full).toContain('<a class="button wide" href="/s/a">Try again</a>');
+    expect(render({ state: 'ask', title: 'Where to?', closed: 'closed', pagePath: '/s/a' })).not.toContain('Try again');
+  });
+
+  it('an open form follows its session: the one nonce’d script, its markers and an empty notice region', () => {
+    const html = render(openView(commitSurface(), { revision: 4 }));
+    expect(html).toContain(`<script nonce="${NONCE}">${FOLLOW_SCRIPT}</script>`);
+    expect(html).toContain(
+      '<div class="card" data-follow-revision="4" data-follow-shown="4" data-follow-state="open" data-follow-keep="" data-follow-kind="interaction">',
+    );
+    expect(html).toContain('<div class="follow-notice" data-follow-notice="" role="status" aria-live="polite"></div>');
+    expect(render(openView(commitSurface(), { respondent: true }))).toContain('data-follow-kind="respondent"');
   });
 
   it('not found: a plain page that names nothing', () => {
@@ -309,6 +322,16 @@ function hostileSurface(text: string): SurfaceView {
   };
 }
 
+/** The person's own answer to the hostile surface, holding the text in every value. */
+function hostileAnswer(text: string) {
+  return {
+    surface: hostileSurface(text),
+    actionId: 'go',
+    values: { plain: text, long: text, radio: text, pick: text, many: [text], yes: true },
+    receiptPath: '/s/tok/receipt',
+  };
+}
+
 function hostileViews(text: string): AnswerPageView[] {
   return [
     openView(hostileSurface(text)),
@@ -320,7 +343,9 @@ function hostileViews(text: string): AnswerPageView[] {
       ],
     }),
     { state: 'answered', title: text, revision: 1, pagePath: '/s/tok', notice: text },
+    { state: 'answered', title: text, revision: 1, pagePath: '/s/tok', answer: hostileAnswer(text), alreadyAnswered: true },
     { state: 'completed', title: text, notice: text },
+    { state: 'completed', title: text, answer: hostileAnswer(text) },
     { state: 'withdrawn', title: text },
     { state: 'expired', title: text },
     { state: 'lapsed', title: text, extend: { action: '/s/tok/extend', csrf: 'c' } },
@@ -335,7 +360,7 @@ function expectNoInjectedMarkup(html: string, view: AnswerPageView) {
   for (const tag of html.match(/<[a-z][^>]*>/gi) ?? []) expect(tag.replace(/"[^"]*"/g, '""')).not.toMatch(/\son[a-z]+=/i);
   expect(html).not.toMatch(/href="\s*javascript:/i);
   expect(html).not.toMatch(/<\/textarea><script/i);
-  expect(html.match(/<script/g) ?? []).toHaveLength(view.state === 'answered' ? 1 : 0);
+  expect(html.match(/<script/g) ?? []).toHaveLength(view.state === 'answered' || view.state === 'open' ? 1 : 0);
   expect(html.match(/<\/title>/g)).toHaveLength(1);
   expect(html.match(/<textarea/g)?.length ?? 0).toBe(html.match(/<\/textarea>/g)?.length ?? 0);
 }

@@ -65,7 +65,7 @@ export interface AnswerPageProps {
 
 /** The whole answer page for one state, in the shared Page shell. */
 export function AnswerPage({ view, nonce }: AnswerPageProps) {
-  const script = view.state === 'answered' ? FOLLOW_SCRIPT : undefined;
+  const script = view.state === 'answered' || view.state === 'open' ? FOLLOW_SCRIPT : undefined;
   return (
     <Page title={`${documentTitle(view)} · Sess`} nonce={nonce} script={script}>
       <Body view={view} />

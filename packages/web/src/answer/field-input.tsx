@@ -43,7 +43,8 @@ interface Option {
   label: string;
 }
 
-function optionsOf(ids: readonly string[], labels: readonly string[] | undefined): Option[] {
+/** A choice field's options: each id with its label (the id itself where the agent gave none). */
+export function optionsOf(ids: readonly string[], labels: readonly string[] | undefined): Option[] {
   return ids.map((value, index) => ({ value, label: labels?.[index] ?? value }));
 }
 

@@ -1,15 +1,28 @@
 /**
- * The one script of the answer page, on the "waiting" page only. It long-polls
- * `<page>/wait?state=answered&revision=N` (JSON `{ state, revision }`) and, once the session has moved on
- * (the agent published the next step, completed, withdrew, or the link lapsed), fetches the
- * page again and swaps its <main> in place, without a reload. A constant: it reads no data
- * from the page except the revision attribute, so nothing the agent wrote can reach it.
- * Without JavaScript a refresh of the page does the same.
+ * The one script of the answer page, on the form and on the "waiting" page. Each page marks
+ * what it shows with `data-follow-revision` and `data-follow-state`; the script long-polls
+ * `<page>/wait?state=S&revision=N` (JSON `{ state, revision }`) until the session moves on (the
+ * agent published the next step, completed or withdrew, another tab answered, the link lapsed
+ * or closed). Then:
+ * - the waiting page fetches the page again and swaps its <main> in place, without a reload;
+ * - an open form (`data-follow-keep`) keeps what the person typed: it says what changed in its
+ *   notice, with a button that loads the new page only when the person chooses.
+ * A constant: it reads no data from the page except those attributes, and writes only its own
+ * fixed sentences, so nothing the agent wrote can reach it. Without JavaScript nothing changes:
+ * the form posts as before and the server's answer is the truth; a refresh shows the news.
  */
 export const FOLLOW_SCRIPT = `(() => {
   const main = document.querySelector('main');
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const base = location.pathname.replace(/\\/+$/, '');
+  const NOTICES = {
+    open: ['The agent sent a new step, so this form can no longer be sent. What you typed stays here until you load it.', 'Load the new step'],
+    answered: ['This question already has an answer, sent from another tab or device. The first answer sent is the one kept.', 'Show it'],
+    completed: ['The agent has finished with this question: it takes no more answers.', 'Show it'],
+    withdrawn: ['The agent withdrew this question: it takes no more answers.', 'Show it'],
+    lapsed: ['The time to answer ran out. Your answer cannot be sent unless you ask for more time.', 'Show what to do'],
+    expired: ['This link has closed: it takes no more answers.', 'Show it'],
+  };
   async function swap() {
     const response = await fetch(location.pathname, { cache: 'no-store', headers: { accept: 'text/html' } });
     const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
@@ -20,15 +33,37 @@ export const FOLLOW_SCRIPT = `(() => {
     const heading = main.querySelector('h1');
     if (heading) { heading.setAttribute('tabindex', '-1'); heading.focus(); }
   }
+  function tell(marker, view) {
+    const box = marker.querySelector('[data-follow-notice]');
+    marker.setAttribute('data-follow-state', view.state);
+    marker.setAttribute('data-follow-revision', String(view.revision));
+    // Open again at the same step (more time was given from another tab): the form works again.
+    if (box && view.state === 'open' && String(view.revision) === marker.getAttribute('data-follow-shown')) return box.replaceChildren();
+    const own = marker.getAttribute('data-follow-kind') === 'respondent' && view.state === 'completed';
+    const words = own ? NOTICES.answered : NOTICES[view.state];
+    if (!box || !words) return swap();
+    const text = document.createElement('p');
+    text.textContent = words[0];
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'secondary wide';
+    button.textContent = words[1];
+    button.addEventListener('click', () => { swap().catch(() => location.reload()); });
+    const banner = document.createElement('div');
+    banner.className = 'banner warn';
+    banner.append(text, button);
+    box.replaceChildren(banner);
+  }
   async function follow() {
     for (;;) {
-      const waiting = document.querySelector('[data-follow-revision]');
-      if (!waiting) return;
-      const revision = waiting.getAttribute('data-follow-revision');
+      const marker = document.querySelector('[data-follow-revision]');
+      if (!marker) return;
+      const revision = marker.getAttribute('data-follow-revision');
+      const state = marker.getAttribute('data-follow-state') || 'answered';
       const started = Date.now();
       let view;
       try {
-        const response = await fetch(base + '/wait?state=answered&revision=' + encodeURIComponent(revision), {
+        const response = await fetch(base + '/wait?state=' + encodeURIComponent(state) + '&revision=' + encodeURIComponent(revision), {
           cache: 'no-store',
           headers: { accept: 'application/json' },
         });
@@ -39,13 +74,16 @@ export const FOLLOW_SCRIPT = `(() => {
         await sleep(5000);
         continue;
       }
-      if (view.state === 'answered' && String(view.revision) === revision) {
+      // The person loaded another page meanwhile: follow that one instead.
+      if (!marker.isConnected) continue;
+      if (view.state === state && String(view.revision) === revision) {
         // Nothing changed: go straight back to waiting, but never spin on a quick reply.
         if (Date.now() - started < 1000) await sleep(2000);
         continue;
       }
       try {
-        await swap();
+        if (marker.hasAttribute('data-follow-keep')) tell(marker, view);
+        else await swap();
       } catch {
         await sleep(5000);
       }

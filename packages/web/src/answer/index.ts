@@ -2,6 +2,8 @@ export { FORM_FIELDS, orderActions } from './answer-form.tsx';
 export { AnswerPage, type AnswerPageProps, renderAnswerPage } from './answer-page.tsx';
 export { fieldId, isRating, RADIO_MAX_OPTIONS } from './field-input.tsx';
 export { FOLLOW_SCRIPT } from './follow-script.ts';
+export { type AnswerLine, summarizeAnswer } from './own-answer.tsx';
+export { qrPath } from './qr-code.tsx';
 export type {
   ActionView,
   AnswerErrorView,
@@ -16,6 +18,7 @@ export type {
   FormTarget,
   LapsedPageView,
   OpenPageView,
+  OwnAnswerView,
   PlainPageView,
   PostedValues,
   SurfaceView,

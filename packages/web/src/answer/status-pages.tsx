@@ -1,7 +1,12 @@
 import type { Child } from 'hono/jsx';
 import { textDir } from '../isolate.tsx';
 import { FORM_FIELDS } from './answer-form.tsx';
+import { OwnAnswer } from './own-answer.tsx';
+import { PhoneHandoff } from './phone-handoff.tsx';
 import type { AnsweredPageView, AskLandingPageView, ClosedPageView, FormTarget, LapsedPageView, PlainPageView } from './view.ts';
+
+/** Said once, in place of "Sent", when this browser's answer lost to one sent first. */
+const KEPT_FIRST = 'This question already had an answer, so this one was not sent: the first answer sent is the one kept.';
 
 /** The question the page was about, shown small above the status so the person knows which link this is. */
 function Context({ title }: { title?: string | undefined }) {
@@ -55,19 +60,29 @@ function ButtonForm({ target, label }: { target: FormTarget; label: string }) {
   );
 }
 
-/** Sent: waits (live with the script, by refresh without it) for the agent's next step. */
+/**
+ * Sent: waits (live with the script, by refresh without it) for the agent's next step, with the
+ * person's answer and receipt. A second tab whose answer lost says so once, instead of "Sent".
+ */
 export function AnsweredStatus({ view }: { view: AnsweredPageView }) {
+  const kept = view.alreadyAnswered === true;
   return (
-    <StatusCard tone="wait" heading="Sent — waiting for the next step" title={view.title} notice={view.notice}>
-      <div data-follow-revision={String(view.revision)} aria-live="polite">
-        <p>Your answer was sent. Keep this page open: the next step, if there is one, shows here.</p>
+    <StatusCard
+      tone="wait"
+      heading={kept ? 'Already answered — waiting for the next step' : 'Sent — waiting for the next step'}
+      title={view.title}
+      notice={view.notice}
+    >
+      <div data-follow-revision={String(view.revision)} data-follow-state="answered" aria-live="polite">
+        <p>{kept ? KEPT_FIRST : 'Your answer was sent.'} Keep this page open: the next step, if there is one, shows here.</p>
         <p class="muted">You can also close it and open the link again later.</p>
         <p>
-          <a class="button secondary" href={view.pagePath}>
+          <a class="button secondary wide" href={view.pagePath}>
             Check for the next step
           </a>
         </p>
       </div>
+      {view.answer ? <OwnAnswer answer={view.answer} heading={kept ? 'The answer kept' : 'Your answer'} /> : null}
     </StatusCard>
   );
 }
@@ -78,7 +93,11 @@ export function ClosedStatus({ view }: { view: ClosedPageView }) {
     case 'completed':
       return (
         <StatusCard tone="ok" heading="Done" title={view.title} notice={view.notice}>
-          <p>The agent has your answer. Nothing more is needed: you can close this page.</p>
+          {view.alreadyAnswered ? <p>{KEPT_FIRST}</p> : null}
+          <p>The agent has {view.alreadyAnswered ? 'that' : 'your'} answer. Nothing more is needed: you can close this page.</p>
+          {view.answer ? (
+            <OwnAnswer answer={view.answer} heading={view.alreadyAnswered ? 'The answer kept' : 'Your answer'} />
+          ) : null}
         </StatusCard>
       );
     case 'withdrawn':
@@ -115,25 +134,37 @@ export function LapsedStatus({ view }: { view: LapsedPageView }) {
 /** The shared link of an Ask: each browser starts its own page. */
 export function AskLanding({ view }: { view: AskLandingPageView }) {
   return (
-    <div class="card">
-      <Notice text={view.notice} />
-      <h1 dir={textDir(view.title)}>{view.title}</h1>
-      {view.description === undefined ? null : (
-        <p class="lead pre" dir={textDir(view.description)}>
-          {view.description}
-        </p>
-      )}
-      {view.start ? (
-        <>
-          <p>Press Start to open your own answer page. Others who have this link answer on their own pages.</p>
-          <ButtonForm target={view.start} label="Start" />
-        </>
-      ) : view.closed === 'full' ? (
-        <p>Every place is taken right now. If someone does not answer in time, their place comes back: try again later.</p>
-      ) : (
-        <p>This question takes no more answers.</p>
-      )}
-    </div>
+    <>
+      {view.start && view.link ? <PhoneHandoff link={view.link} /> : null}
+      <div class="card">
+        <Notice text={view.notice} />
+        <h1 dir={textDir(view.title)}>{view.title}</h1>
+        {view.description === undefined ? null : (
+          <p class="lead pre" dir={textDir(view.description)}>
+            {view.description}
+          </p>
+        )}
+        {view.start ? (
+          <>
+            <p>Press Start to open your own answer page. Others who have this link answer on their own pages.</p>
+            <ButtonForm target={view.start} label="Start" />
+          </>
+        ) : view.closed === 'full' ? (
+          <>
+            <p>Every place is taken right now. If someone does not answer in time, their place comes back: try again later.</p>
+            {view.pagePath === undefined ? null : (
+              <p>
+                <a class="button wide" href={view.pagePath}>
+                  Try again
+                </a>
+              </p>
+            )}
+          </>
+        ) : (
+          <p>This question takes no more answers.</p>
+        )}
+      </div>
+    </>
   );
 }
 

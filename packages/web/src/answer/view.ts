@@ -1,4 +1,4 @@
-import type { Action, Component, FieldComponent, FieldType, Surface } from '@sess/surface';
+import type { Action, AnswerValue, Component, FieldComponent, FieldType, Surface } from '@sess/surface';
 
 /*
  * What the answer page is given to render. The form's own types come from @sess/surface (type
@@ -46,6 +46,18 @@ export interface OpenPageView {
   readonly now?: Date | undefined;
   /** Set on a respondent's page of an Ask: the answer completes this page. */
   readonly respondent?: boolean | undefined;
+  /** The page's own full link (on the links' origin), for "Answer on your phone" on a computer. */
+  readonly link?: string | undefined;
+}
+
+/** The answer this link already holds, as the person gave it, with where to download its receipt. */
+export interface OwnAnswerView {
+  /** The Surface the answer was given to (for labels of fields, options and the button). */
+  readonly surface: SurfaceView;
+  readonly actionId: string;
+  readonly values: Readonly<Record<string, AnswerValue>>;
+  /** Path of the receipt download (`/s/<token>/receipt`). */
+  readonly receiptPath: string;
 }
 
 /** The answer was accepted; the page follows the session until the agent's next step. */
@@ -55,14 +67,22 @@ export interface AnsweredPageView {
   readonly revision: number;
   /** Path of the page itself (the no-JavaScript "check again" link and the script's base). */
   readonly pagePath: string;
-  /** A line above the status, e.g. after a second submit. */
+  /** A line above the status. */
   readonly notice?: string | undefined;
+  /** The person's answer, in short, with its receipt. */
+  readonly answer?: OwnAnswerView | undefined;
+  /** Set when this browser's answer was refused because another one was sent first. */
+  readonly alreadyAnswered?: boolean | undefined;
 }
 
 export interface ClosedPageView {
   readonly state: 'completed' | 'withdrawn' | 'expired';
   readonly title?: string | undefined;
   readonly notice?: string | undefined;
+  /** On `completed`: the person's answer, in short, with its receipt. */
+  readonly answer?: OwnAnswerView | undefined;
+  /** Set when this browser's answer was refused because another one was sent first. */
+  readonly alreadyAnswered?: boolean | undefined;
 }
 
 export interface LapsedPageView {
@@ -83,6 +103,10 @@ export interface AskLandingPageView {
   /** Why no one can start: every place is taken for now, or the Ask is over. */
   readonly closed?: 'full' | 'closed' | undefined;
   readonly notice?: string | undefined;
+  /** Path of the page itself, for "Try again" when every place is taken. */
+  readonly pagePath?: string | undefined;
+  /** The Ask's full link, for "Answer on your phone" on a computer. */
+  readonly link?: string | undefined;
 }
 
 /** Pages without a link behind them: unknown link, refused post, server trouble. */

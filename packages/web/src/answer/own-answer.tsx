@@ -1,0 +1,80 @@
+import type { AnswerValue } from '@sess/surface';
+import { textDir } from '../isolate.tsx';
+import { isRating, optionsOf } from './field-input.tsx';
+import type { ActionView, FieldView, OwnAnswerView } from './view.ts';
+
+/** Longer text is cut in the summary: the person sees enough to recognise their answer. */
+export const SUMMARY_MAX_CHARACTERS = 200;
+
+/** One line of the summary: the field's label and the answer as the person saw it on the form. */
+export interface AnswerLine {
+  label: string;
+  value: string;
+}
+
+function shorten(text: string): string {
+  const chars = Array.from(text);
+  return chars.length <= SUMMARY_MAX_CHARACTERS ? text : `${chars.slice(0, SUMMARY_MAX_CHARACTERS).join('')}…`;
+}
+
+/** An answer value in the form's own words: option labels for choices, Yes/No, "4 of 5". */
+function describeValue(field: FieldView, value: AnswerValue | undefined): string {
+  if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return 'No answer';
+  const schema = field.schema;
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (Array.isArray(value)) {
+    const options = schema.type === 'array' ? optionsOf(schema.items.enum, schema.items.option_labels) : [];
+    return value.map((id) => options.find((option) => option.value === id)?.label ?? id).join(', ');
+  }
+  if (typeof value === 'number') return isRating(schema) ? `${value} of 5` : String(value);
+  if (schema.type === 'string' && schema.enum !== undefined) {
+    return optionsOf(schema.enum, schema.option_labels).find((option) => option.value === value)?.label ?? value;
+  }
+  return shorten(value);
+}
+
+/** The person's own answer, field by field in the form's order, then the button they pressed. */
+export function summarizeAnswer(answer: OwnAnswerView): { action: string | undefined; lines: AnswerLine[] } {
+  const fields = answer.surface.source.components.filter((c): c is FieldView => c.type === 'field');
+  const actions: readonly ActionView[] = answer.surface.actions ?? [];
+  return {
+    action: actions.find((action) => action.id === answer.actionId)?.label,
+    lines: fields.map((field) => ({ label: field.label, value: describeValue(field, answer.values[field.name]) })),
+  };
+}
+
+/**
+ * "Your answer": what the person chose and sent, in short, and their receipt to keep (the
+ * download is the link's own `/receipt`; the link is the capability, so only its holder sees it).
+ */
+export function OwnAnswer({ answer, heading = 'Your answer' }: { answer: OwnAnswerView; heading?: string }) {
+  const { action, lines } = summarizeAnswer(answer);
+  return (
+    <section class="own-answer" aria-labelledby="own-answer-heading">
+      <h2 id="own-answer-heading">{heading}</h2>
+      <dl class="record pairs">
+        {action === undefined ? null : (
+          <div class="pair">
+            <dt>You chose</dt>
+            <dd dir={textDir(action)}>{action}</dd>
+          </div>
+        )}
+        {lines.map((line) => (
+          <div class="pair">
+            <dt dir={textDir(line.label)}>{line.label}</dt>
+            <dd dir={textDir(line.value)}>{line.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p class="receipt">
+        <a class="button secondary wide" href={answer.receiptPath} download="">
+          Download your receipt
+        </a>
+      </p>
+      <p class="muted">
+        The receipt is signed by Sess: it proves this answer was given on this link. Check it with{' '}
+        <code>{'sess receipt verify <file>'}</code>.
+      </p>
+    </section>
+  );
+}
