@@ -58,7 +58,17 @@ export {
   type SurfaceView,
   summarizeAnswer,
 } from './answer/index.ts';
+export {
+  buildConnectView,
+  COPY_SCRIPT,
+  ConnectAgent,
+  type ConnectView,
+  isPublicHttpsOrigin,
+  MCP_PATH,
+  MCP_URL_ID,
+} from './connect/index.ts';
 export { type CookieOptions, clearCookie, readCookieValues, serializeCookie } from './cookies.ts';
+export { HomePage, type HomeView, renderHomePage } from './home/index.ts';
 export { Page, type PageProps, STYLESHEET_PATH } from './layout.tsx';
 export {
   type ClientView,

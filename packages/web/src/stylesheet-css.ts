@@ -158,4 +158,24 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .follow-notice .banner { box-shadow: 0 2px 10px rgba(22, 24, 29, .18); }
 .follow-notice button { margin-top: .5rem; }
 .own-answer { margin-top: 1.5rem; }
+/* "Connect your agent" (home and account pages): the MCP URL to copy, each client's steps folded.
+   Commands and files wrap inside their own box, keeping their indentation; the page never widens. */
+.connect { margin-top: 1.5rem; }
+.copy-box { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; padding: .5rem .75rem;
+  background: var(--bg); border: 1px solid var(--line); border-radius: 8px; }
+.copy-box > * { min-width: 0; }
+.copy-text { flex: 1 1 12rem; font-size: 1rem; user-select: all; }
+.copy-status { min-height: 1.5em; margin: .25rem 0 .5rem; }
+pre.code { margin: .25rem 0 .75rem; padding: .6rem .75rem; background: var(--bg); border: 1px solid var(--line);
+  border-radius: 8px; white-space: pre-wrap; font-size: .9rem; }
+pre.code code { font-size: inherit; }
+details.client { border-top: 1px solid var(--line); }
+details.client summary { min-height: 44px; padding: .6rem 0; font-weight: 600; cursor: pointer; }
+.client-steps { padding-bottom: .5rem; }
+/* Two buttons that stay side by side on a phone (consent's Allow / Deny: both above the fold). */
+.actions.side-by-side { flex-direction: row; flex-wrap: wrap; }
+.actions.side-by-side > * { flex: 1 1 8rem; }
+.permissions-intro { margin-bottom: .25rem; }
+.permissions { margin: 0 0 .75rem; padding-left: 1.25rem; }
+.consent-after { margin: 1rem 0 0; }
 `;

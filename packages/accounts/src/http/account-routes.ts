@@ -1,6 +1,6 @@
 import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
 import { errorPage } from '@sess/error-pages';
-import { type AccountView, REVIEW_PATH, renderAccountPage, renderMessagePage } from '@sess/web';
+import { type AccountView, buildConnectView, REVIEW_PATH, renderAccountPage, renderMessagePage } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { BrowserSession } from '../browser-sessions/read-browser-session.ts';
@@ -8,6 +8,7 @@ import { createInvite, INVITE_TTL_MS } from '../signup/signup-tokens.ts';
 import { listWorkspacesForUser } from '../workspaces/list-workspaces-for-user.ts';
 import { mountApiKeyRoutes } from './api-key-routes.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
+import { mountHomeRoute } from './home-route.ts';
 import { mountOidcRoutes } from './oidc-routes.ts';
 import { requireSession } from './require-session.ts';
 import { readForm, refusedForm, sendPage } from './respond.ts';
@@ -17,8 +18,9 @@ import { mountSignUpRoutes } from './sign-up-routes.ts';
 /** Where the OAuth engineer's connected-apps page lives (linked from the overview). */
 export const CONNECTED_APPS_PATH = '/account/apps';
 
-/** Every path these routes answer (and the only ones their middleware runs on). */
+/** Every path these routes answer (and the only ones their middleware runs on; `/` matches only itself). */
 const OWN_PATHS = [
+  '/',
   '/signin',
   '/signin/*',
   '/signup',
@@ -30,8 +32,8 @@ const OWN_PATHS = [
 ];
 
 /**
- * All account routes as one Hono app to mount at `/`: sign-in, sign-up, sign-out, the
- * upstream OpenID sign-in (when configured), `/account` and `/account/keys`. Form bodies are
+ * All account routes as one Hono app to mount at `/`: the home page, sign-in, sign-up, sign-out,
+ * the upstream OpenID sign-in (when configured), `/account` and `/account/keys`. Form bodies are
  * capped at 16 KiB; every post carries a CSRF token.
  */
 export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> {
@@ -60,6 +62,7 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
   });
   for (const path of OWN_PATHS) app.post(path, limit);
 
+  mountHomeRoute(app, deps);
   mountSignInRoutes(app, deps);
   mountSignUpRoutes(app, deps);
   if (deps.oidc) mountOidcRoutes(app, deps, deps.oidc);
@@ -82,6 +85,7 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
       },
       invitesEnabled: deps.signupPolicy !== 'closed',
       links: { apiKeys: '/account/keys', connectedApps: CONNECTED_APPS_PATH, review: REVIEW_PATH },
+      connect: buildConnectView(deps.publicUrl),
       ...extra,
     };
     return sendPage(c, status, (nonce) => renderAccountPage(view, nonce));

@@ -1,3 +1,5 @@
+import { ConnectAgent } from '../connect/connect-agent.tsx';
+import { COPY_SCRIPT } from '../connect/copy-script.ts';
 import { Isolate, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { CsrfField, formatWhen, Notice, SignOutForm, toDocument } from './parts.tsx';
@@ -38,10 +40,10 @@ function WorkspaceRow({ workspace, view }: { workspace: AccountWorkspaceView; vi
   );
 }
 
-/** The account overview: e-mail, workspaces, and the ways to API keys and connected apps. */
+/** The account overview: e-mail, workspaces, the ways to API keys and connected apps, and how to connect an agent. */
 export function AccountPage({ view, nonce }: { view: AccountView; nonce: string }) {
   return (
-    <Page title="Your account · Sess" nonce={nonce}>
+    <Page title="Your account · Sess" nonce={nonce} script={COPY_SCRIPT}>
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
         <h1>Your account</h1>
@@ -89,6 +91,7 @@ export function AccountPage({ view, nonce }: { view: AccountView; nonce: string 
             </a>
           </li>
         </ul>
+        <ConnectAgent view={view.connect} />
       </div>
     </Page>
   );

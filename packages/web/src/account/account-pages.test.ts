@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escaped, expectIsolated, spoof } from '../bidi-fixtures.ts';
+import { buildConnectView } from '../connect/connect-view.ts';
 import { renderAccountPage } from './account-page.tsx';
 import { renderApiKeysPage } from './api-keys-page.tsx';
 import { renderReviewPage } from './review-page.tsx';
@@ -21,6 +22,7 @@ describe('bidi isolation on the account pages: names people chose cannot reorder
         createdInvite: { workspaceName: spoof('invite-workspace'), url: 'https://sess.test/signup?invite=x', expiresAt: AT },
         invitesEnabled: true,
         links,
+        connect: buildConnectView('https://sess.test'),
       },
       NONCE,
     );

@@ -1,3 +1,5 @@
+import type { ConnectView } from '../connect/connect-view.ts';
+
 /**
  * What the account pages are given to render. Plain data: the pages import no data layer, and
  * every string in here is escaped by hono/jsx when rendered.
@@ -56,6 +58,8 @@ export interface AccountView {
   /** Whether invite links can be made at all (sign-up policy not `closed`). */
   invitesEnabled: boolean;
   links: { apiKeys: string; connectedApps: string; review: string };
+  /** The "Connect your agent" block (the same as on the home page). */
+  connect: ConnectView;
   notice?: string;
 }
 

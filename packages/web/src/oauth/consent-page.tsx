@@ -1,6 +1,6 @@
 import { AccountHeader } from '../account/account-page.tsx';
 import { CsrfField, toDocument } from '../account/parts.tsx';
-import { Isolate, isolateText, textDir } from '../isolate.tsx';
+import { Isolate, isolateText } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { type ClientView, type ConsentView, OAUTH_FORM_FIELDS } from './view.ts';
 
@@ -63,11 +63,33 @@ function WorkspaceChoice({ view }: { view: ConsentView }) {
   );
 }
 
+/** Where Allow or Deny sends the person, with a warning when it is a program on this computer. */
+function RedirectNote({ redirect }: { redirect: ConsentView['redirect'] }) {
+  if (redirect.kind === 'loopback') {
+    return (
+      <div class="banner warn" role="note">
+        <p>
+          It sends you back to this computer (<Isolate text={redirect.host} />
+          ). Allow only if you just started connecting from an app on this computer.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <p>
+      It sends you back to <Isolate text={redirect.host} />
+      {redirect.kind === 'app' ? ' (an app on this device)' : null}.
+    </p>
+  );
+}
+
 /**
- * The consent page: who asks (with an "unverified name" label for self-registered apps), where
- * the answer goes (with a warning for this-computer redirects), what the app may do, the
- * workspace, and Allow / Deny. The form carries the authorization request and a CSRF token
- * bound to this browser session and this exact request.
+ * The consent page: who asks, what it may do, where the answer goes, the workspace, and Allow /
+ * Deny — kept short, so that on a phone (390×844) Allow is on screen without scrolling. Each fact
+ * is said once: the app's name and its "(unverified name)" label only in the heading (the
+ * explanation of the label sits below the buttons), the signed-in e-mail only in the header.
+ * The form carries the authorization request and a CSRF token bound to this browser session and
+ * this exact request.
  */
 export function ConsentPage({ view, nonce }: { view: ConsentView; nonce: string }) {
   return (
@@ -82,46 +104,18 @@ export function ConsentPage({ view, nonce }: { view: ConsentView; nonce: string 
             <p>{view.error}</p>
           </div>
         ) : null}
-        {view.client.verified ? null : (
-          <div class="banner warn" role="note">
-            <p>
-              This app named itself "<Isolate text={view.client.name} />" when it registered. Sess has not verified that name.
-            </p>
-          </div>
-        )}
-        <dl class="record">
-          <dt>App</dt>
-          <dd>
-            <ClientName client={view.client} />
-          </dd>
-          <dt>Sends you back to</dt>
-          <dd>
-            <Isolate text={view.redirect.host} />
-            {view.redirect.kind === 'app' ? ' (an app on this device)' : null}
-          </dd>
-          <dt>Signed in as</dt>
-          <dd dir={textDir(view.email)}>{view.email}</dd>
-        </dl>
-        {view.redirect.kind === 'loopback' ? (
-          <div class="banner warn" role="note">
-            <p>
-              This app receives the answer on this computer (<Isolate text={view.redirect.host} />
-              ). Allow only if you just started connecting from an app on this computer.
-            </p>
-          </div>
-        ) : null}
-        <h2>It will be able to</h2>
-        <ul>
+        <p class="permissions-intro">It will be able to:</p>
+        <ul class="permissions">
           {view.permissions.map((permission) => (
             <li>{permission}</li>
           ))}
         </ul>
+        <RedirectNote redirect={view.redirect} />
         <form method="post" action={view.form.action}>
           <CsrfField token={view.form.csrf} />
           <input type="hidden" name={OAUTH_FORM_FIELDS.request} value={view.form.request} />
           <WorkspaceChoice view={view} />
-          <p class="muted">You can disconnect it at any time under Account → Connected apps.</p>
-          <div class="actions">
+          <div class="actions side-by-side">
             <button type="submit" name={OAUTH_FORM_FIELDS.decision} value="allow">
               Allow
             </button>
@@ -130,6 +124,13 @@ export function ConsentPage({ view, nonce }: { view: ConsentView; nonce: string 
             </button>
           </div>
         </form>
+        {view.client.verified ? null : (
+          <p class="muted consent-after">
+            This app chose its own name, "<Isolate text={view.client.name} />
+            ", when it registered; Sess has not checked it.
+          </p>
+        )}
+        <p class="muted consent-after">You can disconnect it at any time under Account → Connected apps.</p>
       </div>
     </Page>
   );

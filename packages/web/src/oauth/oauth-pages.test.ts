@@ -32,13 +32,33 @@ describe('bidi isolation on the OAuth pages: what an app calls itself cannot reo
   });
 
   it.each([
-    ['app', ' (an app on this device)'],
-    ['loopback', ''],
-  ] as const)('consent: a redirect host of kind %s, and its own words after it', (kind, after) => {
+    ['app', 'It sends you back to <bdi>{host}</bdi> (an app on this device).'],
+    ['web', 'It sends you back to <bdi>{host}</bdi>.'],
+    ['loopback', 'It sends you back to this computer (<bdi>{host}</bdi>). Allow only'],
+  ] as const)('consent: a redirect host of kind %s, and its own words around it', (kind, sentence) => {
     const redirect: RedirectView = { host: spoof(`${kind}-host`), kind };
     const html = renderConsentPage(consentView({ redirect }), NONCE);
     expectIsolated(html, [spoof(`${kind}-host`)]);
-    expect(html).toContain(`<dd><bdi>${escaped(spoof(`${kind}-host`))}</bdi>${after}</dd>`);
+    expect(html.replace(/\s+/g, ' ')).toContain(sentence.replace('{host}', escaped(spoof(`${kind}-host`))));
+  });
+
+  it('consent: a self-registered app is labelled "(unverified name)" once, in the heading, and the label explained below Allow', () => {
+    const html = renderConsentPage(consentView({ client: { name: 'Claude', verified: false, identity: null } }), NONCE);
+    expect(html.match(/\(unverified name\)/g)).toHaveLength(1);
+    expect(html).toMatch(
+      /<h1>Allow <strong>Claude<\/strong> <span class="muted">\(unverified name\)<\/span> to use Sess\?<\/h1>/,
+    );
+    const allow = html.indexOf('value="allow"');
+    expect(allow).toBeGreaterThan(0);
+    expect(html.indexOf('chose its own name')).toBeGreaterThan(allow);
+    // The e-mail is said once, in the header.
+    expect(html.split(escaped(spoof('email'))).length - 1).toBe(1);
+  });
+
+  it('consent: a verified app gets no "unverified" wording at all', () => {
+    const html = renderConsentPage(consentView({ client: { name: 'Claude', verified: true, identity: 'claude.ai' } }), NONCE);
+    expect(html).not.toContain('unverified');
+    expect(html).not.toContain('chose its own name');
   });
 
   it('consent: a verified app’s domain, and the workspace picker', () => {

@@ -1,0 +1,27 @@
+import { csrfToken } from '@sess/core';
+import { buildConnectView, type HomeView, renderHomePage } from '@sess/web';
+import type { Hono } from 'hono';
+import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
+import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
+import { sendPage } from './respond.ts';
+
+/**
+ * `/`: the home page the OAuth metadata names as `service_documentation`. Anyone may read it;
+ * a signed-in browser is greeted with "Your account" instead of Sign in / Create account.
+ * "Create account" is offered only when anyone may sign up (an invite or first-account link
+ * carries its own token to /signup).
+ */
+export function mountHomeRoute(app: Hono<AccountsEnv>, deps: AccountRoutesDeps): void {
+  const connect = buildConnectView(deps.publicUrl);
+  app.get('/', async (c) => {
+    const session = await readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
+    const view: HomeView = {
+      connect,
+      signedIn: session ? { email: session.email, signoutCsrf: csrfToken(deps.secret, session.sessionId, 'signout') } : null,
+      signinHref: '/signin',
+      signupHref: deps.signupPolicy === 'open' ? '/signup' : null,
+      accountHref: '/account',
+    };
+    return sendPage(c, 200, (nonce) => renderHomePage(view, nonce));
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * The one script of the pages that show the MCP URL: it reveals each Copy button
+ * (`data-copy="<id>"`, hidden without JavaScript, where it could do nothing) and copies the text
+ * of the element it names. The Clipboard API needs a secure context (https or localhost); on a
+ * plain-http LAN address the script selects the text and falls back to `execCommand('copy')`,
+ * and if that fails too the text stays selected for the person to copy. It writes only its own
+ * fixed words into the button's status line. Without JavaScript the address is plain,
+ * selectable text.
+ */
+export const COPY_SCRIPT = `(() => {
+  function select(element) {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+  async function copy(element) {
+    const text = element.textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      select(element);
+      try { return document.execCommand('copy'); } catch { return false; }
+    }
+  }
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    const target = document.getElementById(button.dataset.copy);
+    const status = document.getElementById(button.dataset.copy + '-status');
+    if (!target) continue;
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      const copied = await copy(target);
+      if (status) status.textContent = copied ? 'Copied.' : 'Selected: copy it with your keyboard or menu.';
+    });
+  }
+})();`;

@@ -1,0 +1,3 @@
+export { ConnectAgent, MCP_URL_ID } from './connect-agent.tsx';
+export { buildConnectView, type ConnectView, isPublicHttpsOrigin, MCP_PATH } from './connect-view.ts';
+export { COPY_SCRIPT } from './copy-script.ts';

@@ -1,0 +1,2 @@
+export { HomePage, renderHomePage } from './home-page.tsx';
+export type { HomeView } from './view.ts';
