@@ -13,6 +13,7 @@ import type { AppEnv } from './http/app-env.ts';
 import { createClientAddress } from './http/client-address.ts';
 import { onError, onNotFound } from './http/errors.ts';
 import { limitBodies } from './http/limit-bodies.ts';
+import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountReviewRoutes } from './mcp/review-routes.ts';
@@ -47,6 +48,9 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound(onNotFound);
   // The one answer to "which address is this request from" for every per-IP limit.
   const clientAddress = createClientAddress(deps.config.trustedProxies);
+  // SESS_LINK_URL's Host (when it is not PUBLIC_URL's) serves the answer pages and nothing else.
+  const linkOrigins = createLinkOrigins(deps.config);
+  app.use(linkHostOnly(deps.config, linkOrigins));
 
   app.get(STYLESHEET_PATH, (c) => {
     if (c.req.header('if-none-match') === STYLESHEET_ETAG) return c.body(null, 304);
@@ -93,13 +97,14 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     createFormsRuntime({
       database: deps.database,
       publicUrl: deps.config.publicUrl,
+      linkUrl: deps.config.linkUrl,
       secret: deps.secret,
       logger: deps.logger,
       now: deps.now,
       linkHorizonSeconds: deps.config.linkHorizonSeconds,
     });
   if (!deps.forms) deps.onClose?.(() => forms.close());
-  app.route('/', createPageRoutes({ runtime: forms, secret: deps.secret }));
+  app.route('/', createPageRoutes({ runtime: forms, secret: deps.secret, secureCookieFor: linkOrigins.secureCookieFor }));
   // The /v1 API (API keys) and the receipt keys: /v1/*, /.well-known/jwks.json.
   const db = deps.database.db;
   // API keys are checked against a 5-second cache that revocations clear on every replica.

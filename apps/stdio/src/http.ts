@@ -63,6 +63,8 @@ export interface SessMcpHttpHandlerOptions {
   handleStore: HandleStoreFactory;
   /** Host header allowlist (DNS-rebinding defence): `host[:port]`; an entry without a port matches any port. */
   allowedHosts: readonly string[];
+  /** A sentence added to the `403` a request with another Host gets, after the hosts it names: how to fix it where you host. */
+  wrongHostAdvice?: string;
   /** Exact browser origins allowed; a request without `Origin` is always accepted. */
   allowedOrigins?: readonly string[];
   /** Every scope a principal must hold (`403 insufficient_scope` otherwise). */

@@ -32,6 +32,11 @@ export interface PageRoutesDeps {
   secret: string;
   /** How long one wait request parks (tests shorten it). */
   waitMs?: number;
+  /**
+   * Whether a cookie set on a request's Host may be `Secure` (that origin is https). The pages
+   * answer on PUBLIC_URL and on SESS_LINK_URL, which may differ in scheme; without it, PUBLIC_URL's.
+   */
+  secureCookieFor?: (host: string | undefined) => boolean;
 }
 
 interface PageEnv {
@@ -85,7 +90,8 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
   const { runtime } = deps;
   const csrf = createPageCsrf(deps.secret);
   const waitMs = deps.waitMs ?? PAGE_WAIT_MS;
-  const secureCookie = runtime.publicUrl.startsWith('https:');
+  const publicIsHttps = runtime.publicUrl.startsWith('https:');
+  const secureCookieFor = deps.secureCookieFor ?? (() => publicIsHttps);
   const app = new Hono<PageEnv>();
   app.use('/s/*', withPageHeaders());
 
@@ -249,7 +255,7 @@ export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
         'Set-Cookie',
         serializeCookie(RESPONDENT_COOKIE, started.respondentToken, {
           path: pagePaths(token).page,
-          secure: secureCookie,
+          secure: secureCookieFor(c.req.header('host')),
           maxAgeSeconds: cookieSeconds(new Date(started.expiresAt), runtime.now()),
         }),
         { append: true },

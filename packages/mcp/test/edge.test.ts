@@ -45,6 +45,10 @@ describe.each(['fetch', 'fetch-web'] as Face[])('the edge on the %s face', (face
       ]);
       expect(result.status).toBe(403);
       expect(result.text).toMatch(/cache-control: no-store/i);
+      // It names the refused Host and the ones served (no advice was configured here).
+      expect(result.text).toContain(
+        "Forbidden: Host 'evil.example' is not served here; this server answers for 127.0.0.1, localhost.\"",
+      );
       expect(edge.calls.authenticate).toBe(before);
     });
 

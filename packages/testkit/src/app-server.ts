@@ -19,8 +19,11 @@ export interface AppServer {
 }
 
 export interface AppServerOptions {
-  /** Environment on top of the test defaults (NODE_ENV=test, open sign-up, info logs). */
-  env?: Record<string, string>;
+  /**
+   * Environment on top of the test defaults (NODE_ENV=test, open sign-up, info logs); a function
+   * gets the bound address first (for a PUBLIC_URL or SESS_LINK_URL on the same port).
+   */
+  env?: Record<string, string> | ((address: { url: string; port: number }) => Record<string, string>);
   /** A database the caller owns (not destroyed on close); a fresh one otherwise. */
   database?: TestDatabase;
 }
@@ -50,7 +53,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: (request, env) => handler(request, env), port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -58,7 +62,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     LOG_LEVEL: 'info',
     SESS_SIGNUP: 'open',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
-    ...options.env,
+    ...(typeof options.env === 'function' ? options.env({ url, port }) : options.env),
   });
   const closers: Array<() => Promise<void>> = [];
   const app = buildApp({

@@ -25,10 +25,18 @@ export interface McpMountDeps {
   onClose?: ((close: () => Promise<void>) => void) | undefined;
 }
 
-/** Hosts `/mcp` answers for: the public URL's host, plus loopback names outside production. */
-function allowedHostsFor(config: Config): string[] {
-  const hosts = [new URL(config.publicUrl).host];
-  if (config.nodeEnv !== 'production') hosts.push('localhost', '127.0.0.1', '[::1]');
+/**
+ * Hosts `/mcp` answers for: the public URL's host, plus loopback names outside production — but
+ * never SESS_LINK_URL's host, which serves answer pages only.
+ */
+export function allowedHostsFor(config: Pick<Config, 'nodeEnv' | 'publicUrl' | 'linkUrl'>): string[] {
+  const publicHost = new URL(config.publicUrl).host;
+  const link = new URL(config.linkUrl);
+  const hosts = [publicHost];
+  if (config.nodeEnv === 'production') return hosts;
+  for (const loopback of ['localhost', '127.0.0.1', '[::1]']) {
+    if (link.host === publicHost || link.hostname !== loopback) hosts.push(loopback);
+  }
   return hosts;
 }
 
@@ -63,6 +71,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     }),
     handleStore: store.bind,
     allowedHosts: allowedHostsFor(deps.config),
+    wrongHostAdvice: `${new URL(deps.config.publicUrl).host} is PUBLIC_URL's host: set PUBLIC_URL to the address your client uses.`,
     allowedOrigins: deps.config.mcp.allowedOrigins,
     requiredScopes: [SCOPE_INTERACT],
     resourceMetadataUrl: urls.protectedResourceMetadata,

@@ -11,8 +11,10 @@ import { WaiterHub } from '../waits/waiter-hub.ts';
 
 export interface FormsRuntimeOptions {
   database: Database;
-  /** PUBLIC_URL without a trailing slash: the base of every link and the receipts' issuer. */
+  /** PUBLIC_URL without a trailing slash: the receipts' issuer, and the links' base unless `linkUrl` is set. */
   publicUrl: string;
+  /** SESS_LINK_URL: the origin answer links (`humanUrl`) point at; `publicUrl` when absent. */
+  linkUrl?: string;
   /** The server secret: seals signing keys and idempotent create responses. */
   secret: string;
   logger: Logger;
@@ -30,7 +32,10 @@ export interface FormsRuntimeOptions {
  */
 export interface FormsRuntime {
   readonly database: Database;
+  /** The receipts' issuer (PUBLIC_URL). */
   readonly publicUrl: string;
+  /** The base of every answer link (`humanUrl`): SESS_LINK_URL, or PUBLIC_URL. */
+  readonly linkUrl: string;
   readonly logger: Logger;
   readonly now: () => Date;
   readonly linkHorizonSeconds: number;
@@ -71,6 +76,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
   return {
     database: options.database,
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
+    linkUrl: (options.linkUrl ?? options.publicUrl).replace(/\/+$/, ''),
     logger: options.logger,
     now,
     linkHorizonSeconds: options.linkHorizonSeconds ?? DEFAULT_LINK_HORIZON_SECONDS,

@@ -76,7 +76,7 @@ export async function createAsk({ ctx, input, idempotencyKey }: CreateAskInput):
         kind: 'ask',
         revision: 1,
         state: 'waiting',
-        humanUrl: linkUrl(runtime.publicUrl, token),
+        humanUrl: linkUrl(runtime.linkUrl, token),
         createdAt: times.createdAt.toISOString(),
         expiresAt: times.expiresAt.toISOString(),
         surfaceSha256,

@@ -53,7 +53,7 @@ export async function createSession({ ctx, input, idempotencyKey }: CreateSessio
         kind: 'interaction',
         revision: 1,
         state: 'waiting',
-        humanUrl: linkUrl(runtime.publicUrl, token),
+        humanUrl: linkUrl(runtime.linkUrl, token),
         createdAt: times.createdAt.toISOString(),
         expiresAt: times.expiresAt.toISOString(),
         horizonAt: times.horizonAt?.toISOString() ?? null,

@@ -30,6 +30,11 @@ export interface SessMcpHttpHandlerOptions {
   handleStore: HandleStoreFactory;
   /** Host header allowlist (DNS-rebinding defence): `host[:port]`; an entry without a port matches any port. */
   allowedHosts: readonly string[];
+  /**
+   * A sentence added to the 403 a request with another Host gets, after the hosts it names:
+   * how to fix it where you host the edge (e.g. "Set PUBLIC_URL to the address your client uses.").
+   */
+  wrongHostAdvice?: string;
   /** Exact browser origins allowed (`https://claude.ai`); a request without Origin is always accepted. */
   allowedOrigins?: readonly string[];
   /** Every scope a principal must hold (403 insufficient_scope otherwise). */
@@ -124,6 +129,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
   const edge: EdgeSettings = {
     authenticate: options.authenticate,
     hosts: createHostAllowlist(options.allowedHosts),
+    wrongHostAdvice: options.wrongHostAdvice,
     origins,
     requiredScopes,
     resourceMetadataUrl: options.resourceMetadataUrl,

@@ -45,6 +45,8 @@ export interface EdgeRequest {
 export interface EdgeSettings {
   authenticate: Authenticate;
   hosts: HostAllowlist;
+  /** Appended to the wrong-Host 403 (the host's own advice). */
+  wrongHostAdvice: string | undefined;
   origins: OriginAllowlist;
   requiredScopes: readonly string[];
   resourceMetadataUrl: string;

@@ -44,11 +44,29 @@ function challenge(edge: EdgeSettings, error?: 'invalid_token' | 'insufficient_s
   });
 }
 
-/** DNS-rebinding defence: only the Hosts this endpoint serves. */
-const checkHost: Step = ({ incoming }, edge) =>
-  isHostAllowed(incoming.host, edge.hosts)
-    ? undefined
-    : reject(edge, 403, 'host', jsonRpcError(403, -32000, 'Forbidden: this Host is not served here.'));
+/** Longest Host echoed in a 403 or a log line: a real one is far shorter. */
+const SHOWN_HOST_MAX = 100;
+
+/** A refused Host as it may be shown: no control or bidirectional characters, at most 100 characters. */
+export function showHost(host: string | null): string {
+  if (host === null) return '(none)';
+  const clean = host.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '');
+  return clean.length > SHOWN_HOST_MAX ? `${clean.slice(0, SHOWN_HOST_MAX)}…` : clean;
+}
+
+/**
+ * DNS-rebinding defence: only the Hosts this endpoint serves. The 403 names them (a client
+ * pointed at the wrong address learns which one to use) and the refused Host is logged.
+ */
+const checkHost: Step = ({ incoming }, edge) => {
+  if (isHostAllowed(incoming.host, edge.hosts)) return undefined;
+  const shown = showHost(incoming.host);
+  edge.logger?.info({ event: 'mcp.http.wrong_host', host: shown }, 'request for a Host not served here');
+  const served = [...edge.hosts.exact].join(', ');
+  const advice = edge.wrongHostAdvice ? ` ${edge.wrongHostAdvice}` : '';
+  const message = `Forbidden: Host '${shown}' is not served here; this server answers for ${served}.${advice}`;
+  return reject(edge, 403, 'host', jsonRpcError(403, -32000, message));
+};
 
 /** A browser Origin must be listed; a request without one is a non-browser client. */
 const checkOrigin: Step = ({ incoming }, edge) =>

@@ -1,0 +1,61 @@
+import { htmlPage, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
+import type { MiddlewareHandler } from 'hono';
+import type { Config } from '../config.ts';
+import type { AppEnv } from './app-env.ts';
+
+/**
+ * The two origins one process may serve: PUBLIC_URL (accounts, OAuth, /mcp, /v1, and the answer
+ * pages of old links) and SESS_LINK_URL (answer links a phone opens). Which one a request is on
+ * is decided by its Host alone, compared as a browser writes it (lower case, no default port).
+ */
+export interface LinkOrigins {
+  /** True when the request names SESS_LINK_URL's host and that host is not PUBLIC_URL's. */
+  isLinkHost(host: string | undefined): boolean;
+  /** Whether a cookie set on this Host may be `Secure`: its origin is https (browsers drop Secure cookies on http). */
+  secureCookieFor(host: string | undefined): boolean;
+}
+
+/** `host[:port]` as the URL parser writes it for `protocol`, or undefined when it is no host at all. */
+function normalizedHost(protocol: string, host: string): string | undefined {
+  try {
+    const url = new URL(`${protocol}//${host}`);
+    return url.pathname === '/' && !url.username && !url.password && !url.search ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createLinkOrigins(config: Pick<Config, 'publicUrl' | 'linkUrl'>): LinkOrigins {
+  const link = new URL(config.linkUrl);
+  const publicSecure = new URL(config.publicUrl).protocol === 'https:';
+  const separate = link.host !== new URL(config.publicUrl).host;
+  const isLinkHost = (host: string | undefined) =>
+    separate && host !== undefined && normalizedHost(link.protocol, host) === link.host;
+  return {
+    isLinkHost,
+    secureCookieFor: (host) => (isLinkHost(host) ? link.protocol === 'https:' : publicSecure),
+  };
+}
+
+/** What a person on the link origin may reach: the answer pages, the stylesheet, health. */
+function servedOnLinkHost(method: string, path: string): boolean {
+  if (path.startsWith('/s/')) return true;
+  return (method === 'GET' || method === 'HEAD') && (path === STYLESHEET_PATH || path === '/healthz');
+}
+
+/**
+ * On SESS_LINK_URL's Host, everything but the answer pages answers 404 and names where Sess is:
+ * no sign-in page, OAuth, /mcp or /v1 there, so no session cookie is ever set on an address
+ * that may be plain http on a shared network. A page for a browser, JSON for anything else.
+ */
+export function linkHostOnly(config: Pick<Config, 'publicUrl' | 'linkUrl'>, origins: LinkOrigins): MiddlewareHandler<AppEnv> {
+  const message = `This address serves answer links only; your Sess is at ${config.publicUrl}.`;
+  return async function linkHostOnlyMiddleware(c, next) {
+    if (!origins.isLinkHost(c.req.header('host')) || servedOnLinkHost(c.req.method, c.req.path)) return next();
+    c.get('logger')?.info({ event: 'http.link_host_refused', method: c.req.method }, 'not served on the link host');
+    if ((c.req.header('accept') ?? '').includes('text/html')) {
+      return htmlPage(404, (nonce) => renderMessagePage({ title: 'Answer links only', message, tone: 'error' }, nonce));
+    }
+    return c.json({ error: { code: 'NOT_FOUND', message, retryable: false } }, 404, { 'Cache-Control': 'no-store' });
+  };
+}
