@@ -3,6 +3,7 @@ import { createApiKey, createUserAccount, issueFirstAccountToken } from '@sess/a
 import { createLogger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
 import { rotateSigningKeys } from '@sess/forms';
+import { demoCommand } from './commands/demo.ts';
 import { receiptCommand } from './commands/receipt-verify.ts';
 import { type Config, ConfigError, embeddedDatabaseDir, loadConfig } from './config.ts';
 import { lanAddresses } from './lan-address.ts';
@@ -24,6 +25,9 @@ Commands:
   receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>]
             Check an answer receipt's signature and print its claims; by default against
             PUBLIC_URL/.well-known/jwks.json. Exit 1 when it is refused, with the reason.
+  demo [--no-qr] [--timeout <seconds>]
+            The whole loop without an agent (npm run demo): asks a question over /mcp with the
+            demo account's API key, prints the link and a QR code, waits, verifies and completes.
   help      Show this help.
 `;
 
@@ -178,6 +182,7 @@ const commands: Record<string, () => Promise<void>> = {
   keys: runKeys,
   user: runUser,
   receipt: receiptCommand,
+  demo: demoCommand,
   help: async () => {
     process.stdout.write(USAGE);
   },
