@@ -19,6 +19,7 @@ import {
   type WorkspaceContext,
   withdrawSession,
 } from '@sess/forms';
+import { createRemoteKeySet, type VerifyReceiptResult, verifyReceipt } from '@sess/receipts';
 import { buildApp, loadConfig } from '@sess/server';
 import { sampleSurface } from '@sess/surface/test-fixtures';
 import { createTestDatabase, createTestLogger, type TestDatabase } from '@sess/testkit';
@@ -26,6 +27,8 @@ import { createTestDatabase, createTestLogger, type TestDatabase } from '@sess/t
 export interface PagesHarness {
   /** Where the server listens, e.g. http://127.0.0.1:43117 */
   url: string;
+  /** PUBLIC_URL: the receipts' issuer and the links' origin. */
+  publicUrl: string;
   database: TestDatabase;
   runtime: FormsRuntime;
   ctx: WorkspaceContext;
@@ -59,6 +62,7 @@ export async function startPagesHarness(): Promise<PagesHarness> {
   await database.db.insert(workspaces).values({ id: workspaceId, name: 'Pages test', plan: 'pro' });
   return {
     url,
+    publicUrl: config.publicUrl,
     database,
     runtime,
     ctx: { runtime, workspaceId },
@@ -163,6 +167,65 @@ export function pushInteraction() {
     actions: [
       { id: 'push', label: 'Push', intent: 'approve' },
       { id: 'hold', label: 'Hold', intent: 'reject' },
+    ],
+  };
+}
+
+/** The answer an agent holds (from readSession or readAsk), that a receipt must pin exactly. */
+export interface HeldAnswer {
+  eventId: string;
+  revision: number;
+  surfaceSha256: string;
+  answerSha256: string;
+  respondentId?: string | undefined;
+}
+
+/**
+ * Verifies a receipt as someone outside Sess would: against the server's published JWKS (over
+ * HTTP), the issuer pinned to PUBLIC_URL, every claim pinned to the answer the agent read.
+ */
+export function verifyAgainstJwks(
+  h: PagesHarness,
+  jws: string,
+  sessionId: string,
+  held: HeldAnswer,
+): Promise<VerifyReceiptResult> {
+  return verifyReceipt(jws, {
+    keys: createRemoteKeySet(`${h.url}/.well-known/jwks.json`),
+    issuer: h.publicUrl,
+    expected: {
+      workspaceId: h.ctx.workspaceId,
+      sessionId,
+      revision: held.revision,
+      eventId: held.eventId,
+      surfaceSha256: held.surfaceSha256,
+      answerSha256: held.answerSha256,
+      respondentId: held.respondentId ?? null,
+    },
+  });
+}
+
+/** "What time works for a call tomorrow?": a choice and a text field (the README's screenshots). */
+export function callInteraction() {
+  return {
+    mode: 'interactive',
+    title: 'What time works for a call tomorrow?',
+    description: 'I will send the invite as soon as you answer.',
+    source: {
+      kind: 'sess_surface',
+      components: [
+        {
+          type: 'field',
+          name: 'time',
+          label: 'Time',
+          schema: { type: 'string', enum: ['0930', '1300', '1630'], option_labels: ['9:30', '13:00', '16:30'] },
+        },
+        { type: 'field', name: 'note', label: 'Anything I should know?', required: false, schema: { type: 'string' } },
+      ],
+    },
+    actions: [
+      { id: 'send', label: 'Send', intent: 'submit' },
+      { id: 'none', label: 'None of these', intent: 'reject' },
     ],
   };
 }

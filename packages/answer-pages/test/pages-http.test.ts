@@ -71,7 +71,12 @@ describe('GET /s/:token', () => {
     expect(html).toContain(`<form method="post" action="/s/${link.token}">`);
     expect(hidden._revision).toBe('1');
     expect(hidden._csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(html).not.toContain('<script'); // the form page needs no script
+    // The form works without script; its one script (under the nonce) only follows the session.
+    const nonce = /script-src 'nonce-([^']+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1];
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).toContain(`<script nonce="${nonce}">`);
+    // "Answer on your phone" carries the link the agent was given (PUBLIC_URL here, not this request's host).
+    expect(html).toContain(`<a href="${h.publicUrl}/s/${link.token}" dir="ltr">${h.publicUrl}/s/${link.token}</a>`);
   });
 
   it('answers an unknown or malformed token with a plain 404 page that names nothing', async () => {
@@ -108,7 +113,8 @@ describe('GET /s/:token', () => {
       actions: [{ id: 'go', label: '<i>Go</i>', intent: 'approve' }],
     };
     const link = await createLink(h, interaction);
-    const html = await (await get(link.pageUrl)).text();
+    // The page's own constant follow script (under the nonce) is the one script; nothing the agent sent is markup.
+    const html = (await (await get(link.pageUrl)).text()).replace(/<script nonce="[^"]+">[\s\S]*?<\/script>/, '');
     expect(html).not.toMatch(/<(img|script|i|b)[\s>]/i);
     expect(html).not.toMatch(/href="\s*javascript:/i);
     expect(html).toContain('<h1>&lt;script&gt;alert(1)&lt;/script&gt;</h1>');
@@ -238,8 +244,13 @@ describe('POST /s/:token (answer)', () => {
     const second = await post(link.pageUrl, { ...hidden, _action: 'approve', message: 'second' });
     expect(second.status).toBe(409);
     const html = await second.text();
-    expect(html).toContain('This question already has an answer');
-    expect(html).toContain('Sent — waiting for the next step');
+    // One message: already answered, the first one kept (no "Sent" under a contradicting banner).
+    expect(html).toContain('Already answered — waiting for the next step');
+    expect(html).toContain('the first answer sent is the one kept');
+    expect(html).not.toContain('Sent —');
+    expect(html).toContain('<h2 id="own-answer-heading">The answer kept</h2>');
+    expect(html).toContain('<dd>first</dd>');
+    expect(html).not.toContain('<dd>second</dd>');
     expect((await answerEvent(h, link.sessionId)).values).toEqual({ message: 'first' });
   });
 
