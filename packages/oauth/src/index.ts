@@ -7,7 +7,8 @@ export { deleteClient } from './clients/delete-client.ts';
 export { type ClientInformationResponse, registerClient } from './clients/register-client.ts';
 export { type ValidatedClientMetadata, validateClientMetadata } from './clients/validate-client-metadata.ts';
 export { disconnectApp } from './grants/disconnect-app.ts';
-export { type ConnectedApp, listConnectedApps } from './grants/list-connected-apps.ts';
+export { disconnectConnectedApp } from './grants/disconnect-connected-app.ts';
+export { type ConnectedApp, connectedAppKey, listConnectedApps } from './grants/list-connected-apps.ts';
 export { revokeGrant } from './grants/revoke-grant.ts';
 // The authorization server's routes (mounted at `/` by apps/server).
 export { createOAuthRoutes } from './http/create-oauth-routes.ts';

@@ -3,8 +3,11 @@ import { csrfToken } from '@sess/core';
 import { oauthGrants, openDatabase, queryRows } from '@sess/db';
 import {
   CookieJar,
+  completeAuthorization,
   createTestUser,
+  createTestWorkspace,
   findForm,
+  parseHtmlForms,
   signInAndAuthorize,
   signInTestUser,
   TEST_SECRET,
@@ -15,7 +18,7 @@ import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccessTokenVerifier, createAccessTokenVerifier } from '../src/index.ts';
-import { tokenRequest } from './support/oauth-helpers.ts';
+import { authorizeUrl, registerPublicClient, tokenRequest } from './support/oauth-helpers.ts';
 import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let server: OAuthTestServer;
@@ -128,6 +131,94 @@ describe('connected apps and Disconnect', () => {
     expect(grant).toMatchObject({ revokedAt: expect.any(Date), generation: 2 });
   });
 
+  it('one row per app × workspace, only grants that were used; Disconnect revokes every grant of its row', async () => {
+    const user = await createTestUser(server.database.db);
+    const team = await createTestWorkspace(server.database.db, { userId: user.userId, name: 'Design team' });
+    const claudeCode = (redirect: string) => ({
+      kind: 'dcr' as const,
+      metadata: { client_name: 'Claude Code', redirect_uris: [redirect] },
+    });
+    // Claude Code registers anew on each computer: two registrations, both used, in the personal workspace…
+    const laptop = await signInAndAuthorize({
+      baseUrl: server.url,
+      user,
+      workspaceId: user.workspaceId,
+      client: claudeCode('http://127.0.0.1:9/callback'),
+    });
+    const desktop = await signInAndAuthorize({
+      baseUrl: server.url,
+      user,
+      workspaceId: user.workspaceId,
+      client: claudeCode('http://localhost:9/callback'),
+      browser: laptop.browser,
+    });
+    // …one more registration in the team workspace…
+    const inTeam = await signInAndAuthorize({
+      baseUrl: server.url,
+      user,
+      workspaceId: team.workspaceId,
+      client: claudeCode('http://127.0.0.1:9/callback'),
+      browser: laptop.browser,
+    });
+    // …and two consents whose codes never reached the token endpoint: one of another app, one of Claude Code.
+    const unusedApp = await registerPublicClient(server, ['http://127.0.0.1:9/callback'], 'Abandoned tool');
+    const unusedClaude = await registerPublicClient(server, ['http://127.0.0.1:9/callback'], 'Claude Code');
+    for (const client of [unusedApp, unusedClaude]) {
+      const outcome = await completeAuthorization({
+        baseUrl: server.url,
+        authorizationUrl: authorizeUrl(server, { clientId: client.clientId, redirectUri: client.redirectUris[0]! }),
+        user,
+        browser: laptop.browser,
+        workspaceId: user.workspaceId,
+      });
+      expect(outcome.callback?.searchParams.get('code')).toBeTruthy();
+    }
+    const grantOf = async (clientId: string) =>
+      (await server.database.db.select().from(oauthGrants).where(eq(oauthGrants.clientId, clientId)))[0]!;
+    expect((await grantOf(unusedApp.clientId)).revokedAt).toBeNull();
+
+    const jar = await browserOf(user);
+    const page = await appsPage(jar);
+    const forms = parseHtmlForms(page.html).filter((form) => form.action === '/account/apps/disconnect');
+    expect(forms.map((form) => form.fields['workspace_id']).sort()).toEqual([user.workspaceId, team.workspaceId].sort());
+    expect(new Set(forms.map((form) => form.fields['app']))).toEqual(new Set(['dcr:Claude Code']));
+    expect(page.html).not.toContain('Abandoned tool');
+    expect(page.html.match(/<h2 id="app-\d+">/g)).toHaveLength(2);
+
+    const personal = forms.find((form) => form.fields['workspace_id'] === user.workspaceId)!;
+    const done = await disconnect(jar, personal.fields);
+    expect(done.status).toBe(303);
+    // Every grant of Claude Code in the personal workspace is revoked, the unused one included…
+    for (const clientId of [laptop.clientId, desktop.clientId, unusedClaude.clientId]) {
+      expect((await grantOf(clientId)).revokedAt).toBeInstanceOf(Date);
+    }
+    await expect
+      .poll(async () => (await verifier.verify(desktop.tokens.accessToken)).ok, { timeout: 1000, interval: 20 })
+      .toBe(false);
+    expect(await verifier.verify(laptop.tokens.accessToken)).toMatchObject({ ok: false });
+    // …and nothing else: the team workspace's row and the other app stay.
+    expect(await verifier.verify(inTeam.tokens.accessToken)).toMatchObject({ ok: true });
+    expect((await grantOf(unusedApp.clientId)).revokedAt).toBeNull();
+    const after = parseHtmlForms((await appsPage(jar)).html).filter((form) => form.action === '/account/apps/disconnect');
+    expect(after.map((form) => form.fields['workspace_id'])).toEqual([team.workspaceId]);
+    // The same row posted again has nothing left to disconnect.
+    expect((await disconnect(jar, personal.fields)).status).toBe(404);
+  });
+
+  it("a re-consent whose new code was never exchanged is not listed (the previous generation's tokens are dead)", async () => {
+    const user = await createTestUser(server.database.db);
+    const first = await signInAndAuthorize({ baseUrl: server.url, user });
+    const outcome = await completeAuthorization({
+      baseUrl: server.url,
+      authorizationUrl: authorizeUrl(server, { clientId: first.clientId, redirectUri: first.redirectUri }),
+      user,
+      browser: first.browser,
+    });
+    expect(outcome.callback?.searchParams.get('code')).toBeTruthy();
+    const page = await appsPage(await browserOf(user));
+    expect(page.html).toContain('No apps are connected');
+  });
+
   it('without the CSRF token nothing changes', async () => {
     const user = await createTestUser(server.database.db);
     const connected = await signInAndAuthorize({ baseUrl: server.url, user });
@@ -147,11 +238,15 @@ describe('connected apps and Disconnect', () => {
     expect((await appsPage(jar)).html).toContain('No apps are connected');
     // The stranger's page has no form for it; forge one with a valid CSRF token of their own session.
     const session = await readBrowserSession(server.database.db, jar.header(), server.clock.now());
+    const ownerForm = findForm((await appsPage(await browserOf(owner))).html, '/account/apps/disconnect');
     const refused = await disconnect(jar, {
       _csrf: csrfToken(TEST_SECRET, session!.sessionId, 'oauth:disconnect'),
-      grant_id: grantId,
+      app: ownerForm.fields['app']!,
+      workspace_id: ownerForm.fields['workspace_id']!,
     });
     expect(refused.status).toBe(404);
+    const [grant] = await server.database.db.select().from(oauthGrants).where(eq(oauthGrants.id, grantId));
+    expect(grant!.revokedAt).toBeNull();
     expect(await verifier.verify(connected.tokens.accessToken)).toMatchObject({ ok: true });
   });
 
@@ -159,7 +254,7 @@ describe('connected apps and Disconnect', () => {
     const page = await appsPage(new CookieJar());
     expect(page.status).toBe(303);
     expect(page.location).toBe('/signin?return_to=%2Faccount%2Fapps');
-    const post = await disconnect(new CookieJar(), { grant_id: 'grt_x', _csrf: 'x' });
+    const post = await disconnect(new CookieJar(), { app: 'dcr:x', workspace_id: 'ws_x', _csrf: 'x' });
     expect(post.status).toBe(303);
   });
 });

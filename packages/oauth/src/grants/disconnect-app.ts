@@ -2,8 +2,8 @@ import type { Db } from '@sess/db';
 import { revokeGrant } from './revoke-grant.ts';
 
 /**
- * "Disconnect" on the connected-apps page: revokes the person's own grant (another person's
- * grant id is simply not found). Every token of the app stops working on every replica within
+ * Disconnects one grant of the person's own (another person's grant id is simply not found);
+ * the connected-apps page disconnects a whole app × workspace with `disconnectConnectedApp`. Every token of the app stops working on every replica within
  * about a second (the NOTIFY reaches each verifier's cache).
  */
 export async function disconnectApp(db: Db, input: { userId: string; grantId: string; now: Date }): Promise<boolean> {

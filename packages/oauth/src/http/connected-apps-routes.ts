@@ -4,7 +4,7 @@ import { type ConnectedAppsView, OAUTH_FORM_FIELDS, renderConnectedAppsPage, ren
 import type { Hono } from 'hono';
 import { displayRedirectHost } from '../clients/redirect-uri.ts';
 import { isOAuthError } from '../errors/oauth-error.ts';
-import { disconnectApp } from '../grants/disconnect-app.ts';
+import { disconnectConnectedApp } from '../grants/disconnect-connected-app.ts';
 import { listConnectedApps } from '../grants/list-connected-apps.ts';
 import { describeScope } from '../scope.ts';
 import type { OAuthEnv } from './deps.ts';
@@ -17,8 +17,9 @@ const DISCONNECT_PATH = '/account/apps/disconnect';
 const DISCONNECT_PURPOSE = 'oauth:disconnect';
 
 /**
- * `/account/apps`: the person's connected apps (client, redirect host, what it can do,
- * workspace, connected and last used) with Disconnect, which revokes the grant at once.
+ * `/account/apps`: the person's connected apps, one row per app × workspace (client, redirect
+ * hosts, what it can do, workspace, connected and last used) with Disconnect, which revokes at
+ * once every grant the row stands for.
  */
 export function mountConnectedAppsRoutes(app: Hono<OAuthEnv>, server: OAuthServer): void {
   const { deps } = server;
@@ -34,9 +35,10 @@ export function mountConnectedAppsRoutes(app: Hono<OAuthEnv>, server: OAuthServe
     const view: ConnectedAppsView = {
       email: session.email,
       apps: apps.map((app) => ({
-        grantId: app.grantId,
+        app: app.appKey,
+        workspaceId: app.workspaceId,
         client: clientView({ id: app.clientId, kind: app.clientKind, clientName: app.clientName }),
-        redirectHost: displayRedirectHost(app.redirectUri),
+        redirectHosts: [...new Set(app.redirectUris.map(displayRedirectHost))],
         workspaceName: app.workspaceName,
         permissions: app.scopes.map(describeScope),
         connectedAt: app.connectedAt,
@@ -68,11 +70,16 @@ export function mountConnectedAppsRoutes(app: Hono<OAuthEnv>, server: OAuthServe
         'This page had expired (or the request did not come from it). Go back, reload the page and try again.',
       );
     }
-    const grantId = form.get(OAUTH_FORM_FIELDS.grant) ?? '';
-    const disconnected = await disconnectApp(db, { userId: session.userId, grantId, now: deps.now() });
-    if (!disconnected)
+    const appKey = form.get(OAUTH_FORM_FIELDS.app) ?? '';
+    const workspaceId = form.get(OAUTH_FORM_FIELDS.workspace) ?? '';
+    const revoked = await disconnectConnectedApp(db, { userId: session.userId, workspaceId, appKey, now: deps.now() });
+    if (revoked === 0)
       return message(404, 'No such connected app', 'This app is not connected to your account (it may already be disconnected).');
-    c.get('logger').info({ event: 'oauth.grant.disconnected', grantId, userId: session.userId }, 'app disconnected');
+    // The app key holds a name the app chose; the log gets only ids and the count.
+    c.get('logger').info(
+      { event: 'oauth.grant.disconnected', workspaceId, grants: revoked, userId: session.userId },
+      'app disconnected',
+    );
     return seeOther(`${CONNECTED_APPS_PATH}?disconnected=1`);
   });
 }

@@ -1,12 +1,12 @@
 import { AccountHeader } from '../account/account-page.tsx';
 import { CsrfField, formatWhen, Notice, toDocument } from '../account/parts.tsx';
-import { textDir } from '../isolate.tsx';
+import { Isolate, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { ClientName } from './consent-page.tsx';
 import { type ConnectedAppsView, type ConnectedAppView, OAUTH_FORM_FIELDS } from './view.ts';
 
-function ConnectedApp({ app, csrf }: { app: ConnectedAppView; csrf: string }) {
-  const headingId = `app-${app.grantId}`;
+function ConnectedApp({ app, csrf, index }: { app: ConnectedAppView; csrf: string; index: number }) {
+  const headingId = `app-${index}`;
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>
@@ -16,7 +16,14 @@ function ConnectedApp({ app, csrf }: { app: ConnectedAppView; csrf: string }) {
         <dt>Workspace</dt>
         <dd dir={textDir(app.workspaceName)}>{app.workspaceName}</dd>
         <dt>Sends you back to</dt>
-        <dd dir={textDir(app.redirectHost)}>{app.redirectHost}</dd>
+        <dd>
+          {app.redirectHosts.map((host, i) => (
+            <>
+              {i > 0 ? ', ' : null}
+              <Isolate text={host} />
+            </>
+          ))}
+        </dd>
         <dt>Can</dt>
         <dd>{app.permissions.join(' ')}</dd>
         <dt>Connected</dt>
@@ -26,8 +33,9 @@ function ConnectedApp({ app, csrf }: { app: ConnectedAppView; csrf: string }) {
       </dl>
       <form method="post" action="/account/apps/disconnect">
         <CsrfField token={csrf} />
-        <input type="hidden" name={OAUTH_FORM_FIELDS.grant} value={app.grantId} />
-        <button type="submit" class="danger" aria-label={`Disconnect ${app.client.name}`}>
+        <input type="hidden" name={OAUTH_FORM_FIELDS.app} value={app.app} />
+        <input type="hidden" name={OAUTH_FORM_FIELDS.workspace} value={app.workspaceId} />
+        <button type="submit" class="danger" aria-label={`Disconnect ${app.client.name} from ${app.workspaceName}`}>
           Disconnect
         </button>
       </form>
@@ -48,8 +56,8 @@ export function ConnectedAppsPage({ view, nonce }: { view: ConnectedAppsView; no
         ) : (
           <p class="lead">These apps can use Sess as you. Disconnect one and it stops working at once.</p>
         )}
-        {view.apps.map((app) => (
-          <ConnectedApp app={app} csrf={view.csrf.disconnect} />
+        {view.apps.map((app, index) => (
+          <ConnectedApp app={app} csrf={view.csrf.disconnect} index={index} />
         ))}
         <p>
           <a href="/account">Back to your account</a>

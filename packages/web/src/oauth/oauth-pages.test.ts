@@ -76,15 +76,16 @@ describe('bidi isolation on the OAuth pages: what an app calls itself cannot reo
     expect(html).toContain(`<span class="muted">(<bdi>${escaped(spoof('identity'))}</bdi>)</span>`);
   });
 
-  it('connected apps: each app’s name and domain, redirect host and workspace', () => {
+  it('connected apps: each app’s name and domain, redirect hosts and workspace', () => {
     const html = renderConnectedAppsPage(
       {
         email: spoof('email'),
         apps: [
           {
-            grantId: 'grt_1',
+            app: 'cimd:https://app.example/client.json',
+            workspaceId: 'ws_1',
             client: { name: spoof('app'), verified: true, identity: spoof('app-identity') },
-            redirectHost: spoof('app-host'),
+            redirectHosts: [spoof('app-host'), spoof('other-host')],
             workspaceName: spoof('app-workspace'),
             permissions: ['Send you forms and questions'],
             connectedAt: AT,
@@ -95,7 +96,17 @@ describe('bidi isolation on the OAuth pages: what an app calls itself cannot reo
       },
       NONCE,
     );
-    expectIsolated(html, [spoof('email'), spoof('app'), spoof('app-identity'), spoof('app-host'), spoof('app-workspace')]);
+    expectIsolated(html, [
+      spoof('email'),
+      spoof('app'),
+      spoof('app-identity'),
+      spoof('app-host'),
+      spoof('other-host'),
+      spoof('app-workspace'),
+    ]);
+    // Disconnect names the row by app and workspace: the server revokes every grant they stand for.
+    expect(html).toContain('<input type="hidden" name="app" value="cimd:https://app.example/client.json"/>');
+    expect(html).toContain('<input type="hidden" name="workspace_id" value="ws_1"/>');
   });
 
   it('the error page: a message that echoes what an app sent', () => {

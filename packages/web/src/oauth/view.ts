@@ -9,7 +9,8 @@ export const OAUTH_FORM_FIELDS = {
   request: 'request',
   workspace: 'workspace_id',
   decision: 'decision',
-  grant: 'grant_id',
+  /** Disconnect names its row by the app and the workspace (`workspace_id`), not by one grant. */
+  app: 'app',
 } as const;
 
 /** The app asking for access, as a person should see it. */
@@ -51,11 +52,14 @@ export interface OAuthErrorView {
   message: string;
 }
 
-/** One connected app on `/account/apps`. */
+/** One app × workspace on `/account/apps` (however many registrations and grants it took). */
 export interface ConnectedAppView {
-  grantId: string;
+  /** The app's key, posted back by Disconnect with `workspaceId`. */
+  app: string;
+  workspaceId: string;
   client: ClientView;
-  redirectHost: string;
+  /** Where its grants send the person back (one host, or a few when it connected from several places). */
+  redirectHosts: string[];
   workspaceName: string;
   permissions: string[];
   connectedAt: Date;
