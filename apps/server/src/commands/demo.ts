@@ -161,8 +161,11 @@ export async function runDemo(args: readonly string[], io: CommandIo): Promise<n
       throw new DemoStopped(`The question ended without an answer (state ${current.state}).`);
     }
     const answer = current.response;
-    out.write(`Answered after ${formatWaited(Date.now() - started)}, with "${answer.actionId}":\n`);
-    for (const [name, value] of Object.entries(answer.values)) out.write(`  ${name}: ${JSON.stringify(value)}\n`);
+    out.write(`Answered after ${formatWaited(Date.now() - started)}:\n`);
+    // In the question's order; as JSON, so a control character typed by the person cannot drive the terminal.
+    const asked = DEMO_QUESTION.fields.map((field) => field.name);
+    const names = [...asked, ...Object.keys(answer.values).filter((name) => !asked.includes(name))];
+    for (const name of names) if (name in answer.values) out.write(`  ${name}: ${JSON.stringify(answer.values[name])}\n`);
 
     // The tools verified the receipt already; checked once more here the way anyone can, against the published keys.
     const checked = await verifyStandalone(answer.receipt, createRemoteKeySet(`${base}${JWKS_PATH}`), config.publicUrl);
