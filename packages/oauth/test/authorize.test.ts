@@ -180,7 +180,7 @@ describe('sign-in, then consent', () => {
 
   it('a loopback redirect gets a warning and a form-action for that port', async () => {
     const { html, headers } = await visit(authorizeUrl(server, { ...client, redirectUri: 'http://localhost:49152/callback' }));
-    expect(html).toContain('receives the answer on this computer');
+    expect(html).toContain('sends you back to this computer');
     expect(headers.get('content-security-policy')).toContain("form-action 'self' http://localhost:49152;");
   });
 

@@ -5,8 +5,15 @@
  * CSP form-action lets Chrome follow the post's redirect), Deny, and Disconnect. Any CSP
  * violation or page error fails the test. Screenshots go to test-results/screenshots/.
  */
-import { createPkcePair, createTestUser, createTestWorkspace } from '@sess/testkit';
-import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
+import { createPkcePair, createTestUser, createTestWorkspace, testDriver } from '@sess/testkit';
+import {
+  fitsWidth,
+  launchTestBrowser,
+  openWatchedContext,
+  SCREEN_SIZES,
+  SCREENSHOTS_DIR,
+  screenshot,
+} from '@sess/testkit/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccessTokenVerifier } from '../src/index.ts';
@@ -64,7 +71,7 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
         .toMatch(/Allow Claude \(unverified name\) to use Sess\?/);
       const picker = page.getByRole('group', { name: 'Workspace' });
       expect(await picker.getByRole('radio').count()).toBe(2);
-      expect(await page.getByText('receives the answer on this computer').isVisible()).toBe(true);
+      expect(await page.getByText('sends you back to this computer').isVisible()).toBe(true);
       expect(await fitsWidth(page)).toBe(true);
       await shot(page, `consent-${size}`);
 
@@ -132,6 +139,33 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await context.close();
     }
   });
+});
+
+it('at 390×844 the consent page of a self-registered app shows Allow without scrolling, and "(unverified name)" once', async () => {
+  const user = await createTestUser(server.database.db);
+  // The longest usual case: two workspaces to choose from and a this-computer warning.
+  await createTestWorkspace(server.database.db, { userId: user.userId, name: 'Design team' });
+  const redirectUri = `${callbacks.url}/callback`;
+  const client = await registerPublicClient(server, [redirectUri], 'Claude Code');
+  const { context, page, problems } = await openPage('phone');
+  try {
+    await page.goto(authorizeUrl(server, { clientId: client.clientId, redirectUri }));
+    await signIn(page, user);
+    const allow = page.getByRole('button', { name: 'Allow' });
+    await expect.poll(() => allow.isVisible()).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const box = (await allow.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(844);
+    expect(await page.getByText('sends you back to this computer').isVisible()).toBe(true);
+    const text = (await page.locator('body').textContent()) ?? '';
+    expect(text.match(/\(unverified name\)/g)).toHaveLength(1);
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: `${SCREENSHOTS_DIR}/${testDriver()}-oauth-consent-fold-phone.png` });
+    expect(problems).toEqual([]);
+  } finally {
+    await context.close();
+  }
 });
 
 it('the consent page refuses to be framed', async () => {
