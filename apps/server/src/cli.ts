@@ -4,6 +4,7 @@ import { createLogger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
 import { rotateSigningKeys } from '@sess/forms';
 import { demoCommand } from './commands/demo.ts';
+import { doctorCommand } from './commands/doctor.ts';
 import { receiptCommand } from './commands/receipt-verify.ts';
 import { type Config, ConfigError, embeddedDatabaseDir, loadConfig } from './config.ts';
 import { lanAddresses } from './lan-address.ts';
@@ -28,6 +29,8 @@ Commands:
   demo [--no-qr] [--timeout <seconds>]
             The whole loop without an agent (npm run demo): asks a question over /mcp with the
             demo account's API key, prints the link and a QR code, waits, verifies and completes.
+  doctor    Check the configuration, the database, migrations, signing keys and that PUBLIC_URL
+            reaches this Sess; one line per check, exit 1 when one fails.
   help      Show this help.
 `;
 
@@ -183,6 +186,7 @@ const commands: Record<string, () => Promise<void>> = {
   user: runUser,
   receipt: receiptCommand,
   demo: demoCommand,
+  doctor: doctorCommand,
   help: async () => {
     process.stdout.write(USAGE);
   },

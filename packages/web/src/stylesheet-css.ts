@@ -158,6 +158,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .follow-notice .banner { box-shadow: 0 2px 10px rgba(22, 24, 29, .18); }
 .follow-notice button { margin-top: .5rem; }
 .own-answer { margin-top: 1.5rem; }
+.own-answer .receipt { margin-top: 1rem; }
 /* "Connect your agent" (home and account pages): the MCP URL to copy, each client's steps folded.
    Commands and files wrap inside their own box, keeping their indentation; the page never widens. */
 .connect { margin-top: 1.5rem; }
