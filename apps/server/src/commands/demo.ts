@@ -82,6 +82,8 @@ export async function runDemo(args: readonly string[], io: CommandIo): Promise<n
     return 2;
   }
   const out = io.stdout as NodeJS.WritableStream & { isTTY?: boolean };
+  // A reader that goes away (`| head`) must not stop the cleanup below with an EPIPE.
+  out.on('error', () => {});
   const config = loadConfig(io.env);
   // Ctrl-C is caught from the start: whatever is under way stops, and cleanup runs once.
   const interrupt = new AbortController();
