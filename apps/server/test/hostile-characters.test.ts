@@ -336,7 +336,7 @@ describe('account pages', () => {
     const before = await snapshot();
     const posts: Array<[string, string]> = [
       [`/account/keys/key_${bad}/revoke`, `_csrf=${csrf('api-keys:revoke')}`],
-      ['/account/apps/disconnect', `_csrf=${csrf('oauth:disconnect')}&grant_id=gr_${bad}`],
+      ['/account/apps/disconnect', `_csrf=${csrf('oauth:disconnect')}&app=dcr:App${bad}&workspace_id=ws_${bad}`],
       ['/account/interactions/retire', `_csrf=${csrf('mcp:retire')}&handle=hdl_${bad}`],
     ];
     for (const [path, body] of posts) {
