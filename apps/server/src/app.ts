@@ -105,10 +105,11 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     });
   if (!deps.forms) deps.onClose?.(() => forms.close());
   app.route('/', createPageRoutes({ runtime: forms, secret: deps.secret, secureCookieFor: linkOrigins.secureCookieFor }));
-  // The /v1 API (API keys) and the receipt keys: /v1/*, /.well-known/jwks.json.
+  // The /v1 API (API keys; /mcp takes them too) and the receipt keys: /v1/*, /.well-known/jwks.json.
   const db = deps.database.db;
   // API keys are checked against a 5-second cache that revocations clear on every replica.
   const apiKeys = createApiKeyAuthenticator({ db, now: deps.now, bus: deps.database.bus, logger: deps.logger });
+  deps.onClose?.(() => apiKeys.close());
   app.route('/', createV1Routes({ runtime: forms, authenticate: (key) => apiKeys.authenticate(key) }));
   app.route('/', createJwksRoute(forms));
   // OAuth 2.1 authorization server: discovery, DCR, CIMD, /oauth/authorize + consent, token,
@@ -134,6 +135,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     logger: deps.logger,
     now: deps.now,
     clientAddress,
+    apiKeys,
     onClose: deps.onClose,
   });
   // The person's review of interactions no tool can move on: /account/interactions.

@@ -1,6 +1,5 @@
-import { API_KEY_PREFIX, type ApiKeyPrincipal, createApiKeyAuthenticator } from '@sess/accounts';
+import { API_KEY_PREFIX, type ApiKeyAuthenticator, type ApiKeyPrincipal } from '@sess/accounts';
 import { type Logger, readBearerToken } from '@sess/core';
-import type { Database } from '@sess/db';
 import type { SessPrincipal } from '@sess/interactions';
 import type { AuthenticateRequest } from '@sess/mcp';
 import { type AccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
@@ -28,11 +27,9 @@ export function apiKeyPrincipal(key: ApiKeyPrincipal): SessPrincipal {
 
 export interface ApiKeyOrOAuthDeps {
   verifier: AccessTokenVerifier;
-  database: Database;
-  now: () => Date;
+  /** The app's one API-key authenticator, shared with /v1 (one cache, one revocation subscription). */
+  apiKeys: ApiKeyAuthenticator;
   logger?: Logger | undefined;
-  /** Registers the key cache's close (its revocation subscription) with the server's shutdown. */
-  onClose?: ((close: () => Promise<void>) => void) | undefined;
 }
 
 /**
@@ -46,12 +43,10 @@ export function createApiKeyOrOAuthAuthenticate(
   deps: ApiKeyOrOAuthDeps,
 ): (request: AuthenticateRequest) => Promise<SessPrincipal | null> {
   const oauth = createOAuthAuthenticate(deps.verifier, deps.logger);
-  const apiKeys = createApiKeyAuthenticator({ db: deps.database.db, now: deps.now, bus: deps.database.bus, logger: deps.logger });
-  deps.onClose?.(() => apiKeys.close());
   return async function authenticate(request) {
     const bearer = readBearerToken(request.headers.get('authorization'));
     if (bearer.kind !== 'token' || !bearer.token.startsWith(API_KEY_PREFIX)) return oauth(request);
-    const key = await apiKeys.authenticate(bearer.token);
+    const key = await deps.apiKeys.authenticate(bearer.token);
     if (!key) {
       deps.logger?.debug({ event: 'mcp.api_key.refused' }, 'API key refused');
       return null;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { ApiKeyAuthenticator } from '@sess/accounts';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
@@ -21,6 +22,8 @@ export interface McpMountDeps {
   now: () => Date;
   /** The client address the per-IP limit keys on (see `createClientAddress`). */
   clientAddress: ClientAddress;
+  /** Workspace API keys, accepted as the bearer beside OAuth access tokens (the app's one authenticator). */
+  apiKeys: ApiKeyAuthenticator;
   /** Registers the verifier's close (its bus subscription and caches) with the server's shutdown. */
   onClose?: ((close: () => Promise<void>) => void) | undefined;
 }
@@ -62,13 +65,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     logger: deps.logger,
   });
   const handler = createSessMcpHttpHandler({
-    authenticate: createApiKeyOrOAuthAuthenticate({
-      verifier,
-      database: deps.database,
-      now: deps.now,
-      logger: deps.logger,
-      onClose: deps.onClose,
-    }),
+    authenticate: createApiKeyOrOAuthAuthenticate({ verifier, apiKeys: deps.apiKeys, logger: deps.logger }),
     handleStore: store.bind,
     allowedHosts: allowedHostsFor(deps.config),
     wrongHostAdvice: `${new URL(deps.config.publicUrl).host} is PUBLIC_URL's host: set PUBLIC_URL to the address your client uses.`,
