@@ -1,3 +1,4 @@
+import { isLoopbackHostname } from '@sess/core';
 import type { Config } from './config.ts';
 import { isPrivateIpv4 } from './lan-address.ts';
 
@@ -13,11 +14,6 @@ export interface StartupFacts {
   lanAddresses: readonly string[];
 }
 
-/** Names a browser on this machine reaches but a phone never does. */
-function isLoopbackHostname(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127\./.test(hostname);
-}
-
 /** HOST values that listen on every network. */
 function listensEverywhere(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '[::]';
@@ -31,7 +27,7 @@ function portOf(listeningUrl: string): string {
  * The one line that tells a newcomer how a phone opens the links, or nothing when they already
  * can (or when it is not ours to say: in production the address is the operator's choice).
  */
-function phoneHint(facts: StartupFacts): string | undefined {
+export function phoneHint(facts: StartupFacts): string | undefined {
   const { config } = facts;
   const linkHost = new URL(config.linkUrl).hostname;
   const port = portOf(facts.listeningUrl);

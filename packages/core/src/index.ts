@@ -6,6 +6,7 @@ export { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, isSessError, SessErr
 export { base32, ID_PREFIXES, type IdKind, isId, newId } from './ids.ts';
 export { childPointer, escapePointerToken, toPointer } from './json-pointer.ts';
 export { createLogger, type Logger, REDACT_PATHS } from './logger.ts';
+export { isLoopbackHostname } from './loopback-hostname.ts';
 export { randomBytesFast } from './random.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './rate-limit.ts';
 export { createSealer, type OpenFailure, type Sealer, SealOpenError } from './seal.ts';

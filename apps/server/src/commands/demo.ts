@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { apiKeyDisplayPrefix } from '@sess/accounts';
 import { createLogger } from '@sess/core';
@@ -5,7 +6,9 @@ import { createRemoteKeySet } from '@sess/receipts';
 import { JWKS_PATH } from '@sess/v1-api';
 import QRCode from 'qrcode';
 import { embeddedDatabaseDir, loadConfig } from '../config.ts';
+import { lanAddresses } from '../lan-address.ts';
 import { type RunningServer, startServer } from '../server.ts';
+import { phoneHint } from '../startup-text.ts';
 import { type CommandIo, exitWith, parseArgs, processIo, UsageError } from './args.ts';
 import { DEMO_EMAIL, prepareDemoAccount } from './demo-account.ts';
 import { verifyStandalone } from './receipt-verify.ts';
@@ -136,6 +139,14 @@ export async function runDemo(args: readonly string[], io: CommandIo): Promise<n
     open = created;
     out.write(`\nOpen this link on your phone (or in any browser) and answer:\n\n  ${created.humanUrl}\n\n`);
     if (showQr && created.humanUrl) out.write(`${await QRCode.toString(created.humanUrl, { type: 'terminal', small: true })}\n`);
+    // Links that say localhost do not open on a phone: the same hint `sess serve` prints.
+    const hint = phoneHint({
+      config,
+      listeningUrl: server.url,
+      driver: server.database.driver,
+      lanAddresses: lanAddresses(networkInterfaces()),
+    });
+    if (hint) out.write(`${hint}\n\n`);
 
     // Wait in bounded sess_response calls, as an agent does, until answered, ended or out of time.
     const started = Date.now();

@@ -20,6 +20,15 @@ describe('"Answer on your phone"', () => {
     expect(render({ state: 'ask', title: 'Where?', closed: 'full', link: LINK })).not.toContain('Answer on your phone');
   });
 
+  it('says so when the link names this computer, which a phone cannot open', () => {
+    const local = `http://localhost:8787/s/${'T'.repeat(43)}`;
+    expect(render(openView(commitSurface(), { link: local }))).toContain('a phone cannot open it');
+    expect(render(openView(commitSurface(), { link: `http://127.0.0.1:8787/s/${'T'.repeat(43)}` }))).toContain(
+      'a phone cannot open it',
+    );
+    expect(render(openView(commitSurface(), { link: LINK }))).not.toContain('a phone cannot open it');
+  });
+
   it('is not offered without the link, nor on pages where there is nothing to answer', () => {
     expect(render(openView(commitSurface()))).not.toContain('handoff');
     expect(render({ state: 'answered', title: 'Q', revision: 1, pagePath: '/s/tok' })).not.toContain('handoff');

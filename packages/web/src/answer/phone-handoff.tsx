@@ -1,3 +1,4 @@
+import { isLoopbackHostname } from '@sess/core';
 import { QrCode } from './qr-code.tsx';
 
 /**
@@ -11,6 +12,12 @@ export function PhoneHandoff({ link }: { link: string }) {
       <div>
         <h2 id="handoff-heading">Answer on your phone</h2>
         <p class="muted">Scan this code with your phone’s camera to open this same page there.</p>
+        {URL.canParse(link) && isLoopbackHostname(new URL(link).hostname) ? (
+          <p class="muted">
+            This link names this computer, so a phone cannot open it. Whoever runs this Sess can set <code>SESS_LINK_URL</code> to
+            its address on your network (see its README).
+          </p>
+        ) : null}
         <p class="handoff-link">
           <a href={link} dir="ltr">
             {link}
