@@ -128,6 +128,20 @@ describe('HTTP server', () => {
     expect(await ready.json()).toEqual({ status: 'ready' });
   });
 
+  it('serves the home page the OAuth metadata names as its service documentation', async () => {
+    const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as {
+      issuer: string;
+      service_documentation: string;
+    };
+    expect(metadata.service_documentation).toBe(`${metadata.issuer}/`);
+    const home = await fetch(`${server.url}${new URL(metadata.service_documentation).pathname}`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await home.text();
+    expect(html).toContain('Connect your agent');
+    expect(html).toContain(`${metadata.issuer}/mcp`);
+  });
+
   it('puts a request id on every response and keeps a sane one sent by the caller', async () => {
     const fresh = await fetch(`${server.url}/healthz`);
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
