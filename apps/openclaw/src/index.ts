@@ -1,0 +1,23 @@
+export {
+  API_KEY_VARIABLE,
+  DEFAULT_API_ORIGIN,
+  INSECURE_LOCALHOST_VARIABLE,
+  OPENCLAW_WAIT_MS,
+  type PluginConfig,
+  readPluginConfig,
+} from './config/read-plugin-config.ts';
+export { default, type OpenclawPluginApi, PLUGIN_ID, resolveOpenclawStateDir } from './plugin-entry.ts';
+export {
+  createSessTools,
+  type SessAgentTool,
+  type SessToolResult,
+  type SessToolsOptions,
+} from './tools/create-sess-tools.ts';
+export { STOP_AND_CONTINUE_LINE } from './tools/descriptions.ts';
+export { OPENCLAW_CLIENT_ID } from './tools/plugin-scope.ts';
+export {
+  buildParameterJsonSchemas,
+  buildParameterSchemas,
+  OPENCLAW_TOOL_NAMES,
+  type OpenclawToolName,
+} from './tools/tool-schemas.ts';

@@ -1,0 +1,118 @@
+import { createSessClient } from '@sess/client';
+import { SessError } from '@sess/core';
+import type { FileHandleStore } from '@sess/file-store';
+import { type HandleBinding, type RequestScope, type SessPrincipal, toBackendError } from '@sess/interactions';
+import { API_KEY_VARIABLE, PLUGIN_PROFILE, type PluginConfig } from '../config/read-plugin-config.ts';
+
+/*
+ * The one scope of the plugin, bound as sess-mcp binds its own (apps/stdio's stdio-scope.ts): the
+ * Gateway carries no identity of the person that Sess could check, so the principal is the
+ * profile, the client is this plugin, and the grant generation is the API key's on that profile
+ * (a keyed digest in the state directory, never the key). A rotated key makes earlier handles
+ * BINDING_MISMATCH; another workspace's handles are HANDLE_NOT_FOUND.
+ *
+ * SESS_API_KEY is read from the Gateway's environment when a tool is called, never at start-up
+ * and never from an argument. A missing key is NOT_CONFIGURED; Sess out of reach is
+ * SESS_UNAVAILABLE; the next call tries again.
+ */
+
+/** The client id of every plugin handle (the binding's `clientId`). */
+export const OPENCLAW_CLIENT_ID = 'sess-openclaw';
+/** The `User-Agent` product token in front of the client's own. */
+export const USER_AGENT = 'sess-openclaw';
+
+export interface PluginScopeOptions {
+  config: PluginConfig;
+  /** The Gateway's environment, read for SESS_API_KEY on every call. */
+  env: Record<string, string | undefined>;
+  fileStore: FileHandleStore;
+  fetch?: typeof globalThis.fetch | undefined;
+}
+
+function notConfiguredKey(): SessError {
+  return new SessError(
+    'NOT_CONFIGURED',
+    `${API_KEY_VARIABLE} is not set in the Gateway's environment. The owner puts a Sess API key (from the Sess account, under API keys) in ~/.openclaw/.env and restarts the Gateway; never paste it into a chat.`,
+  );
+}
+
+/** A discovery failure as the tool error: the HTTP backend's own mapping; anything else is Sess out of reach. */
+function discoveryError(error: unknown): SessError {
+  const mapped = toBackendError(error, false);
+  if (mapped instanceof SessError) return mapped;
+  return new SessError(
+    'SESS_UNAVAILABLE',
+    'Sess could not be reached just now; nothing was changed. Try again in a moment.',
+    {},
+    { cause: error, retryable: true },
+  );
+}
+
+/**
+ * The plugin's scope resolver: the first call with a key learns its workspace (one
+ * authenticated read) and binds the file store; later calls with the same key get the same
+ * scope. A changed or removed key is resolved again (or refused).
+ */
+export function createPluginScope(options: PluginScopeOptions): () => Promise<RequestScope> {
+  const { config, fileStore } = options;
+  // No request deadline of its own: a wait ends at its wait_ms or when OpenClaw aborts the call.
+  const noDeadline = new AbortController().signal;
+  let resolved: { key: string; scope: RequestScope } | undefined;
+  let resolving: { key: string; promise: Promise<RequestScope> } | undefined;
+
+  async function attempt(key: string): Promise<RequestScope> {
+    let workspaceId: string;
+    try {
+      const client = createSessClient({
+        origin: config.origin,
+        apiKey: key,
+        allowInsecureLocalhost: config.allowInsecureLocalhost,
+        expectedWorkspaceId: config.expectedWorkspaceId,
+        fetch: options.fetch,
+        userAgent: USER_AGENT,
+        timeoutMs: 15_000,
+      });
+      // The cheapest authenticated read: it proves the key and names its workspace.
+      workspaceId = (await client.sessions.list({ limit: 1 })).workspaceId;
+    } catch (error) {
+      throw discoveryError(error);
+    }
+    const grantGeneration = await fileStore.credentialGeneration(key);
+    const binding: HandleBinding = {
+      origin: config.origin,
+      workspaceId,
+      principalId: PLUGIN_PROFILE,
+      clientId: OPENCLAW_CLIENT_ID,
+      grantId: PLUGIN_PROFILE,
+      grantGeneration,
+    };
+    const principal: SessPrincipal = {
+      workspaceId,
+      principalId: PLUGIN_PROFILE,
+      clientId: OPENCLAW_CLIENT_ID,
+      grantId: PLUGIN_PROFILE,
+      grantGeneration,
+      scopes: [],
+      credential: async () => key,
+    };
+    return { principal, binding, store: fileStore.bind(binding), deadline: noDeadline };
+  }
+
+  return () => {
+    const key = options.env[API_KEY_VARIABLE];
+    if (key === undefined || key === '') return Promise.reject(notConfiguredKey());
+    if (resolved?.key === key) return Promise.resolve(resolved.scope);
+    if (resolving?.key === key) return resolving.promise;
+    // One attempt per key at a time: calls that arrive meanwhile share it.
+    const promise = attempt(key)
+      .then((scope) => {
+        resolved = { key, scope };
+        return scope;
+      })
+      .finally(() => {
+        if (resolving?.promise === promise) resolving = undefined;
+      });
+    resolving = { key, promise };
+    return promise;
+  };
+}
