@@ -1,3 +1,6 @@
+export { type CliCommand, registerSessCommands, SESS_CLI_DESCRIPTOR, type SessCliOptions } from './cli/register-cli.ts';
+export { type DoctorOptions, envFilePath, runDoctor } from './cli/run-doctor.ts';
+export { keyLine, runSetup, type SetupOptions } from './cli/run-setup.ts';
 export {
   API_KEY_VARIABLE,
   DEFAULT_API_ORIGIN,
@@ -6,7 +9,7 @@ export {
   type PluginConfig,
   readPluginConfig,
 } from './config/read-plugin-config.ts';
-export { default, type OpenclawPluginApi, PLUGIN_ID, resolveOpenclawStateDir } from './plugin-entry.ts';
+export { default, type OpenclawPluginApi, PLUGIN_ID, PLUGIN_VERSION, resolveOpenclawStateDir } from './plugin-entry.ts';
 export {
   createSessTools,
   type SessAgentTool,

@@ -1,0 +1,105 @@
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { envFileSets, runDoctor } from './run-doctor.ts';
+import { keyLine, runSetup } from './run-setup.ts';
+
+const KEY = 'sess_sk_test_0123456789abcdefghijklmnop';
+let home: string;
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'sess-openclaw-cli-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+function output() {
+  let text = '';
+  return { out: { write: (chunk: string) => (text += chunk) }, text: () => text };
+}
+
+async function doctor(env: Record<string, string> = {}) {
+  const o = output();
+  const code = await runDoctor({ env, openclawStateDir: home, pluginVersion: '0.1.0', openclawVersion: '2026.9.6', out: o.out });
+  return { code, text: o.text() };
+}
+
+describe('openclaw sess doctor (no network)', () => {
+  it('without a key says so and exits 1', async () => {
+    const { code, text } = await doctor();
+    expect(code).toBe(1);
+    expect(text).toContain('plugin     @sess.si/openclaw 0.1.0');
+    expect(text).toContain('openclaw   2026.9.6');
+    expect(text).toContain('origin     https://api.sess.si');
+    expect(text).toMatch(/api key {4}not set: put SESS_API_KEY in .*\.env/);
+    expect(text).toContain('records    none yet');
+    expect(text).toMatch(/result {5}1 problem\(s\): SESS_API_KEY is not set\n$/);
+  });
+
+  it('with the key in the 0600 environment file: ok, and the key is never printed', async () => {
+    await writeFile(join(home, '.env'), `OTHER=1\nSESS_API_KEY=${KEY}\n`, { mode: 0o600 });
+    const { code, text } = await doctor();
+    expect(text).toContain('api key    set (SESS_API_KEY, in the environment file)');
+    expect(text).toContain('(mode 600)');
+    expect(text).not.toContain(KEY);
+    expect(code).toBe(0);
+  });
+
+  it('an environment file others can read is a problem', async () => {
+    await writeFile(join(home, '.env'), `SESS_API_KEY=${KEY}\n`);
+    await chmod(join(home, '.env'), 0o644);
+    const { code, text } = await doctor();
+    expect(code).toBe(1);
+    expect(text).toContain('readable by others, run chmod 600');
+    expect(text).not.toContain(KEY);
+  });
+
+  it('counts the records and names one it cannot read', async () => {
+    const handles = join(home, 'sess', 'profiles', 'default', 'handles');
+    await mkdir(handles, { recursive: true, mode: 0o700 });
+    await writeFile(join(handles, 'hdl_broken.json'), '{not json', { mode: 0o600 });
+    const { code, text } = await doctor({ SESS_API_KEY: KEY });
+    expect(text).toContain('records    none, unreadable 1');
+    expect(text).toContain('unreadable hdl_broken');
+    expect(code).toBe(1);
+  });
+
+  it('a bad origin is a configuration failure naming the variable', async () => {
+    const { code, text } = await doctor({ SESS_API_KEY: KEY, SESS_API_ORIGIN: 'http://sess.example' });
+    expect(code).toBe(1);
+    expect(text).toContain('config     FAILED: SESS_API_ORIGIN');
+  });
+
+  it('reads the file for the key only: a commented or empty line does not count', () => {
+    expect(envFileSets('SESS_API_KEY=\n# SESS_API_KEY=x\n', 'SESS_API_KEY')).toBe(false);
+    expect(envFileSets('export SESS_API_KEY="x"\n', 'SESS_API_KEY')).toBe(true);
+  });
+});
+
+describe('openclaw sess setup', () => {
+  it('makes the state directory 0700 and, without a key, prints the line that adds it', async () => {
+    const o = output();
+    expect(await runSetup({ env: {}, openclawStateDir: home, yes: true, out: o.out })).toBe(0);
+    expect((await stat(join(home, 'sess'))).mode & 0o777).toBe(0o700);
+    expect(o.text()).toContain(keyLine(join(home, '.env')));
+    expect(o.text()).toContain('openclaw plugins enable sess');
+    expect(o.text()).toContain('openclaw gateway restart');
+  });
+
+  it('--yes tightens an environment file others can read to 0600; without it, says so and exits 1', async () => {
+    const file = join(home, '.env');
+    await writeFile(file, `SESS_API_KEY=${KEY}\n`);
+    await chmod(file, 0o644);
+    const asked = output();
+    expect(await runSetup({ env: {}, openclawStateDir: home, yes: false, out: asked.out })).toBe(1);
+    expect(asked.text()).toContain(`run chmod 600 ${file}`);
+    const yes = output();
+    expect(await runSetup({ env: {}, openclawStateDir: home, yes: true, out: yes.out })).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(yes.text()).toContain('api key    set (SESS_API_KEY; never shown)');
+    expect(yes.text()).not.toContain(KEY);
+    expect(yes.text()).not.toContain('read -rs');
+  });
+});

@@ -1,0 +1,159 @@
+import { constants } from 'node:fs';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isSessError } from '@sess/core';
+import { decodeRecordFile } from '@sess/file-store';
+import { API_KEY_VARIABLE, PLUGIN_PROFILE, readPluginConfig } from '../config/read-plugin-config.ts';
+
+/*
+ * `openclaw sess doctor`: the set-up without contacting Sess — versions, configuration, whether a
+ * key is set (in the Gateway's environment file or this process's environment; never the key),
+ * the environment file's mode, the state directory and its records by state. It writes nothing
+ * and prints no link, key or answer. Exit 0 when all is well, 1 otherwise.
+ */
+
+/** Review states: the owner procedure applies (apps/stdio/README.md). */
+const REVIEW_STATES = new Set(['blocked', 'create_unknown']);
+
+export interface DoctorOptions {
+  /** This process's environment (OpenClaw's CLI has loaded ~/.openclaw/.env into it, when it does). */
+  env: Record<string, string | undefined>;
+  openclawStateDir: string;
+  pluginVersion: string;
+  openclawVersion?: string | undefined;
+  out: { write(text: string): unknown };
+}
+
+/** The environment file's path: OpenClaw reads `<state dir>/.env` (`~/.openclaw/.env`). */
+export function envFilePath(openclawStateDir: string): string {
+  return join(openclawStateDir, '.env');
+}
+
+/** Whether the file sets `name` to something non-empty (its value is never returned). */
+export function envFileSets(text: string, name: string): boolean {
+  return text.split(/\r?\n/).some((line) => {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    return match?.[1] === name && match[2]!.replace(/^['"]|['"]$/g, '').trim() !== '';
+  });
+}
+
+/** The environment file: whether it exists, its mode, and whether it sets the key. */
+export async function inspectEnvFile(path: string): Promise<{ exists: boolean; mode?: number; setsKey: boolean }> {
+  try {
+    const info = await stat(path);
+    const text = await readFile(path, 'utf8');
+    return { exists: true, mode: info.mode & 0o777, setsKey: envFileSets(text, API_KEY_VARIABLE) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, setsKey: false };
+    throw error;
+  }
+}
+
+interface RecordCounts {
+  byState: Map<string, number>;
+  review: string[];
+  unreadable: string[];
+  missing: boolean;
+}
+
+async function countRecords(handlesDirectory: string): Promise<RecordCounts> {
+  const counts: RecordCounts = { byState: new Map(), review: [], unreadable: [], missing: false };
+  let names: string[];
+  try {
+    names = await readdir(handlesDirectory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...counts, missing: true };
+    throw error;
+  }
+  for (const name of names.sort()) {
+    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    const handle = name.slice(0, -'.json'.length);
+    try {
+      const file = await open(join(handlesDirectory, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+      let bytes: Buffer;
+      try {
+        if (process.platform !== 'win32' && ((await file.stat()).mode & 0o077) !== 0) throw new Error('insecure mode');
+        bytes = await file.readFile();
+      } finally {
+        await file.close();
+      }
+      const record = decodeRecordFile(handle, bytes);
+      counts.byState.set(record.state, (counts.byState.get(record.state) ?? 0) + 1);
+      if (REVIEW_STATES.has(record.state)) counts.review.push(handle);
+    } catch {
+      counts.unreadable.push(handle);
+    }
+  }
+  return counts;
+}
+
+/** Runs the checks, prints one line each, and returns the exit code (0 all well, 1 something is wrong). */
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+  const { out } = options;
+  const problems: string[] = [];
+  out.write('sess doctor (no network)\n');
+  out.write(`plugin     @sess.si/openclaw ${options.pluginVersion}\n`);
+  out.write(`openclaw   ${options.openclawVersion ?? 'unknown'}\n`);
+  out.write(`node       ${process.version}\n`);
+
+  let stateDir: string | undefined;
+  try {
+    const config = readPluginConfig(options.env, options.openclawStateDir);
+    stateDir = config.stateDir;
+    out.write(`origin     ${config.origin}\n`);
+    out.write(`wait       ${config.maxWaitMs} ms per sess_response\n`);
+  } catch (error) {
+    const message = isSessError(error) ? error.message : 'the configuration cannot be read';
+    out.write(`config     FAILED: ${message}\n`);
+    problems.push('the configuration is not usable');
+  }
+
+  const envFile = envFilePath(options.openclawStateDir);
+  const inspected = await inspectEnvFile(envFile).catch(() => undefined);
+  const inProcess = (options.env[API_KEY_VARIABLE] ?? '') !== '';
+  if (!inspected) {
+    out.write(`env file   FAILED: ${envFile} cannot be read\n`);
+    problems.push('the environment file cannot be read');
+  } else if (!inspected.exists) {
+    out.write(`env file   ${envFile} does not exist\n`);
+  } else {
+    const mode = inspected.mode!.toString(8).padStart(3, '0');
+    const open = (inspected.mode! & 0o077) !== 0;
+    out.write(`env file   ${envFile} (mode ${mode}${open ? ': readable by others, run chmod 600' : ''})\n`);
+    if (open) problems.push('the environment file is readable by others');
+  }
+  const keySet = inProcess || inspected?.setsKey === true;
+  const where = [inspected?.setsKey ? 'the environment file' : '', inProcess ? 'this environment' : '']
+    .filter(Boolean)
+    .join(' and ');
+  out.write(
+    `api key    ${keySet ? `set (${API_KEY_VARIABLE}, in ${where})` : `not set: put ${API_KEY_VARIABLE} in ${envFile} and restart the Gateway`}\n`,
+  );
+  if (!keySet) problems.push(`${API_KEY_VARIABLE} is not set`);
+
+  if (stateDir) {
+    const handles = join(stateDir, 'profiles', PLUGIN_PROFILE, 'handles');
+    out.write(`state dir  ${stateDir}\n`);
+    try {
+      const counts = await countRecords(handles);
+      if (counts.missing) out.write('records    none yet\n');
+      else {
+        const states = [...counts.byState.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([state, n]) => `${state} ${n}`);
+        out.write(
+          `records    ${states.length > 0 ? states.join(', ') : 'none'}${counts.unreadable.length > 0 ? `, unreadable ${counts.unreadable.length}` : ''}\n`,
+        );
+      }
+      for (const handle of counts.review) out.write(`review     ${handle} needs the owner (see the README's owner procedure)\n`);
+      for (const handle of counts.unreadable)
+        out.write(`unreadable ${handle}: mode not 0600, or not a record this version can read\n`);
+      if (counts.review.length > 0) problems.push(`${counts.review.length} record(s) need owner review`);
+      if (counts.unreadable.length > 0) problems.push(`${counts.unreadable.length} record(s) cannot be read`);
+    } catch {
+      out.write('records    FAILED: the state directory cannot be read\n');
+      problems.push('the state directory cannot be read');
+    }
+  }
+
+  out.write(problems.length === 0 ? 'result     ok\n' : `result     ${problems.length} problem(s): ${problems.join('; ')}\n`);
+  return problems.length === 0 ? 0 : 1;
+}
