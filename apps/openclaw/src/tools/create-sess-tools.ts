@@ -13,6 +13,7 @@ import {
 } from '@sess/interactions';
 import type { TSchema } from 'typebox';
 import { readPluginConfig } from '../config/read-plugin-config.ts';
+import { checkArguments, isFullForm } from './check-arguments.ts';
 import {
   SESS_ASK_DESCRIPTION,
   SESS_COMPLETE_DESCRIPTION,
@@ -44,6 +45,11 @@ export interface SessAgentTool {
   label: string;
   description: string;
   parameters: TSchema;
+  /**
+   * Runs before OpenClaw checks the arguments against `parameters`: refuses them with the tool's
+   * own INVALID_ARGUMENTS (thrown as an Error whose message is the error result's JSON text).
+   */
+  prepareArguments(params: unknown): unknown;
   execute(toolCallId: string, params: unknown, signal?: AbortSignal): Promise<SessToolResult>;
 }
 
@@ -74,10 +80,7 @@ const DESCRIPTIONS: Record<OpenclawToolName, string> = {
 
 /** The operation a call runs: sess_ask is sess_request when it carries the full form. */
 function operationOf(name: OpenclawToolName, params: unknown) {
-  if (name === 'sess_ask') {
-    const full = params !== null && typeof params === 'object' && Object.hasOwn(params, 'interaction');
-    return OPERATIONS[full ? 'sess_request' : 'sess_ask'];
-  }
+  if (name === 'sess_ask') return OPERATIONS[isFullForm(params) ? 'sess_request' : 'sess_ask'];
   return OPERATIONS[name];
 }
 
@@ -168,6 +171,16 @@ export function createSessTools(options: SessToolsOptions): SessAgentTool[] {
     label: LABELS[name],
     description: DESCRIPTIONS[name],
     parameters: parameters[name],
+    prepareArguments(params: unknown) {
+      try {
+        checkArguments(name, params ?? {});
+      } catch (error) {
+        const refusal = asSessError(error);
+        options.log?.(`sess-openclaw tool=${name} outcome=${refusal.code} ms=0`);
+        throw new Error(failure(refusal).content[0]!.text);
+      }
+      return params;
+    },
     execute: (_toolCallId: string, params: unknown, signal?: AbortSignal) => execute(name, params, signal),
   }));
 }

@@ -9,7 +9,7 @@ import { OPENCLAW_WAIT_MS } from '../config/read-plugin-config.ts';
  * - sess_ask takes either of the MCP create tools' arguments: the properties of sess_ask and
  *   sess_request side by side (expires_in is the same in both), closed, nothing required at the
  *   top (a provider refuses anyOf there); the tool's own parse picks the form and refuses the rest.
- * - sess_response's wait_ms says the plugin's shorter ceiling.
+ * - sess_response's wait_ms says the plugin's shorter wait (its bound stays the contract's).
  * Each is wrapped as a TypeBox schema (`Type.Unsafe`), the form the OpenClaw SDK takes.
  * The tools still parse every argument with the contract's zod schemas, which alone answer
  * INVALID_ARGUMENTS with the JSON pointer, limit and length.
@@ -56,8 +56,8 @@ function buildCreateSchema(): JsonObject {
 function buildResponseSchema(): JsonObject {
   const schema = copyOf('sess_response');
   const waitMs = propertiesOf(schema).wait_ms!;
-  waitMs.maximum = OPENCLAW_WAIT_MS;
-  waitMs.description = `How long to wait for an answer, in milliseconds: default and maximum ${OPENCLAW_WAIT_MS}; 0 reads once.`;
+  // The bound stays the contract's (what the operation's parse takes); a longer wait is cut to the plugin's.
+  waitMs.description = `How long to wait for an answer, in milliseconds: default ${OPENCLAW_WAIT_MS}, and never longer; 0 reads once.`;
   return schema;
 }
 
