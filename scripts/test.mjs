@@ -20,6 +20,17 @@ if (!existsSync('conformance/node_modules/.bin/conformance')) {
   if (run('conformance install', 'npm', ['ci', '--prefix', 'conformance', '--no-audit', '--no-fund']) !== 0)
     failures.push('conformance install');
 }
+// The OpenClaw plugin's tests run a real OpenClaw, which needs Node 24: both live in openclaw-host/.
+// OpenClaw's preinstall refuses Node 20, so install without scripts (that links node_modules/.bin/node,
+// Node 24) and then run them with npm rebuild, whose scripts find that Node first on PATH.
+if (!existsSync('openclaw-host/node_modules/.bin/openclaw')) {
+  const prefix = ['--prefix', 'openclaw-host', '--no-audit', '--no-fund'];
+  if (
+    run('openclaw-host install', 'npm', ['ci', '--ignore-scripts', ...prefix]) !== 0 ||
+    run('openclaw-host scripts', 'npm', ['rebuild', '--prefix', 'openclaw-host']) !== 0
+  )
+    failures.push('openclaw-host install');
+}
 // TypeScript 7 by its own bin: node_modules/.bin/tsc is the 6.x that the client's declaration
 // bundler (rollup-plugin-dts, through @typescript/typescript6) brings along.
 if (run('type-check', process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit']) !== 0)
