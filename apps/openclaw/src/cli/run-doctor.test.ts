@@ -2,6 +2,8 @@ import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pluginPlacement } from './openclaw-config.ts';
+import type { OpenclawConfigDraft } from './register-cli.ts';
 import { envFileSets, runDoctor } from './run-doctor.ts';
 import { keyLine, runSetup } from './run-setup.ts';
 
@@ -101,5 +103,76 @@ describe('openclaw sess setup', () => {
     expect(yes.text()).toContain('api key    set (SESS_API_KEY; never shown)');
     expect(yes.text()).not.toContain(KEY);
     expect(yes.text()).not.toContain('read -rs');
+  });
+});
+
+describe("the plugin's place in OpenClaw's configuration", () => {
+  /** A configuration file held in memory, written as mutateConfigFile does: a draft, then the whole. */
+  function configFile(initial: OpenclawConfigDraft) {
+    let current: OpenclawConfigDraft = structuredClone(initial);
+    return {
+      current: () => current,
+      update: async (mutate: (draft: OpenclawConfigDraft) => void) => {
+        const draft = structuredClone(current);
+        mutate(draft);
+        current = draft;
+      },
+    };
+  }
+
+  it('setup enables the plugin, adds it to an allowlist, and no longer tells the owner to enable it', async () => {
+    const file = configFile({ plugins: { allow: ['memory-core'], entries: { sess: { enabled: false, note: 'kept' } } } });
+    const o = output();
+    const code = await runSetup({
+      env: {},
+      openclawStateDir: home,
+      yes: true,
+      openclawConfig: file.current(),
+      updateOpenclawConfig: file.update,
+      out: o.out,
+    });
+    expect(code).toBe(0);
+    expect(file.current().plugins).toEqual({
+      allow: ['memory-core', 'sess'],
+      entries: { sess: { enabled: true, note: 'kept' } },
+    });
+    expect(o.text()).toContain('plugin     sess enabled (plugins.entries.sess.enabled = true; "sess" added to plugins.allow)');
+    expect(o.text()).not.toContain('openclaw plugins enable');
+
+    const again = output();
+    await runSetup({ env: {}, openclawStateDir: home, yes: true, updateOpenclawConfig: file.update, out: again.out });
+    expect(again.text()).toContain('plugin     sess enabled (already)');
+  });
+
+  it('setup leaves a denylist entry to the owner and exits 1', async () => {
+    const file = configFile({ plugins: { deny: ['sess'] } });
+    const o = output();
+    const code = await runSetup({
+      env: {},
+      openclawStateDir: home,
+      yes: true,
+      openclawConfig: file.current(),
+      updateOpenclawConfig: file.update,
+      out: o.out,
+    });
+    expect(code).toBe(1);
+    expect(file.current()).toEqual({ plugins: { deny: ['sess'] } });
+    expect(o.text()).toContain('plugins.deny lists "sess": remove it there first');
+  });
+
+  it('doctor says whether the plugin is enabled and counts a refusal as a problem', async () => {
+    await writeFile(join(home, '.env'), `SESS_API_KEY=${KEY}\n`, { mode: 0o600 });
+    const run = async (openclawConfig: OpenclawConfigDraft) => {
+      const o = output();
+      const code = await runDoctor({ env: {}, openclawStateDir: home, pluginVersion: '0.1.0', openclawConfig, out: o.out });
+      return { code, text: o.text() };
+    };
+    const enabled = await run({ plugins: { entries: { sess: { enabled: true } } } });
+    expect(enabled.text).toContain('enabled    yes\n');
+    expect(enabled.code).toBe(0);
+    const refused = await run({ plugins: { allow: ['other'], entries: { sess: { enabled: true } } } });
+    expect(refused.text).toContain('enabled    no: plugins.allow does not list "sess" (run: openclaw sess setup)');
+    expect(refused.code).toBe(1);
+    expect(pluginPlacement({})).toEqual({ enabled: undefined, allowed: true, denied: false });
   });
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { isSessError } from '@sess/core';
 import { decodeRecordFile } from '@sess/file-store';
 import { API_KEY_VARIABLE, PLUGIN_PROFILE, readPluginConfig } from '../config/read-plugin-config.ts';
+import { CONFIG_PLUGIN_ID, pluginPlacement } from './openclaw-config.ts';
+import type { OpenclawConfigDraft } from './register-cli.ts';
 
 /*
  * `openclaw sess doctor`: the set-up without contacting Sess — versions, configuration, whether a
@@ -21,6 +23,8 @@ export interface DoctorOptions {
   openclawStateDir: string;
   pluginVersion: string;
   openclawVersion?: string | undefined;
+  /** OpenClaw's configuration as loaded for this command (absent: the enabled line says unknown). */
+  openclawConfig?: OpenclawConfigDraft | undefined;
   out: { write(text: string): unknown };
 }
 
@@ -95,6 +99,18 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   out.write(`plugin     @sess.si/openclaw ${options.pluginVersion}\n`);
   out.write(`openclaw   ${options.openclawVersion ?? 'unknown'}\n`);
   out.write(`node       ${process.version}\n`);
+  if (options.openclawConfig) {
+    const placement = pluginPlacement(options.openclawConfig);
+    const refusals = [
+      placement.enabled === false ? `plugins.entries.${CONFIG_PLUGIN_ID}.enabled is false` : '',
+      placement.allowed ? '' : `plugins.allow does not list "${CONFIG_PLUGIN_ID}"`,
+      placement.denied ? `plugins.deny lists "${CONFIG_PLUGIN_ID}"` : '',
+    ].filter(Boolean);
+    if (refusals.length > 0) {
+      out.write(`enabled    no: ${refusals.join('; ')} (run: openclaw sess setup)\n`);
+      problems.push('the plugin is not enabled');
+    } else out.write(`enabled    yes${placement.enabled === true ? '' : ' (by default)'}\n`);
+  } else out.write('enabled    unknown (no OpenClaw configuration)\n');
 
   let stateDir: string | undefined;
   try {

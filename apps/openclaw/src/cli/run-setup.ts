@@ -1,13 +1,16 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { API_KEY_VARIABLE, readPluginConfig } from '../config/read-plugin-config.ts';
+import { CONFIG_PLUGIN_ID, enablePluginInDraft, pluginPlacement } from './openclaw-config.ts';
+import type { OpenclawConfigDraft } from './register-cli.ts';
 import { envFilePath, inspectEnvFile } from './run-doctor.ts';
 
 /*
- * `openclaw sess setup [--yes]`: makes the plugin's state directory (0700), checks the Gateway's
- * environment file — with --yes it tightens a file others can read to 0600 —, and prints what to
- * do next. It never asks for, reads out or writes the key: the owner adds it to the file
- * themselves (the README's one line), so it never passes through a chat or a command line.
- * Enabling the plugin is OpenClaw's own `openclaw plugins enable sess`.
+ * `openclaw sess setup [--yes]`: enables the plugin in OpenClaw's configuration (its entry, and
+ * the allowlist when the owner keeps one; a denylist entry is the owner's word and is only
+ * reported), makes the plugin's state directory (0700), checks the Gateway's environment file —
+ * with --yes it tightens a file others can read to 0600 —, and prints what to do next. It never
+ * asks for, reads out or writes the key: the owner adds it to the file themselves (the README's
+ * one line), so it never passes through a chat or a command line.
  */
 
 export interface SetupOptions {
@@ -15,6 +18,10 @@ export interface SetupOptions {
   openclawStateDir: string;
   /** --yes: change what needs changing without asking (the file's mode). */
   yes: boolean;
+  /** OpenClaw's configuration as loaded for this command. */
+  openclawConfig?: OpenclawConfigDraft | undefined;
+  /** Writes OpenClaw's configuration (absent: setup says which command enables the plugin). */
+  updateOpenclawConfig?: ((mutate: (draft: OpenclawConfigDraft) => void) => Promise<void>) | undefined;
   out: { write(text: string): unknown };
 }
 
@@ -33,12 +40,29 @@ export async function runSetup(options: SetupOptions): Promise<number> {
     out.write(`sess setup: ${(error as Error).message}\n`);
     return 1;
   }
+  let problem = false;
+  let enabled = false;
+  if (pluginPlacement(options.openclawConfig).denied) {
+    out.write(`plugin     plugins.deny lists "${CONFIG_PLUGIN_ID}": remove it there first\n`);
+    problem = true;
+  } else if (options.updateOpenclawConfig) {
+    let changes: string[] = [];
+    try {
+      await options.updateOpenclawConfig((draft) => {
+        changes = enablePluginInDraft(draft);
+      });
+      enabled = true;
+      out.write(`plugin     ${CONFIG_PLUGIN_ID} enabled${changes.length > 0 ? ` (${changes.join('; ')})` : ' (already)'}\n`);
+    } catch {
+      out.write(`plugin     FAILED to write OpenClaw's configuration; run: openclaw plugins enable ${CONFIG_PLUGIN_ID}\n`);
+      problem = true;
+    }
+  }
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   out.write(`state dir  ${stateDir} (ready)\n`);
 
   const envFile = envFilePath(options.openclawStateDir);
   const inspected = await inspectEnvFile(envFile);
-  let problem = false;
   if (inspected.exists && (inspected.mode! & 0o077) !== 0) {
     if (options.yes) {
       await chmod(envFile, 0o600);
@@ -53,15 +77,16 @@ export async function runSetup(options: SetupOptions): Promise<number> {
 
   const keySet = inspected.setsKey || (options.env[API_KEY_VARIABLE] ?? '') !== '';
   if (keySet) out.write(`api key    set (${API_KEY_VARIABLE}; never shown)\n`);
-  out.write('\nNext:\n');
-  if (!keySet) {
-    out.write(`  1. Give the Gateway your Sess API key (paste it and press Enter; nothing shows):\n       ${keyLine(envFile)}\n`);
-  }
-  out.write(`  ${keySet ? '1' : '2'}. openclaw plugins enable sess   (if it is not enabled yet)\n`);
-  out.write(`  ${keySet ? '2' : '3'}. openclaw gateway restart\n`);
-  out.write(
-    `  ${keySet ? '3' : '4'}. In any chat: "Plan my weekend and check with me through Sess before you decide." Answer the link, then say continue.\n`,
+  const steps: string[] = [];
+  if (!keySet)
+    steps.push(`Give the Gateway your Sess API key (paste it and press Enter; nothing shows):\n       ${keyLine(envFile)}`);
+  if (!enabled) steps.push(`openclaw plugins enable ${CONFIG_PLUGIN_ID}   (if it is not enabled yet)`);
+  steps.push('openclaw gateway restart   (the Gateway reads the environment file when it starts)');
+  steps.push(
+    'In any chat: "Plan my weekend and check with me through Sess before you decide." Answer the link, then say continue.',
   );
+  out.write('\nNext:\n');
+  for (const [index, step] of steps.entries()) out.write(`  ${index + 1}. ${step}\n`);
   out.write('Check: openclaw sess doctor\n');
   return problem ? 1 : 0;
 }
