@@ -11,8 +11,8 @@
 // Our workspace packages (@sess/*) are bundled. Every other package stays an import, and the
 // published manifest lists exactly the packages the output imports, each at the range the
 // workspace declares for it. The build fails if the output imports a package no bundled source
-// declares, or server code (drizzle, postgres, PGlite, hono), or OpenClaw itself (the entry is the
-// plain object definePluginEntry returns, so the plugin needs nothing of OpenClaw to load).
+// declares, or server code (drizzle, postgres, PGlite, hono). `openclaw` (the entry's
+// defineToolPlugin) is a peer dependency: OpenClaw links its own copy for an installed plugin.
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -104,9 +104,9 @@ const notBuiltin = [...imported].filter((id) => !isBare(id) && !builtins.has(id)
 if (notBuiltin.length > 0)
   throw new Error(`the output imports what is neither a package nor a built-in: ${notBuiltin.join(', ')}`);
 const forbidden = importedPackages.filter((name) =>
-  /^(?:drizzle-orm|postgres|@electric-sql\/pglite|hono|@hono\/.*|@sess\/.*|openclaw)$/.test(name),
+  /^(?:drizzle-orm|postgres|@electric-sql\/pglite|hono|@hono\/.*|@sess\/.*)$/.test(name),
 );
-if (forbidden.length > 0) throw new Error(`the bundle imports server, workspace or OpenClaw code: ${forbidden.join(', ')}`);
+if (forbidden.length > 0) throw new Error(`the bundle imports server or workspace code: ${forbidden.join(', ')}`);
 const inputs = outputs.flatMap(([, output]) =>
   Object.entries(output.inputs)
     .filter(([, input]) => input.bytesInOutput > 0)
@@ -126,7 +126,10 @@ function declaredRange(name) {
   return declared[0];
 }
 const dependencies = {};
+/** The host: a peer dependency, never installed with the plugin. */
+const PEER = 'openclaw';
 for (const name of importedPackages) {
+  if (name === PEER) continue;
   const declared = declaredRange(name);
   if (!declared) throw new Error(`the output imports ${name}, which no bundled package.json lists in its dependencies`);
   if (declared.range === '*' || declared.range.startsWith('file:') || declared.range.startsWith('workspace:'))
@@ -150,7 +153,6 @@ const published = {
   engines: { node: '>=22' },
   dependencies,
   peerDependencies: { openclaw: '>=2026.9.6' },
-  peerDependenciesMeta: { openclaw: { optional: true } },
   openclaw: { extensions: ['./index.js'] },
 };
 await writeFile(join(dist, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);

@@ -9,10 +9,19 @@ export {
   type PluginConfig,
   readPluginConfig,
 } from './config/read-plugin-config.ts';
-export { default, type OpenclawPluginApi, PLUGIN_ID, PLUGIN_VERSION, resolveOpenclawStateDir } from './plugin-entry.ts';
+export {
+  type OpenclawPluginApi,
+  PLUGIN_DESCRIPTION,
+  PLUGIN_ID,
+  PLUGIN_NAME,
+  PLUGIN_VERSION,
+  resolveOpenclawStateDir,
+} from './plugin-api.ts';
 export {
   createSessTools,
+  describeSessTools,
   type SessAgentTool,
+  type SessToolMetadata,
   type SessToolResult,
   type SessToolsOptions,
 } from './tools/create-sess-tools.ts';

@@ -1,88 +1,58 @@
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
-import packageJson from '../package.json' with { type: 'json' };
-import { type CliCommand, registerSessCommands, SESS_CLI_DESCRIPTOR } from './cli/register-cli.ts';
-import { createSessTools, type SessAgentTool } from './tools/create-sess-tools.ts';
+import { defineToolPlugin } from 'openclaw/plugin-sdk/tool-plugin';
+import { Type } from 'typebox';
+import { type OpenclawCliApi, registerSessCli } from './cli/register-cli.ts';
+import {
+  type OpenclawPluginApi,
+  PLUGIN_DESCRIPTION,
+  PLUGIN_ID,
+  PLUGIN_NAME,
+  PLUGIN_VERSION,
+  resolveOpenclawStateDir,
+} from './plugin-api.ts';
+import { createSessTools, describeSessTools, type SessAgentTool } from './tools/create-sess-tools.ts';
 
 /*
- * The OpenClaw plugin entry (the package's default export, `dist/index.js` when built): what
- * `definePluginEntry` from `openclaw/plugin-sdk/plugin-entry` returns — `{ id, name, description,
- * configSchema, register }` — written out, so the plugin loads without importing OpenClaw at
- * run time (the SDK helper only returns its argument with a lazily built configSchema). The
- * API types below are the few members of OpenClawPluginApi the plugin uses.
+ * The OpenClaw plugin entry (the package's default export, `dist/index.js` when built), made by
+ * the SDK's `defineToolPlugin`, whose metadata `openclaw plugins validate` reads. Each tool is a
+ * factory that returns our own AgentTool, so a result keeps its `{ content, details }` as the
+ * operation made it. The four tools are built once per process, on the first factory call (they
+ * share the scope, the key set and the file store). `defineToolPlugin` has no CLI hook, so the
+ * entry's `register` is wrapped to add `openclaw sess …` (src/cli). `openclaw` is a peer
+ * dependency, left out of the bundle: OpenClaw links it for an installed plugin.
  */
 
-/** The plugin id: `openclaw.plugin.json`'s `id` and the key of its entry in the Gateway config. */
-export const PLUGIN_ID = 'sess';
-/** The version published (the workspace package's). */
-export const PLUGIN_VERSION: string = packageJson.version;
+let built: SessAgentTool[] | undefined;
 
-/** The members of OpenClaw's plugin API the plugin uses. */
-export interface OpenclawPluginApi {
-  registrationMode?: string;
-  registerTool(tool: SessAgentTool, options?: { name?: string; optional?: boolean }): void;
-  registerCli?(
-    registrar: (ctx: { program: CliCommand }) => void | Promise<void>,
-    options?: { descriptors?: ReadonlyArray<typeof SESS_CLI_DESCRIPTOR> },
-  ): void;
-  logger?: { info?: (message: string) => void };
-  runtime?: { version?: string; state?: { resolveStateDir?: (env: NodeJS.ProcessEnv) => string } };
+/** The four tools of this process, built on the first call with what OpenClaw's API says. */
+function toolsOf(api: OpenclawPluginApi): SessAgentTool[] {
+  built ??= createSessTools({
+    env: process.env,
+    openclawStateDir: resolveOpenclawStateDir(api, process.env),
+    log: api.logger?.info ? (line) => api.logger?.info?.(line) : undefined,
+  });
+  return built;
 }
 
-/** OpenClaw's state directory: the runtime's answer, else OPENCLAW_STATE_DIR, else ~/.openclaw. */
-export function resolveOpenclawStateDir(api: OpenclawPluginApi, env: NodeJS.ProcessEnv): string {
-  let fromRuntime: string | undefined;
-  try {
-    fromRuntime = api.runtime?.state?.resolveStateDir?.(env);
-  } catch {
-    // No runtime in this registration mode: the environment's answer below.
-  }
-  if (fromRuntime && isAbsolute(fromRuntime)) return fromRuntime;
-  const fromEnv = env.OPENCLAW_STATE_DIR;
-  if (fromEnv && isAbsolute(fromEnv)) return fromEnv;
-  return join(homedir(), '.openclaw');
-}
-
-/** The plugin takes no configuration: the key and origin come from the Gateway's environment only. */
-const CONFIG_SCHEMA = { type: 'object', additionalProperties: false, properties: {} } as const;
-
-/** Modes in which OpenClaw collects CLI commands; tools only where a runtime is live. */
-const CLI_MODES = new Set<string | undefined>(['cli-metadata', 'discovery', 'full', undefined]);
-const NO_TOOL_MODES = new Set<string | undefined>(['cli-metadata', 'setup-only']);
-
-const plugin = {
+const entry = defineToolPlugin({
   id: PLUGIN_ID,
-  name: 'Sess',
-  description: 'Ask the person through a private Sess link and carry on with their verified answer.',
-  configSchema: CONFIG_SCHEMA,
-  register(api: OpenclawPluginApi): void {
-    const mode = api.registrationMode;
-    if (CLI_MODES.has(mode) && api.registerCli) {
-      api.registerCli(
-        ({ program }) =>
-          registerSessCommands(program, {
-            env: process.env,
-            openclawStateDir: () => resolveOpenclawStateDir(api, process.env),
-            pluginVersion: PLUGIN_VERSION,
-            openclawVersion: () => {
-              try {
-                return api.runtime?.version;
-              } catch {
-                return undefined;
-              }
-            },
-          }),
-        { descriptors: [SESS_CLI_DESCRIPTOR] },
-      );
-    }
-    if (NO_TOOL_MODES.has(mode)) return;
-    const tools = createSessTools({
-      env: process.env,
-      openclawStateDir: resolveOpenclawStateDir(api, process.env),
-      log: api.logger?.info ? (line) => api.logger?.info?.(line) : undefined,
-    });
-    for (const tool of tools) api.registerTool(tool, { name: tool.name });
-  },
+  name: PLUGIN_NAME,
+  description: PLUGIN_DESCRIPTION,
+  // No configuration: the key and origin come from the Gateway's environment only.
+  configSchema: Type.Object({}, { additionalProperties: false }),
+  tools: (tool) =>
+    describeSessTools().map((metadata) =>
+      tool({ ...metadata, factory: ({ api }) => toolsOf(api as OpenclawPluginApi).find((t) => t.name === metadata.name) }),
+    ),
+});
+
+const registerTools = entry.register;
+entry.register = (api) => {
+  registerTools(api);
+  registerSessCli(api as OpenclawCliApi, {
+    env: process.env,
+    openclawStateDir: () => resolveOpenclawStateDir(api as OpenclawPluginApi, process.env),
+    pluginVersion: PLUGIN_VERSION,
+  });
 };
 
-export default plugin;
+export default entry;

@@ -112,13 +112,31 @@ function handleOf(params: unknown): string | undefined {
   return typeof handle === 'string' && isId('handle', handle) ? handle : undefined;
 }
 
+/** What OpenClaw reads of a tool before it is built: name, label, description, parameters. */
+export interface SessToolMetadata {
+  name: OpenclawToolName;
+  label: string;
+  description: string;
+  parameters: TSchema;
+}
+
+/** The four tools' metadata, in order (the entry's `defineToolPlugin` declarations). */
+export function describeSessTools(): SessToolMetadata[] {
+  const parameters = buildParameterSchemas();
+  return OPENCLAW_TOOL_NAMES.map((name) => ({
+    name,
+    label: LABELS[name],
+    description: DESCRIPTIONS[name],
+    parameters: parameters[name],
+  }));
+}
+
 /**
  * Builds the four tools. Nothing is read or opened until the first call: the configuration and
  * the key come from `env` then (a bad value is that call's NOT_CONFIGURED), so the Gateway
  * starts, and lists the tools, whatever the environment holds.
  */
 export function createSessTools(options: SessToolsOptions): SessAgentTool[] {
-  const parameters = buildParameterSchemas();
   const now = options.now ?? (() => new Date());
   let ready: { deps: ToolDeps; scope: () => Promise<RequestScope> } | undefined;
 
@@ -166,11 +184,11 @@ export function createSessTools(options: SessToolsOptions): SessAgentTool[] {
     }
   }
 
-  return OPENCLAW_TOOL_NAMES.map((name) => ({
+  return describeSessTools().map(({ name, label, description, parameters }) => ({
     name,
-    label: LABELS[name],
-    description: DESCRIPTIONS[name],
-    parameters: parameters[name],
+    label,
+    description,
+    parameters,
     prepareArguments(params: unknown) {
       try {
         checkArguments(name, params ?? {});
