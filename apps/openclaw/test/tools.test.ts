@@ -9,10 +9,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createWorkspaceWithKey, sampleSurface } from '@sess/testkit';
+import { createApiKey } from '@sess/accounts';
+import { ASK_OPEN_LINE } from '@sess/contract';
+import { createWorkspaceWithKey, sampleAskArguments, sampleSurface } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
+import { answerAskOnPage, answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
 import { pushInteraction } from '../../../packages/client/test/support/harness.ts';
 import { createSessTools, type OpenclawToolName, type SessToolResult, STOP_AND_CONTINUE_LINE } from '../src/index.ts';
 import { type PluginHarness, type PluginTools, startPluginHarness } from './support/plugin-harness.ts';
@@ -197,6 +199,60 @@ describe('the OpenClaw tools against the real app', () => {
       }),
     );
     expect(completed.state).toBe('completed');
+  });
+
+  it('an Ask: two people answer one link, and a read shows both, verified; the open line, not the stop line', async () => {
+    const workspace = await createWorkspaceWithKey(server.database.db, { plan: 'pro' });
+    h.secret(workspace.apiKey);
+    const plugin = h.tools({ SESS_API_KEY: workspace.apiKey });
+    const created = interactionOf(await plugin.call('sess_ask', sampleAskArguments({ max: 3 })));
+    expect(created.state).toBe('waiting');
+    h.link(created.humanUrl!);
+    expect(await answerAskOnPage(created.humanUrl!, { place: 'Beach' })).toBe(303);
+    expect(await answerAskOnPage(created.humanUrl!, { place: 'City' })).toBe(303);
+    const result = await plugin.call('sess_response', { handle: created.handle, revision: 1 });
+    const read = interactionOf(result) as Interaction & {
+      ask: { open: boolean; counts: Record<string, number>; answers: Array<{ verified: boolean; values: { place: string } }> };
+    };
+    expect(read.state).toBe('waiting');
+    expect(read.ask.counts).toMatchObject({ answered: 2, max: 3 });
+    expect(read.ask.answers.every((answer) => answer.verified)).toBe(true);
+    expect(read.ask.answers.map((answer) => answer.values.place).sort()).toEqual(['Beach', 'City']);
+    expect(result.content[0]!.text.startsWith(`${ASK_OPEN_LINE}\n\n`)).toBe(true);
+  });
+
+  it('binds handles as sess-mcp does: another key of the workspace is BINDING_MISMATCH, another workspace HANDLE_NOT_FOUND', async () => {
+    const workspace = await createWorkspaceWithKey(server.database.db, { plan: 'pro' });
+    h.secret(workspace.apiKey);
+    const first = h.tools({ SESS_API_KEY: workspace.apiKey });
+    const created = interactionOf(await first.call('sess_ask', { interaction: sampleSurface() }));
+    h.link(created.humanUrl!);
+
+    const rotated = await createApiKey({
+      ctx: { db: server.database.db, now: () => new Date() },
+      input: { workspaceId: workspace.workspaceId, name: 'rotated key', createdBy: workspace.userId },
+    });
+    h.secret(rotated.key);
+    const afterRotation = h.tools({ SESS_API_KEY: rotated.key }, first.stateDir);
+    expect(errorOf(await afterRotation.call('sess_response', { handle: created.handle, revision: 1, wait_ms: 0 }))).toMatchObject(
+      {
+        code: 'BINDING_MISMATCH',
+        retryable: false,
+      },
+    );
+
+    const other = await createWorkspaceWithKey(server.database.db, { plan: 'pro' });
+    h.secret(other.apiKey);
+    const otherWorkspace = h.tools({ SESS_API_KEY: other.apiKey }, first.stateDir);
+    expect(errorOf(await otherWorkspace.call('sess_response', { handle: created.handle, revision: 1, wait_ms: 0 })).code).toBe(
+      'HANDLE_NOT_FOUND',
+    );
+
+    // The first key, in a new process on the same records, still reads it.
+    const again = h.tools({ SESS_API_KEY: workspace.apiKey }, first.stateDir);
+    expect(interactionOf(await again.call('sess_response', { handle: created.handle, revision: 1, wait_ms: 0 })).state).toBe(
+      'waiting',
+    );
   });
 
   it('refuses bad arguments with INVALID_ARGUMENTS at their JSON pointer, and creates nothing', async () => {

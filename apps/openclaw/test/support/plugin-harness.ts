@@ -24,8 +24,11 @@ export interface PluginTools {
 export interface PluginHarness {
   /** The first set's state directory (tools listed without calling). */
   stateDir: string;
-  /** A set of tools on `env` over the defaults (SESS_API_ORIGIN the app, the http flag on). */
-  tools(env: Record<string, string>): PluginTools;
+  /**
+   * A set of tools on `env` over the defaults (SESS_API_ORIGIN the app, the http flag on), in a
+   * fresh state directory or in `stateDir` (another Gateway process on the same records).
+   */
+  tools(env: Record<string, string>, stateDir?: string): PluginTools;
   secret(value: string): void;
   link(humanUrl: string): void;
   /** The recorded secrets `text` holds (empty is the only good answer). */
@@ -43,8 +46,8 @@ export async function startPluginHarness(server: AppServer): Promise<PluginHarne
 
   const harness: PluginHarness = {
     stateDir: join(root, 'listing'),
-    tools(env) {
-      const stateDir = join(root, `gateway-${++sets}`);
+    tools(env, existing) {
+      const stateDir = existing ?? join(root, `gateway-${++sets}`);
       const lines: string[] = [];
       const tools = createSessTools({
         env: { SESS_API_ORIGIN: server.url, SESS_OPENCLAW_TEST_ALLOW_INSECURE_LOCALHOST: '1', ...env },
