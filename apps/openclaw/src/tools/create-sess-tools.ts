@@ -12,7 +12,7 @@ import {
   type ToolDeps,
 } from '@sess/interactions';
 import type { TSchema } from 'typebox';
-import { readPluginConfig } from '../config/read-plugin-config.ts';
+import { PLUGIN_PROFILE, readPluginConfig } from '../config/read-plugin-config.ts';
 import { checkArguments, isFullForm } from './check-arguments.ts';
 import {
   SESS_ASK_DESCRIPTION,
@@ -156,7 +156,7 @@ export function createSessTools(options: SessToolsOptions): SessAgentTool[] {
       now,
       maxWaitMs: config.maxWaitMs,
     };
-    const fileStore = createFileHandleStore({ stateDir: config.stateDir, profile: 'default', now });
+    const fileStore = createFileHandleStore({ stateDir: config.stateDir, profile: PLUGIN_PROFILE, now });
     ready = { deps, scope: createPluginScope({ config, env: options.env, fileStore, fetch: options.fetch }) };
     return ready;
   }
