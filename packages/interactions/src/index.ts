@@ -1,3 +1,4 @@
+export { type ApiKeyScopeOptions, type KeyedHandleStore, resolveApiKeyScope } from './backends/api-key-scope.ts';
 export {
   createHttpBackend,
   createHttpReceipts,

@@ -1,7 +1,6 @@
-import { createSessClient } from '@sess/client';
 import { SessError } from '@sess/core';
 import type { FileHandleStore } from '@sess/file-store';
-import { type HandleBinding, type RequestScope, type SessPrincipal, toBackendError } from '@sess/interactions';
+import { type RequestScope, resolveApiKeyScope } from '@sess/interactions';
 import { API_KEY_VARIABLE, PLUGIN_PROFILE, type PluginConfig } from '../config/read-plugin-config.ts';
 
 /*
@@ -36,18 +35,6 @@ function notConfiguredKey(): SessError {
   );
 }
 
-/** A discovery failure as the tool error: the HTTP backend's own mapping; anything else is Sess out of reach. */
-function discoveryError(error: unknown): SessError {
-  const mapped = toBackendError(error, false);
-  if (mapped instanceof SessError) return mapped;
-  return new SessError(
-    'SESS_UNAVAILABLE',
-    'Sess could not be reached just now; nothing was changed. Try again in a moment.',
-    {},
-    { cause: error, retryable: true },
-  );
-}
-
 /**
  * The plugin's scope resolver: the first call with a key learns its workspace (one
  * authenticated read) and binds the file store; later calls with the same key get the same
@@ -55,48 +42,24 @@ function discoveryError(error: unknown): SessError {
  */
 export function createPluginScope(options: PluginScopeOptions): () => Promise<RequestScope> {
   const { config, fileStore } = options;
-  // No request deadline of its own: a wait ends at its wait_ms or when OpenClaw aborts the call.
-  const noDeadline = new AbortController().signal;
   let resolved: { key: string; scope: RequestScope } | undefined;
   let resolving: { key: string; promise: Promise<RequestScope> } | undefined;
 
-  async function attempt(key: string): Promise<RequestScope> {
-    let workspaceId: string;
-    try {
-      const client = createSessClient({
+  // No request deadline of its own: a wait ends at its wait_ms or when OpenClaw aborts the call.
+  const attempt = (key: string) =>
+    resolveApiKeyScope(
+      {
         origin: config.origin,
-        apiKey: key,
         allowInsecureLocalhost: config.allowInsecureLocalhost,
         expectedWorkspaceId: config.expectedWorkspaceId,
-        fetch: options.fetch,
+        profile: PLUGIN_PROFILE,
+        clientId: OPENCLAW_CLIENT_ID,
         userAgent: USER_AGENT,
-        timeoutMs: 15_000,
-      });
-      // The cheapest authenticated read: it proves the key and names its workspace.
-      workspaceId = (await client.sessions.list({ limit: 1 })).workspaceId;
-    } catch (error) {
-      throw discoveryError(error);
-    }
-    const grantGeneration = await fileStore.credentialGeneration(key);
-    const binding: HandleBinding = {
-      origin: config.origin,
-      workspaceId,
-      principalId: PLUGIN_PROFILE,
-      clientId: OPENCLAW_CLIENT_ID,
-      grantId: PLUGIN_PROFILE,
-      grantGeneration,
-    };
-    const principal: SessPrincipal = {
-      workspaceId,
-      principalId: PLUGIN_PROFILE,
-      clientId: OPENCLAW_CLIENT_ID,
-      grantId: PLUGIN_PROFILE,
-      grantGeneration,
-      scopes: [],
-      credential: async () => key,
-    };
-    return { principal, binding, store: fileStore.bind(binding), deadline: noDeadline };
-  }
+        store: fileStore,
+        fetch: options.fetch,
+      },
+      key,
+    );
 
   return () => {
     const key = options.env[API_KEY_VARIABLE];

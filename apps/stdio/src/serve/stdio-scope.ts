@@ -1,7 +1,6 @@
-import { createSessClient } from '@sess/client';
 import { SessError } from '@sess/core';
 import type { FileHandleStore } from '@sess/file-store';
-import { type HandleBinding, type HandleStore, type RequestScope, type SessPrincipal, toBackendError } from '@sess/interactions';
+import { type HandleStore, type RequestScope, resolveApiKeyScope } from '@sess/interactions';
 import type { StdioConfig } from '../config/load-config.ts';
 
 /*
@@ -41,18 +40,6 @@ function notConfiguredKey(): SessError {
   );
 }
 
-/** A discovery failure as the tool error: the HTTP backend's own mapping; an abort is Sess out of reach. */
-function discoveryError(error: unknown): SessError {
-  const mapped = toBackendError(error, false);
-  if (mapped instanceof SessError) return mapped;
-  return new SessError(
-    'SESS_UNAVAILABLE',
-    'Sess could not be reached just now; nothing was changed. Try again in a moment.',
-    {},
-    { cause: error, retryable: true },
-  );
-}
-
 /**
  * The stdio process's scope (see the module comment), for `createServerFactory`'s resolver: the
  * first tool call reads the key and learns the workspace; later calls get the same scope. A
@@ -60,50 +47,30 @@ function discoveryError(error: unknown): SessError {
  */
 export function createStdioScope(options: StdioScopeOptions): () => Promise<RequestScope> {
   const { config, fileStore } = options;
-  // stdio has no request deadline: a wait ends at wait_ms, on an MCP cancellation or when stdin closes.
-  const noDeadline = new AbortController().signal;
+  const wrap = options.wrapStore ?? ((store: HandleStore) => store);
   let resolved: RequestScope | undefined;
   let resolving: Promise<RequestScope> | undefined;
 
   async function attempt(): Promise<RequestScope> {
     const key = options.env[API_KEY_VARIABLE];
     if (key === undefined || key === '') throw notConfiguredKey();
-    let workspaceId: string;
-    try {
-      const client = createSessClient({
+    // stdio has no request deadline: a wait ends at wait_ms, on an MCP cancellation or when stdin closes.
+    return resolveApiKeyScope(
+      {
         origin: config.origin,
-        apiKey: key,
         allowInsecureLocalhost: config.allowInsecureLocalhost,
         expectedWorkspaceId: config.expectedWorkspaceId,
-        fetch: options.fetch,
+        profile: config.profile,
+        clientId: STDIO_CLIENT_ID,
         userAgent: 'sess-mcp',
-        timeoutMs: 15_000,
-      });
-      // The cheapest authenticated read: it proves the key and names its workspace.
-      workspaceId = (await client.sessions.list({ limit: 1 })).workspaceId;
-    } catch (error) {
-      throw discoveryError(error);
-    }
-    const grantGeneration = await fileStore.credentialGeneration(key);
-    const binding: HandleBinding = {
-      origin: config.origin,
-      workspaceId,
-      principalId: config.profile,
-      clientId: STDIO_CLIENT_ID,
-      grantId: config.profile,
-      grantGeneration,
-    };
-    const bound = fileStore.bind(binding);
-    const principal: SessPrincipal = {
-      workspaceId,
-      principalId: config.profile,
-      clientId: STDIO_CLIENT_ID,
-      grantId: config.profile,
-      grantGeneration,
-      scopes: [],
-      credential: async () => key,
-    };
-    return { principal, binding, store: options.wrapStore ? options.wrapStore(bound) : bound, deadline: noDeadline };
+        store: {
+          credentialGeneration: (k) => fileStore.credentialGeneration(k),
+          bind: (binding) => wrap(fileStore.bind(binding)),
+        },
+        fetch: options.fetch,
+      },
+      key,
+    );
   }
 
   return () => {
