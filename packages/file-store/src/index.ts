@@ -1,3 +1,4 @@
+export { countHandleRecords, type HandleRecordCounts } from './count-handle-records.ts';
 export {
   createFileHandleStore,
   FINISHED_RETENTION_DAYS,

@@ -1,8 +1,7 @@
-import { constants } from 'node:fs';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSessError } from '@sess/core';
-import { decodeRecordFile } from '@sess/file-store';
+import { countHandleRecords } from '@sess/file-store';
 import { API_KEY_VARIABLE, PLUGIN_PROFILE, readPluginConfig } from '../config/read-plugin-config.ts';
 import { CONFIG_PLUGIN_ID, pluginPlacement } from './openclaw-config.ts';
 import type { OpenclawConfigDraft } from './register-cli.ts';
@@ -13,9 +12,6 @@ import type { OpenclawConfigDraft } from './register-cli.ts';
  * the environment file's mode, the state directory and its records by state. It writes nothing
  * and prints no link, key or answer. Exit 0 when all is well, 1 otherwise.
  */
-
-/** Review states: the owner procedure applies (apps/stdio/README.md). */
-const REVIEW_STATES = new Set(['blocked', 'create_unknown']);
 
 export interface DoctorOptions {
   /** This process's environment (OpenClaw's CLI has loaded ~/.openclaw/.env into it, when it does). */
@@ -51,44 +47,6 @@ export async function inspectEnvFile(path: string): Promise<{ exists: boolean; m
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, setsKey: false };
     throw error;
   }
-}
-
-interface RecordCounts {
-  byState: Map<string, number>;
-  review: string[];
-  unreadable: string[];
-  missing: boolean;
-}
-
-async function countRecords(handlesDirectory: string): Promise<RecordCounts> {
-  const counts: RecordCounts = { byState: new Map(), review: [], unreadable: [], missing: false };
-  let names: string[];
-  try {
-    names = await readdir(handlesDirectory);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...counts, missing: true };
-    throw error;
-  }
-  for (const name of names.sort()) {
-    if (!name.endsWith('.json') || name.startsWith('.')) continue;
-    const handle = name.slice(0, -'.json'.length);
-    try {
-      const file = await open(join(handlesDirectory, name), constants.O_RDONLY | constants.O_NOFOLLOW);
-      let bytes: Buffer;
-      try {
-        if (process.platform !== 'win32' && ((await file.stat()).mode & 0o077) !== 0) throw new Error('insecure mode');
-        bytes = await file.readFile();
-      } finally {
-        await file.close();
-      }
-      const record = decodeRecordFile(handle, bytes);
-      counts.byState.set(record.state, (counts.byState.get(record.state) ?? 0) + 1);
-      if (REVIEW_STATES.has(record.state)) counts.review.push(handle);
-    } catch {
-      counts.unreadable.push(handle);
-    }
-  }
-  return counts;
 }
 
 /** Runs the checks, prints one line each, and returns the exit code (0 all well, 1 something is wrong). */
@@ -151,7 +109,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const handles = join(stateDir, 'profiles', PLUGIN_PROFILE, 'handles');
     out.write(`state dir  ${stateDir}\n`);
     try {
-      const counts = await countRecords(handles);
+      const counts = await countHandleRecords(handles);
       if (counts.missing) out.write('records    none yet\n');
       else {
         const states = [...counts.byState.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([state, n]) => `${state} ${n}`);

@@ -1,9 +1,7 @@
-import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSessClient, isSessClientError } from '@sess/client';
 import { isSessError } from '@sess/core';
-import { decodeRecordFile } from '@sess/file-store';
+import { countHandleRecords } from '@sess/file-store';
 import type { StdioConfig } from '../config/load-config.ts';
 import { API_KEY_VARIABLE } from '../serve/stdio-scope.ts';
 
@@ -14,8 +12,6 @@ import { API_KEY_VARIABLE } from '../serve/stdio-scope.ts';
  * generation, no record) and prints no link, key or answer. Exit 0 when all is well, 1 otherwise.
  */
 
-/** Review states: the owner procedure applies (see README). */
-const REVIEW_STATES = new Set(['blocked', 'create_unknown']);
 const JWKS_PATH = '/.well-known/jwks.json';
 const CHECK_TIMEOUT_MS = 10_000;
 
@@ -24,50 +20,6 @@ export interface DoctorOptions {
   env: Record<string, string | undefined>;
   out: { write(line: string): unknown };
   fetch?: typeof globalThis.fetch;
-}
-
-interface RecordCounts {
-  byState: Map<string, number>;
-  /** Handles that need the owner (blocked, create_unknown). */
-  review: string[];
-  /** Record files this process cannot use (mode, JSON, version, …), by handle. */
-  unreadable: string[];
-  missing: boolean;
-}
-
-async function countRecords(handlesDirectory: string): Promise<RecordCounts> {
-  const counts: RecordCounts = { byState: new Map(), review: [], unreadable: [], missing: false };
-  let names: string[];
-  try {
-    names = await readdir(handlesDirectory);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      counts.missing = true;
-      return counts;
-    }
-    throw error;
-  }
-  for (const name of names.sort()) {
-    if (!name.endsWith('.json') || name.startsWith('.')) continue;
-    const handle = name.slice(0, -'.json'.length);
-    try {
-      const file = await open(join(handlesDirectory, name), constants.O_RDONLY | constants.O_NOFOLLOW);
-      let bytes: Buffer;
-      try {
-        const stat = await file.stat();
-        if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) throw new Error('insecure mode');
-        bytes = await file.readFile();
-      } finally {
-        await file.close();
-      }
-      const record = decodeRecordFile(handle, bytes);
-      counts.byState.set(record.state, (counts.byState.get(record.state) ?? 0) + 1);
-      if (REVIEW_STATES.has(record.state)) counts.review.push(handle);
-    } catch {
-      counts.unreadable.push(handle);
-    }
-  }
-  return counts;
 }
 
 /** The API check: with a key, an authenticated read that names the workspace; without, that /v1 answers at all. */
@@ -158,7 +110,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   }
 
   try {
-    const counts = await countRecords(handlesDirectory);
+    const counts = await countHandleRecords(handlesDirectory);
     if (counts.missing) {
       out.write('records    none yet\n');
     } else {
