@@ -214,7 +214,7 @@ describe.runIf(process.env.SESS_TEST_DRIVER === 'pglite' && openclawInstalled)('
       field: '/api_key',
     });
     expect(
-      errorOf(await gateway!.invoke('sess_response', { handle: 'hdl_x', revision: 1, origin: 'https://evil.example' })),
+      errorOf(await gateway!.invoke('sess_response', { handle: 'hdl_x', revision: 1, origin: 'https://another-sess.invalid' })),
     ).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/origin' });
   }, 120_000);
 

@@ -276,7 +276,7 @@ describe('the OpenClaw tools against the real app', () => {
     // A key, origin or workspace is never an argument.
     for (const [tool, args, pointer] of [
       ['sess_ask', { question: 'Where?', fields, api_key: 'sk_x' }, '/api_key'],
-      ['sess_response', { handle: 'hdl_x', revision: 1, origin: 'https://evil.example' }, '/origin'],
+      ['sess_response', { handle: 'hdl_x', revision: 1, origin: 'https://another-sess.invalid' }, '/origin'],
       ['sess_complete', { handle: 'hdl_x', expected_revision: 1, response_event_id: 'evt_x', workspace: 'ws_x' }, '/workspace'],
     ] as const) {
       expect(await refusedBoth(plugin, tool, args), tool).toMatchObject({ code: 'INVALID_ARGUMENTS', field: pointer });
