@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testDriver } from '@sess/testkit';
+import { freePort, testDriver } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from './support/cli-process.ts';
 
@@ -12,17 +11,6 @@ import { runCli, startCli } from './support/cli-process.ts';
  * a running `sess serve` on it, the same data dir once stopped, and broken configurations.
  * Process tests: PGlite project only (they test the command, not the driver).
  */
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const SLOW = { timeout: 180_000 };
 

@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, queryRows } from '@sess/db';
-import { recordSecret, testDriver, tokenOf } from '@sess/testkit';
+import { freePort, recordSecret, testDriver, tokenOf } from '@sess/testkit';
 import { fitsWidth, launchTestBrowser, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
@@ -19,17 +18,6 @@ import { type CliProcess, startCli } from './support/cli-process.ts';
 
 const SLOW = { timeout: 240_000 };
 const LINK = /http:\/\/localhost:\d+\/s\/[A-Za-z0-9_-]+/;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe.runIf(testDriver() === 'pglite')('npm run demo (child process)', () => {
   let browser: Browser;

@@ -7,11 +7,10 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childLogLevel, createChildOutputSplitter, recordSecret, testDriver } from '@sess/testkit';
+import { childLogLevel, createChildOutputSplitter, freePort, recordSecret, testDriver } from '@sess/testkit';
 import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,16 +19,6 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const outDir = join(ROOT, 'dist', `test-first-run-${process.pid}`);
 
 /** A port nobody listens on right now (PORT=0 cannot be printed in PUBLIC_URL, so we choose). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe.runIf(testDriver() === 'pglite')('first run: npm start → the first account → the MCP URL', () => {
   let dataDir: string;

@@ -13,6 +13,7 @@ export {
 } from './factories/forms.ts';
 export { createTestOAuthClient, type TestOAuthClient } from './factories/oauth.ts';
 export { createUser, createWorkspace, createWorkspaceWithKey, type TestWorkspace } from './factories/workspaces.ts';
+export { freePort } from './free-port.ts';
 export { describeHandleStoreContract, type HandleStoreUnderTest, sampleHandleRecord } from './handle-store-contract.ts';
 export {
   flushSecrets,

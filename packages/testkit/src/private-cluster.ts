@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 /**
  * A PostgreSQL server of a test's own, on its own port and socket directory, that the test may
@@ -45,17 +45,6 @@ function runAs(): { uid: number; gid: number } | undefined {
   if (!line) throw new Error('running as root, and there is no postgres user to run initdb as');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function run(command: string, args: string[], as: { uid: number; gid: number } | undefined): Promise<void> {

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from '@sess/testkit';
 
 const execFileAsync = promisify(execFile);
 
@@ -143,15 +144,6 @@ export function runOpenclaw(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 
       resolve({ code: code ?? 1, stdout, stderr });
     });
   });
-}
-
-/** A free loopback port (nothing listening on it once returned). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** The Gateway's answer to `POST /tools/invoke`. */
