@@ -22,6 +22,8 @@ export const ID_PREFIXES = {
   handle: 'hdl',
   signingKey: 'sk',
   request: 'req',
+  pushSubscription: 'dev',
+  notification: 'ntf',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

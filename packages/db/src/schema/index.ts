@@ -10,4 +10,5 @@ export {
 } from './accounts.ts';
 export { askRespondents, formAnswers, formRevisions, formSessions, idempotencyKeys, signingKeys } from './forms.ts';
 export { mcpHandles } from './mcp.ts';
+export { notificationOutbox, notificationSettings, pushSubscriptions, vapidKeys } from './notify.ts';
 export { oauthClients, oauthCodes, oauthGrants, oauthRefreshTokens, oauthSigningKeys } from './oauth.ts';

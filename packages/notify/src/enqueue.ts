@@ -1,0 +1,158 @@
+import { type DbOrTx, queryRows } from '@sess/db';
+import { sql } from 'drizzle-orm';
+import type { NotifySealers } from './sealers.ts';
+import { topicOf } from './topic.ts';
+
+/** Who a form is for: the OAuth grant's person, or (an API key's form) the workspace's owners who chose so. */
+export type NoticeRecipient = { userId: string } | { workspaceOwners: true };
+
+/** What an outbox row carries, sealed: the form's title and its link. */
+export interface NoticePayload {
+  title: string;
+  url: string;
+}
+
+export interface FormNotice {
+  workspaceId: string;
+  sessionId: string;
+  recipient: NoticeRecipient;
+  /** `form`: a new form; `follow_up`: sess_publish showed a new revision on the same link. */
+  kind: 'form' | 'follow_up';
+  title: string;
+  url: string;
+  /** When the link lapses: the push's TTL ends there and the row is dropped after it. */
+  expiresAt: Date;
+  now: Date;
+}
+
+export interface AskNotice {
+  workspaceId: string;
+  sessionId: string;
+  recipient: NoticeRecipient;
+  title: string;
+  url: string;
+  /** The Ask's deadline: its close is told then, unless its cap closes it first. */
+  expiresAt: Date;
+  now: Date;
+}
+
+/** How long before an unanswered link lapses its reminder goes: a quarter of its life, at most an hour. */
+export function reminderAt(createdAt: Date, expiresAt: Date): Date {
+  const life = expiresAt.getTime() - createdAt.getTime();
+  return new Date(expiresAt.getTime() - Math.min(60 * 60_000, Math.floor(life / 4)));
+}
+
+/** The people a notice is for who have a channel that can reach them (SQL; joined by the enqueues). */
+function recipients(recipient: NoticeRecipient, workspaceId: string, emailAvailable: boolean) {
+  const who =
+    'userId' in recipient ? sql`u.id = ${recipient.userId}` : sql`m.role = 'owner' and coalesce(s.api_key_forms, false)`;
+  return sql`
+    select u.id as user_id, coalesce(s.reminders, false) as reminders, coalesce(s.ask_updates, 'closed') as ask_updates
+      from users u
+      join memberships m on m.user_id = u.id and m.workspace_id = ${workspaceId}
+      left join notification_settings s on s.user_id = u.id
+     where ${who}
+       and ((coalesce(s.push_enabled, true) and exists (select 1 from push_subscriptions p where p.user_id = u.id))
+            or (coalesce(s.email_enabled, true) and ${emailAvailable}::boolean))`;
+}
+
+const NEW_ID = sql`'ntf_' || replace(gen_random_uuid()::text, '-', '')`;
+
+/**
+ * Writes the notifications of a form into the outbox, in the caller's transaction (so they
+ * commit with the form, or not at all): one row per person it is for who has a device or, when
+ * e-mail is configured, e-mail on; and, for a new form, a reminder row for those who chose
+ * reminders. One statement. Returns true when anyone will be told.
+ */
+export async function enqueueFormNotice(
+  db: DbOrTx,
+  sealers: NotifySealers,
+  notice: FormNotice,
+  options: { emailAvailable: boolean },
+): Promise<boolean> {
+  const payload = sealers.outbox.seal(
+    notice.sessionId,
+    JSON.stringify({ title: notice.title, url: notice.url } satisfies NoticePayload),
+  );
+  const topic = topicOf(notice.sessionId);
+  const now = notice.now.toISOString();
+  const expires = notice.expiresAt.toISOString();
+  const remindAt = reminderAt(notice.now, notice.expiresAt).toISOString();
+  const rows = await queryRows<{ n: number }>(
+    db,
+    sql`with r as (${recipients(notice.recipient, notice.workspaceId, options.emailAvailable)}),
+         added as (
+           insert into notification_outbox (id, user_id, workspace_id, session_id, kind, topic, payload, not_before, expires_at, created_at)
+           select ${NEW_ID}, r.user_id, ${notice.workspaceId}, ${notice.sessionId}, ${notice.kind}, ${topic}, ${payload},
+                  ${now}::timestamptz, ${expires}::timestamptz, ${now}::timestamptz
+             from r
+           union all
+           select ${NEW_ID}, r.user_id, ${notice.workspaceId}, ${notice.sessionId}, 'reminder', ${topic}, ${payload},
+                  ${remindAt}::timestamptz, ${expires}::timestamptz, ${now}::timestamptz
+             from r
+            where r.reminders and ${notice.kind} = 'form' and ${remindAt}::timestamptz > ${now}::timestamptz
+           returning kind)
+       select count(*) filter (where kind <> 'reminder')::int as n from added`,
+  );
+  return Number(rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * Registers the people an Ask tells of its progress (those whose `ask_updates` is not off): an
+ * `ask_closed` row due at the deadline, which also marks them as its watchers for
+ * `enqueueAskAnswer`. Nobody is told that the Ask was created: they created it. Returns true
+ * when anyone watches.
+ */
+export async function enqueueAskWatch(
+  db: DbOrTx,
+  sealers: NotifySealers,
+  notice: AskNotice,
+  options: { emailAvailable: boolean },
+): Promise<boolean> {
+  const payload = sealers.outbox.seal(
+    notice.sessionId,
+    JSON.stringify({ title: notice.title, url: notice.url } satisfies NoticePayload),
+  );
+  const now = notice.now.toISOString();
+  const expires = notice.expiresAt.toISOString();
+  const rows = await queryRows<{ n: number }>(
+    db,
+    sql`with r as (${recipients(notice.recipient, notice.workspaceId, options.emailAvailable)}),
+         added as (
+           insert into notification_outbox (id, user_id, workspace_id, session_id, kind, topic, payload, not_before, expires_at, created_at)
+           select ${NEW_ID}, r.user_id, ${notice.workspaceId}, ${notice.sessionId}, 'ask_closed', ${topicOf(notice.sessionId)}, ${payload},
+                  ${expires}::timestamptz, ${expires}::timestamptz + interval '1 day', ${now}::timestamptz
+             from r
+            where r.ask_updates <> 'off'
+           on conflict do nothing
+           returning 1)
+       select count(*)::int as n from added`,
+  );
+  return Number(rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * An answer to an Ask, in the answer's transaction: watchers who chose `each_answer` get an
+ * `ask_answer` row now; when this answer filled the Ask (`closed`), every watcher's close is
+ * moved to now. One statement.
+ */
+export async function enqueueAskAnswer(db: DbOrTx, input: { sessionId: string; closed: boolean; now: Date }): Promise<void> {
+  const now = input.now.toISOString();
+  await db.execute(
+    sql`with watch as (
+          select o.id, o.user_id, o.workspace_id, o.topic, o.payload, o.expires_at, coalesce(s.ask_updates, 'closed') as ask_updates
+            from notification_outbox o
+            left join notification_settings s on s.user_id = o.user_id
+           where o.session_id = ${input.sessionId} and o.kind = 'ask_closed'),
+        closing as (
+          update notification_outbox o set not_before = ${now}::timestamptz
+            from watch w
+           where o.id = w.id and ${input.closed}::boolean and w.ask_updates <> 'off'
+          returning 1)
+        insert into notification_outbox (id, user_id, workspace_id, session_id, kind, topic, payload, not_before, expires_at, created_at)
+        select ${NEW_ID}, w.user_id, w.workspace_id, ${input.sessionId}, 'ask_answer', w.topic, w.payload,
+               ${now}::timestamptz, w.expires_at, ${now}::timestamptz
+          from watch w
+         where not ${input.closed}::boolean and w.ask_updates = 'each_answer'`,
+  );
+}

@@ -1,0 +1,174 @@
+import { describeTextProblem, findTextProblem, isLoopbackHostname, newId, SessError, sha256Hex } from '@sess/core';
+import { type Db, type DbOrTx, pushSubscriptions } from '@sess/db';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { NotifySealers } from './sealers.ts';
+
+/** The most devices one person keeps; a new one past it is refused with a way out. */
+export const MAX_DEVICES_PER_PERSON = 20;
+export const DEVICE_NAME_MAX = 80;
+const ENDPOINT_MAX = 2048;
+
+/** What a browser's `PushSubscription.toJSON()` gives, checked. */
+export interface PushTarget {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/** A device as the account page lists it (nothing of its endpoint or keys). */
+export interface DeviceSummary {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastDeliveryAt: Date | null;
+  lastFailureAt: Date | null;
+}
+
+const invalid = (message: string, field: string) => new SessError('INVALID_ARGUMENTS', message, { field });
+
+function base64urlBytes(value: unknown, field: string, length: number, what: string): string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]+={0,2}$/.test(value))
+    throw invalid(`${what} must be base64url text, as the browser's PushSubscription gives it.`, field);
+  const bytes = Buffer.from(value.replace(/=+$/, ''), 'base64url');
+  if (bytes.length !== length) throw invalid(`${what} must be ${length} bytes; this is ${bytes.length}.`, field);
+  return value.replace(/=+$/, '');
+}
+
+/**
+ * Checks a subscription a browser sent (`PushSubscription.toJSON()`): an https endpoint (http
+ * only on a loopback host when `allowLoopbackHttp`, for a push service run in tests), a P-256
+ * public key (65 bytes, uncompressed) and a 16-byte auth secret. JSON pointers name the field.
+ */
+export function parsePushTarget(input: unknown, options: { allowLoopbackHttp?: boolean } = {}): PushTarget {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw invalid('The subscription must be a JSON object with endpoint and keys.', '');
+  const { endpoint, keys } = input as { endpoint?: unknown; keys?: unknown };
+  if (typeof endpoint !== 'string' || endpoint.length > ENDPOINT_MAX || !URL.canParse(endpoint))
+    throw invalid(`endpoint must be an absolute URL of at most ${ENDPOINT_MAX} characters.`, '/endpoint');
+  const url = new URL(endpoint);
+  const loopbackHttp = url.protocol === 'http:' && options.allowLoopbackHttp === true && isLoopbackHostname(url.hostname);
+  if ((url.protocol !== 'https:' && !loopbackHttp) || url.username || url.password)
+    throw invalid('endpoint must be an https:// URL of a push service, without credentials.', '/endpoint');
+  if (typeof keys !== 'object' || keys === null) throw invalid('keys must be an object with p256dh and auth.', '/keys');
+  const { p256dh, auth } = keys as { p256dh?: unknown; auth?: unknown };
+  const publicKey = base64urlBytes(p256dh, '/keys/p256dh', 65, 'keys.p256dh');
+  if (Buffer.from(publicKey, 'base64url')[0] !== 4)
+    throw invalid('keys.p256dh must be an uncompressed P-256 point.', '/keys/p256dh');
+  return { endpoint, keys: { p256dh: publicKey, auth: base64urlBytes(auth, '/keys/auth', 16, 'keys.auth') } };
+}
+
+/** Checks a device's name: 1 to 80 characters Sess can store and show. */
+export function parseDeviceName(input: unknown): string {
+  const name = typeof input === 'string' ? input.trim() : '';
+  if (name.length === 0 || [...name].length > DEVICE_NAME_MAX)
+    throw invalid(`The device name must be 1 to ${DEVICE_NAME_MAX} characters.`, '/name');
+  const problem = findTextProblem(name);
+  if (problem) throw invalid(`The device name ${describeTextProblem(problem)}. Remove it.`, '/name');
+  return name;
+}
+
+/**
+ * Saves a device for `userId`. The same browser subscribing again (same endpoint) updates its
+ * row (keys and name) for the same person; an endpoint saved by another person moves to this
+ * one, because only the browser holding it could have sent it. Returns the device id.
+ * @throws SessError `INVALID_ARGUMENTS` when the person already has MAX_DEVICES_PER_PERSON others.
+ */
+export async function saveDevice(
+  db: Db,
+  sealers: NotifySealers,
+  input: { userId: string; target: PushTarget; name: string; now: Date },
+): Promise<string> {
+  const endpointSha256 = sha256Hex(input.target.endpoint);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: pushSubscriptions.id })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.endpointSha256, endpointSha256))
+      .for('update');
+    const id = existing?.id ?? newId('pushSubscription');
+    const sealed = sealers.subscription.seal(id, JSON.stringify(input.target));
+    if (existing) {
+      await tx
+        .update(pushSubscriptions)
+        .set({ userId: input.userId, sealed, name: input.name, lastFailureAt: null })
+        .where(eq(pushSubscriptions.id, id));
+      return id;
+    }
+    // Serialises this person's adds, so two at once cannot both take the last place.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`push_subscriptions:${input.userId}`}, 0))`);
+    const [count] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, input.userId));
+    if (Number(count?.n ?? 0) >= MAX_DEVICES_PER_PERSON)
+      throw new SessError(
+        'INVALID_ARGUMENTS',
+        `You have ${MAX_DEVICES_PER_PERSON} devices, the most Sess keeps. Remove one you no longer use, then try again.`,
+        { field: '', limit: MAX_DEVICES_PER_PERSON },
+      );
+    await tx
+      .insert(pushSubscriptions)
+      .values({ id, userId: input.userId, endpointSha256, sealed, name: input.name, createdAt: input.now });
+    return id;
+  });
+}
+
+/** The person's devices, oldest first. */
+export async function listDevices(db: DbOrTx, userId: string): Promise<DeviceSummary[]> {
+  return db
+    .select({
+      id: pushSubscriptions.id,
+      name: pushSubscriptions.name,
+      createdAt: pushSubscriptions.createdAt,
+      lastDeliveryAt: pushSubscriptions.lastDeliveryAt,
+      lastFailureAt: pushSubscriptions.lastFailureAt,
+    })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
+}
+
+/** Removes one of the person's devices; false when they have none by that id. */
+export async function removeDevice(db: DbOrTx, userId: string, deviceId: string): Promise<boolean> {
+  const removed = await db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.id, deviceId), eq(pushSubscriptions.userId, userId)))
+    .returning({ id: pushSubscriptions.id });
+  return removed.length > 0;
+}
+
+/** A device with what a push to it needs (opened from its seal); a row that does not open is left out. */
+export interface DeliveryTarget extends PushTarget {
+  id: string;
+}
+
+/** The person's devices, opened, for the worker. */
+export async function readDeliveryTargets(db: DbOrTx, sealers: NotifySealers, userId: string): Promise<DeliveryTarget[]> {
+  const rows = await db
+    .select({ id: pushSubscriptions.id, sealed: pushSubscriptions.sealed })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId));
+  const targets: DeliveryTarget[] = [];
+  for (const row of rows) {
+    try {
+      targets.push({ id: row.id, ...(JSON.parse(sealers.subscription.open(row.id, row.sealed)) as PushTarget) });
+    } catch {
+      // Sealed under another secret (SESS_SECRET changed): unusable; the person subscribes again.
+    }
+  }
+  return targets;
+}
+
+/** Records a push the device's service accepted. */
+export async function markDelivered(db: DbOrTx, deviceId: string, at: Date): Promise<void> {
+  await db.update(pushSubscriptions).set({ lastDeliveryAt: at }).where(eq(pushSubscriptions.id, deviceId));
+}
+
+/** Records a push that failed for now (the device stays; the row is retried). */
+export async function markFailed(db: DbOrTx, deviceId: string, at: Date): Promise<void> {
+  await db.update(pushSubscriptions).set({ lastFailureAt: at }).where(eq(pushSubscriptions.id, deviceId));
+}
+
+/** Forgets a device its push service says is gone (404 or 410). */
+export async function forgetDevice(db: DbOrTx, deviceId: string): Promise<void> {
+  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, deviceId));
+}
