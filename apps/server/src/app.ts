@@ -3,6 +3,7 @@ import { createPageRoutes } from '@sess/answer-pages';
 import type { Logger } from '@sess/core';
 import { type Database, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
+import { createNotifySealers } from '@sess/notify';
 import { createOAuthRoutes } from '@sess/oauth';
 import { createJwksRoute, createV1Routes } from '@sess/v1-api';
 import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
@@ -17,6 +18,7 @@ import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountReviewRoutes } from './mcp/review-routes.ts';
+import { mountNotificationRoutes } from './notify/notification-routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -140,5 +142,13 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   });
   // The person's review of interactions no tool can move on: /account/interactions.
   mountReviewRoutes(app, { db, runtime: forms, secret: deps.secret, now: deps.now });
+  // Notifications: /account/notifications (devices, settings) and the installable web app's files.
+  mountNotificationRoutes(app, {
+    db,
+    secret: deps.secret,
+    sealers: createNotifySealers(deps.secret),
+    now: deps.now,
+    allowLoopbackHttpEndpoints: deps.config.nodeEnv !== 'production',
+  });
   return app;
 }

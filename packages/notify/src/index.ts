@@ -38,3 +38,4 @@ export {
   saveDevice,
 } from './subscriptions.ts';
 export { topicOf } from './topic.ts';
+export { loadVapidKeys, type VapidKeyPair } from './vapid.ts';
