@@ -53,3 +53,77 @@ describe('SESS_LINK_URL', () => {
     );
   });
 });
+
+describe('notifications', () => {
+  const production = { NODE_ENV: 'production', SESS_SECRET: 'x'.repeat(32) };
+
+  it('are on by default, with a local VAPID subject outside production and no e-mail', () => {
+    expect(loadConfig({}).notifications).toEqual({ vapidSubject: 'mailto:sess@localhost', mail: null });
+  });
+
+  it('SESS_NOTIFICATIONS=off turns them off (no subject needed, even in production)', () => {
+    expect(loadConfig({ SESS_NOTIFICATIONS: 'off' }).notifications).toBeNull();
+    expect(loadConfig({ ...production, SESS_NOTIFICATIONS: 'off' }).notifications).toBeNull();
+    expect(refusal({ SESS_NOTIFICATIONS: 'maybe' }).message).toBe('SESS_NOTIFICATIONS must be on or off (got "maybe").');
+  });
+
+  it('in production the subject defaults to an https PUBLIC_URL, and is required otherwise', () => {
+    expect(loadConfig({ ...production, PUBLIC_URL: 'https://sess.acme.io' }).notifications?.vapidSubject).toBe(
+      'https://sess.acme.io',
+    );
+    const error = refusal(production);
+    expect(error.variable).toBe('SESS_VAPID_SUBJECT');
+    expect(error.message).toMatch(/^SESS_VAPID_SUBJECT is required when NODE_ENV=production and PUBLIC_URL is not https:\/\//);
+  });
+
+  it('takes a mailto: or https: subject', () => {
+    for (const subject of ['mailto:ops@acme.io', 'https://acme.io/contact']) {
+      expect(loadConfig({ ...production, SESS_VAPID_SUBJECT: subject }).notifications?.vapidSubject).toBe(subject);
+    }
+    expect(loadConfig({ SESS_VAPID_SUBJECT: 'mailto:me@localhost' }).notifications?.vapidSubject).toBe('mailto:me@localhost');
+  });
+
+  it.each(['ops@acme.io', 'http://acme.io', 'mailto:not-an-address', 'https://user:pw@acme.io', 'ftp://acme.io'])(
+    'refuses the subject %s',
+    (subject) => {
+      expect(refusal({ SESS_VAPID_SUBJECT: subject }).message).toMatch(
+        /^SESS_VAPID_SUBJECT must be a mailto: or https: address, such as mailto:ops@your-domain\.com/,
+      );
+    },
+  );
+
+  it.each([
+    'mailto:sess@localhost',
+    'mailto:ops@example.com',
+    'https://sess.example.org',
+    'https://example.net',
+    'mailto:ops@sess.invalid',
+    'https://sess.test',
+    'mailto:me@printer.local',
+    'https://127.0.0.1',
+    'mailto:root@intranet',
+  ])('refuses the placeholder subject %s in production', (subject) => {
+    const error = refusal({ ...production, SESS_VAPID_SUBJECT: subject });
+    expect(error.variable).toBe('SESS_VAPID_SUBJECT');
+    expect(error.message).toMatch(/must name a real address when NODE_ENV=production/);
+  });
+
+  it('sends e-mail through SMTP_URL from SMTP_FROM; the two come as a pair', () => {
+    const mail = { SMTP_URL: 'smtps://sess:hunter2-smtp@mail.acme.io:465', SMTP_FROM: 'sess@acme.io' };
+    expect(loadConfig(mail).notifications?.mail).toEqual({ smtpUrl: mail.SMTP_URL, from: 'sess@acme.io' });
+    expect(loadConfig({ ...mail, SMTP_URL: 'smtp://127.0.0.1:2525' }).notifications?.mail?.smtpUrl).toBe('smtp://127.0.0.1:2525');
+    expect(refusal({ SMTP_URL: mail.SMTP_URL }).message).toMatch(/^SMTP_FROM is required when SMTP_URL is set/);
+    expect(refusal({ SMTP_FROM: 'sess@acme.io' }).message).toMatch(/^SMTP_URL is required when SMTP_FROM is set/);
+    expect(refusal({ ...mail, SMTP_FROM: 'Sess' }).message).toBe(
+      'SMTP_FROM must be an e-mail address, such as sess@your-domain.com (got "Sess").',
+    );
+  });
+
+  it('never echoes SMTP_URL (it may hold a password)', () => {
+    for (const value of ['https://sess:hunter2-smtp@mail.acme.io', 'smtp://sess:hunter2-smtp@']) {
+      const error = refusal({ SMTP_URL: value, SMTP_FROM: 'sess@acme.io' });
+      expect(error.variable).toBe('SMTP_URL');
+      expect(error.message).not.toContain('hunter2');
+    }
+  });
+});

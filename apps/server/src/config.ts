@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { isLoopbackHostname } from '@sess/core';
 import { z } from 'zod';
 import { trustedProxiesProblem } from './http/client-address.ts';
 
@@ -40,6 +41,15 @@ const httpUrl = z
       ctx.addIssue({ code: 'custom', message: 'must not carry a query, fragment or credentials' });
   })
   .transform((value) => new URL(value).toString().replace(/\/+$/, ''));
+
+const smtpUrl = z.string().superRefine((value, ctx) => {
+  if (!URL.canParse(value))
+    return void ctx.addIssue({ code: 'custom', message: 'must be a URL such as smtps://user:password@smtp.example.com:465' });
+  const url = new URL(value);
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    ctx.addIssue({ code: 'custom', message: 'must start with smtp:// (STARTTLS when offered) or smtps:// (TLS)' });
+  else if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'must name a host' });
+});
 
 const databaseUrl = z.string().superRefine((value, ctx) => {
   if (!URL.canParse(value))
@@ -108,7 +118,27 @@ const EnvSchema = z.object({
         });
     })
     .optional(),
+  // Notifications (Web Push, and e-mail when SMTP_URL is set): on unless turned off.
+  SESS_NOTIFICATIONS: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
+  // The VAPID subject push services may contact the operator at: a mailto: or https: address.
+  SESS_VAPID_SUBJECT: z
+    .string()
+    .refine((value) => vapidSubjectHost(value) !== undefined, {
+      message: 'must be a mailto: or https: address, such as mailto:ops@your-domain.com',
+    })
+    .optional(),
+  // The mail server for e-mail notifications (it may hold a password: never echoed), and the From address.
+  SMTP_URL: smtpUrl.optional(),
+  SMTP_FROM: z.email({ message: 'must be an e-mail address, such as sess@your-domain.com' }).optional(),
 });
+
+/** Notifications as configured: null when SESS_NOTIFICATIONS=off (no outbox rows, no worker). */
+export interface NotificationsConfig {
+  /** The VAPID `sub` claim: a mailto: or https: address of the operator. */
+  vapidSubject: string;
+  /** E-mail as a second channel, or null when SMTP_URL is unset. `smtpUrl` may hold a password: never print or log it. */
+  mail: { smtpUrl: string; from: string } | null;
+}
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -150,10 +180,12 @@ export interface Config {
   mcp: { ratePerIp: number; ratePerPrincipal: number; allowedOrigins: string[] };
   /** `SESS_TRUSTED_PROXIES`: proxies whose X-Forwarded-For names the client; empty = none. */
   trustedProxies: string[];
+  /** Web Push and e-mail notifications (`SESS_NOTIFICATIONS`, `SESS_VAPID_SUBJECT`, `SMTP_URL`, `SMTP_FROM`); null when off. */
+  notifications: NotificationsConfig | null;
 }
 
 // Values of these variables are never echoed back in an error (they can hold credentials).
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SESS_SECRET', 'OIDC_CLIENT_SECRET']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SESS_SECRET', 'OIDC_CLIENT_SECRET', 'SMTP_URL']);
 
 /**
  * Parses the environment into a Config, or throws a ConfigError naming the first variable
@@ -202,7 +234,69 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       allowedOrigins: e.SESS_MCP_ALLOWED_ORIGINS ? e.SESS_MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()) : [],
     },
     trustedProxies: e.SESS_TRUSTED_PROXIES ?? [],
+    notifications: loadNotifications(e, publicUrl),
   };
+}
+
+/**
+ * The host a VAPID subject names (the mail domain of a mailto:, the host of an https: URL), or
+ * undefined when it is neither a `mailto:` address nor an `https:` URL without credentials.
+ */
+function vapidSubjectHost(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  if (url.protocol === 'https:') return url.username || url.password ? undefined : url.hostname;
+  if (url.protocol !== 'mailto:') return undefined;
+  const match = /^[^\s@/]+@([A-Za-z0-9.-]+)$/.exec(url.pathname);
+  return match && !url.search && !url.hash ? match[1] : undefined;
+}
+
+/** Hosts no push service can reach an operator at: loopback, example domains, and the reserved test names. */
+function isPlaceholderHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  const labels = name.split('.');
+  return (
+    isLoopbackHostname(name) ||
+    labels.length < 2 ||
+    labels.at(-2) === 'example' ||
+    ['example', 'invalid', 'test', 'local', 'localhost'].includes(labels.at(-1)!)
+  );
+}
+
+/**
+ * SESS_NOTIFICATIONS, SESS_VAPID_SUBJECT and SMTP_*: the VAPID subject defaults to
+ * mailto:sess@localhost outside production and to an https PUBLIC_URL in production; one given
+ * in production must name a real address (push services write to it when something goes wrong).
+ * SMTP_URL and SMTP_FROM come as a pair.
+ */
+function loadNotifications(e: z.infer<typeof EnvSchema>, publicUrl: string): NotificationsConfig | null {
+  if (e.SMTP_URL && !e.SMTP_FROM)
+    throw new ConfigError(
+      'SMTP_FROM',
+      'is required when SMTP_URL is set: the address e-mails come from, such as sess@your-domain.com.',
+    );
+  if (e.SMTP_FROM && !e.SMTP_URL)
+    throw new ConfigError('SMTP_URL', 'is required when SMTP_FROM is set: the mail server e-mails are sent through.');
+  if (e.SESS_NOTIFICATIONS === 'off') return null;
+  const production = e.NODE_ENV === 'production';
+  const given = e.SESS_VAPID_SUBJECT;
+  if (given !== undefined && production && isPlaceholderHost(vapidSubjectHost(given)!))
+    throw new ConfigError(
+      'SESS_VAPID_SUBJECT',
+      `must name a real address when NODE_ENV=production, not localhost, an example domain or a .invalid, .test or .local host (got "${given}").`,
+    );
+  let vapidSubject = given;
+  if (vapidSubject === undefined) {
+    // PUBLIC_URL is the address people reach this server at: real by construction when it is https.
+    if (!production) vapidSubject = 'mailto:sess@localhost';
+    else if (new URL(publicUrl).protocol === 'https:') vapidSubject = publicUrl;
+    else
+      throw new ConfigError(
+        'SESS_VAPID_SUBJECT',
+        'is required when NODE_ENV=production and PUBLIC_URL is not https://: a mailto: or https: address push services can reach you at, such as mailto:ops@your-domain.com (or set SESS_NOTIFICATIONS=off).',
+      );
+  }
+  return { vapidSubject, mail: e.SMTP_URL && e.SMTP_FROM ? { smtpUrl: e.SMTP_URL, from: e.SMTP_FROM } : null };
 }
 
 /**

@@ -58,7 +58,7 @@ describe('buildStartupText', () => {
 
   it('without a LAN address, or in production, no phone hint', () => {
     expect(lines(buildStartupText(facts({}, { lanAddresses: [] }))).at(-1)).toMatch(/^Other clients:/);
-    const production = facts({ NODE_ENV: 'production', SESS_SECRET: 'x'.repeat(32) });
+    const production = facts({ NODE_ENV: 'production', SESS_SECRET: 'x'.repeat(32), SESS_VAPID_SUBJECT: 'mailto:ops@acme.io' });
     expect(lines(buildStartupText(production)).at(-1)).toMatch(/^Other clients:/);
   });
 
@@ -70,7 +70,12 @@ describe('buildStartupText', () => {
       );
       expect(text).not.toContain('Answer on a phone');
     }
-    const production = facts({ HOST: '0.0.0.0', NODE_ENV: 'production', SESS_SECRET: 'x'.repeat(32) });
+    const production = facts({
+      HOST: '0.0.0.0',
+      NODE_ENV: 'production',
+      SESS_SECRET: 'x'.repeat(32),
+      SESS_VAPID_SUBJECT: 'mailto:ops@acme.io',
+    });
     expect(lines(buildStartupText(production)).at(-1)).toMatch(
       /^Warning: HOST=0\.0\.0\.0 .* set PUBLIC_URL \(or SESS_LINK_URL for answer links only\) to the address people open\.$/,
     );

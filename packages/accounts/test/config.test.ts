@@ -6,8 +6,13 @@ const SECRET = 'x'.repeat(32);
 describe('accounts configuration', () => {
   it('SESS_SIGNUP defaults to open in development and invite in production', () => {
     expect(loadConfig({}).signupPolicy).toBe('open');
-    expect(loadConfig({ NODE_ENV: 'production', SESS_SECRET: SECRET }).signupPolicy).toBe('invite');
-    expect(loadConfig({ NODE_ENV: 'production', SESS_SECRET: SECRET, SESS_SIGNUP: 'closed' }).signupPolicy).toBe('closed');
+    expect(
+      loadConfig({ NODE_ENV: 'production', SESS_SECRET: SECRET, SESS_VAPID_SUBJECT: 'mailto:ops@acme.io' }).signupPolicy,
+    ).toBe('invite');
+    expect(
+      loadConfig({ NODE_ENV: 'production', SESS_SECRET: SECRET, SESS_SIGNUP: 'closed', SESS_VAPID_SUBJECT: 'mailto:ops@acme.io' })
+        .signupPolicy,
+    ).toBe('closed');
   });
 
   it('refuses an unknown SESS_SIGNUP', () => {
@@ -18,6 +23,7 @@ describe('accounts configuration', () => {
     expect(loadConfig({}).oidc).toBeNull();
     const config = loadConfig({
       NODE_ENV: 'production',
+      SESS_VAPID_SUBJECT: 'mailto:ops@acme.io',
       SESS_SECRET: SECRET,
       OIDC_ISSUER: 'https://accounts.example.com',
       OIDC_CLIENT_ID: 'sess',

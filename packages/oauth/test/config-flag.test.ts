@@ -16,7 +16,12 @@ describe('SESS_TEST_ALLOW_LOOPBACK_CIMD', () => {
       /test flag/,
     );
     expect(
-      loadConfig({ NODE_ENV: 'production', SESS_SECRET: secret, SESS_TEST_ALLOW_LOOPBACK_CIMD: '0' }).testAllowLoopbackCimd,
+      loadConfig({
+        NODE_ENV: 'production',
+        SESS_SECRET: secret,
+        SESS_TEST_ALLOW_LOOPBACK_CIMD: '0',
+        SESS_VAPID_SUBJECT: 'mailto:ops@acme.io',
+      }).testAllowLoopbackCimd,
     ).toBe(false);
     expect(() => loadConfig({ SESS_TEST_ALLOW_LOOPBACK_CIMD: 'yes' })).toThrow(/must be 0 or 1/);
   });
