@@ -71,6 +71,17 @@ export { type CookieOptions, clearCookie, readCookieValues, serializeCookie } fr
 export { HomePage, type HomeView, renderHomePage } from './home/index.ts';
 export { Page, type PageProps, STYLESHEET_PATH } from './layout.tsx';
 export {
+  CSRF_HEADER,
+  type DeviceView,
+  NOTIFY_FORM_FIELDS,
+  NOTIFY_PATHS,
+  NOTIFY_SCRIPT,
+  NotificationsPage,
+  type NotificationsView,
+  renderNotificationsPage,
+  type SettingsFormView,
+} from './notifications/index.ts';
+export {
   type ClientView,
   type ConnectedAppsView,
   type ConnectedAppView,
@@ -82,5 +93,15 @@ export {
   renderConsentPage,
   renderOAuthErrorPage,
 } from './oauth/index.ts';
+export {
+  BACKGROUND_COLOR,
+  ICON_SVG,
+  iconPng,
+  NOTIFICATIONS_PATH,
+  PWA_PATHS,
+  serviceWorkerScript,
+  THEME_COLOR,
+  WEB_MANIFEST,
+} from './pwa/index.ts';
 export { htmlPage, newNonce, type PageHeaderOptions, pageHeaders, seeOther } from './security-headers.ts';
 export { STYLESHEET, STYLESHEET_ETAG } from './stylesheet.ts';

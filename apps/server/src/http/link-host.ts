@@ -1,4 +1,4 @@
-import { htmlPage, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
+import { htmlPage, PWA_PATHS, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
@@ -37,10 +37,13 @@ export function createLinkOrigins(config: Pick<Config, 'publicUrl' | 'linkUrl'>)
   };
 }
 
-/** What a person on the link origin may reach: the answer pages, the stylesheet, health. */
+/** The installable web app's files (manifest, icons, service worker): answer pages may be opened from it. */
+const WEB_APP_FILES: ReadonlySet<string> = new Set(Object.values(PWA_PATHS));
+
+/** What a person on the link origin may reach: the answer pages, the stylesheet, the web app's files, health. */
 function servedOnLinkHost(method: string, path: string): boolean {
   if (path.startsWith('/s/')) return true;
-  return (method === 'GET' || method === 'HEAD') && (path === STYLESHEET_PATH || path === '/healthz');
+  return (method === 'GET' || method === 'HEAD') && (path === STYLESHEET_PATH || path === '/healthz' || WEB_APP_FILES.has(path));
 }
 
 /**

@@ -1,7 +1,38 @@
-import type { Db } from '@sess/db';
-import type { NotifySealers } from '@sess/notify';
-import type { Hono } from 'hono';
+import { type BrowserSession, readBrowserSession } from '@sess/accounts';
+import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
+import { type Db, notificationSettings } from '@sess/db';
+import { errorPage } from '@sess/error-pages';
+import {
+  listDevices,
+  loadVapidKeys,
+  type NotifySealers,
+  type PushTarget,
+  parseDeviceName,
+  parsePushTarget,
+  readSettings,
+  removeDevice,
+  saveDevice,
+  saveSettings,
+} from '@sess/notify';
+import {
+  ACCOUNT_FORM_FIELDS,
+  CSRF_HEADER,
+  htmlPage,
+  NOTIFY_FORM_FIELDS,
+  NOTIFY_PATHS,
+  type NotificationsView,
+  newNonce,
+  pageHeaders,
+  renderMessagePage,
+  renderNotificationsPage,
+  seeOther,
+} from '@sess/web';
+import { eq } from 'drizzle-orm';
+import type { Context, Handler, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../http/app-env.ts';
+import { parseSettingsForm, settingsToForm } from './settings-form.ts';
+import { mountWebAppFiles } from './web-app-files.ts';
 
 export interface NotificationRoutesDeps {
   db: Db;
@@ -10,7 +41,214 @@ export interface NotificationRoutesDeps {
   now: () => Date;
   /** Outside production a push service on a loopback http address is accepted (tests run one). */
   allowLoopbackHttpEndpoints: boolean;
+  /** PUBLIC_URL and SESS_LINK_URL: the origins whose answer links (`/s/…`) a notification tap may open. */
+  linkOrigins?: readonly string[];
+  /** Whether SMTP is configured (the page says whether e-mail can be sent at all). */
+  emailConfigured?: boolean;
 }
 
-/** `/account/notifications` and the web app's files (manifest, icons, service worker). In progress (issue 16). */
-export function mountNotificationRoutes(_app: Hono<AppEnv>, _deps: NotificationRoutesDeps): void {}
+/** The JSON body of "Notify this device" is a subscription and a name: a few hundred bytes. */
+export const DEVICE_BODY_LIMIT_BYTES = 8 * 1024;
+
+const PURPOSE = {
+  device: 'notify:device',
+  remove: 'notify:remove',
+  settings: 'notify:settings',
+} as const;
+
+const NOTICES: Record<string, string> = {
+  added: 'This device is added: Sess will notify it.',
+  removed: 'Device removed. It gets no more notifications.',
+  saved: 'Settings saved.',
+};
+
+type JsonError = { code: string; message: string; field: string };
+const jsonError = (c: Context<AppEnv>, status: 400 | 401 | 403 | 413 | 415, error: JsonError) =>
+  c.json({ error: error }, status, { 'Cache-Control': 'no-store' });
+
+/**
+ * The notifications page with the page headers plus what it needs beyond them: registering the
+ * service worker (`worker-src 'self'`) and the manifest (`manifest-src 'self'`).
+ */
+function notificationsPage(status: number, view: NotificationsView): Response {
+  const nonce = newNonce();
+  const headers = pageHeaders({ nonce });
+  headers['Content-Security-Policy'] = `${headers['Content-Security-Policy']}; worker-src 'self'; manifest-src 'self'`;
+  return new Response(renderNotificationsPage(view, nonce), {
+    status,
+    headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
+  });
+}
+
+function message(status: number, title: string, text: string): Response {
+  return htmlPage(status, (nonce) =>
+    renderMessagePage(
+      { title, message: text, tone: 'error', link: { href: NOTIFY_PATHS.page, label: 'Back to notifications' } },
+      nonce,
+    ),
+  );
+}
+
+const expiredPage = () =>
+  message(403, 'Nothing was changed', 'This page had expired (or the request did not come from it). Reload it and try again.');
+
+/** A page, never JSON, when a page route fails (503 while the database is out of reach). */
+function withFailurePage(handler: Handler<AppEnv>): Handler<AppEnv> {
+  return async function notificationsRoute(c, next) {
+    try {
+      return await handler(c, next);
+    } catch (error) {
+      return errorPage(error, { backTo: NOTIFY_PATHS.page, logger: c.get('logger'), event: 'notify.page' });
+    }
+  };
+}
+
+/**
+ * `/account/notifications` (the person's devices and settings, "Notify this device"), its form
+ * posts and its one JSON route, and the installable web app's files. Every query is the
+ * signed-in person's own; no endpoint, key, device name or link is ever logged.
+ */
+export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRoutesDeps): void {
+  mountWebAppFiles(app, deps.linkOrigins ?? []);
+  const session = (c: Context<AppEnv>): Promise<BrowserSession | null> =>
+    readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
+  const signIn = () => seeOther(`/signin?return_to=${encodeURIComponent(NOTIFY_PATHS.page)}`);
+
+  async function view(browser: BrowserSession, extra: Partial<NotificationsView> = {}): Promise<NotificationsView> {
+    const [devices, settings, saved, vapid] = await Promise.all([
+      listDevices(deps.db, browser.userId),
+      readSettings(deps.db, browser.userId),
+      deps.db
+        .select({ userId: notificationSettings.userId })
+        .from(notificationSettings)
+        .where(eq(notificationSettings.userId, browser.userId)),
+      loadVapidKeys(deps.db, deps.sealers),
+    ]);
+    const token = (purpose: string) => csrfToken(deps.secret, browser.sessionId, purpose);
+    return {
+      email: browser.email,
+      devices,
+      settings: settingsToForm(settings),
+      settingsUnsaved: saved.length === 0,
+      vapidPublicKey: vapid.publicKey,
+      emailConfigured: deps.emailConfigured ?? false,
+      csrf: {
+        device: token(PURPOSE.device),
+        remove: token(PURPOSE.remove),
+        settings: token(PURPOSE.settings),
+        signout: token('signout'),
+      },
+      ...extra,
+    };
+  }
+
+  app.get(
+    NOTIFY_PATHS.page,
+    withFailurePage(async (c) => {
+      const browser = await session(c);
+      if (!browser) return signIn();
+      const notice = Object.keys(NOTICES).find((key) => c.req.query(key) === '1');
+      return notificationsPage(200, await view(browser, notice ? { notice: NOTICES[notice] } : {}));
+    }),
+  );
+
+  // "Notify this device": JSON { subscription, name } from the page's script, CSRF token in a header.
+  app.post(
+    NOTIFY_PATHS.devices,
+    bodyLimit({
+      maxSize: DEVICE_BODY_LIMIT_BYTES,
+      onError: (c) =>
+        jsonError(c as Context<AppEnv>, 413, {
+          code: 'PAYLOAD_TOO_LARGE',
+          message: `The request body is over ${DEVICE_BODY_LIMIT_BYTES} bytes.`,
+          field: '',
+        }),
+    }),
+    async (c) => {
+      const browser = await session(c);
+      if (!browser) return jsonError(c, 401, { code: 'UNAUTHORIZED', message: 'Sign in to Sess first.', field: '' });
+      if (!checkCsrfToken(deps.secret, browser.sessionId, PURPOSE.device, c.req.header(CSRF_HEADER)))
+        return jsonError(c, 403, {
+          code: 'FORBIDDEN',
+          message: 'This page had expired (or the request did not come from it). Reload it and try again.',
+          field: '',
+        });
+      const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      if (type !== 'application/json')
+        return jsonError(c, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.', field: '' });
+      let body: unknown;
+      try {
+        body = JSON.parse(await c.req.text());
+      } catch {
+        return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message: 'The body is not valid JSON.', field: '' });
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        return jsonError(c, 400, {
+          code: 'INVALID_ARGUMENTS',
+          message: 'The body must be a JSON object with subscription and name.',
+          field: '',
+        });
+      const input = body as { subscription?: unknown; name?: unknown };
+      // Each step's error names its field as a JSON pointer into this body.
+      const invalid = (error: unknown, prefix: string) => {
+        if (!isSessError(error) || error.code !== 'INVALID_ARGUMENTS') throw error;
+        const field = String((error.details as { field?: unknown }).field ?? '');
+        return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message: error.message, field: `${prefix}${field}` });
+      };
+      let target: PushTarget;
+      let name: string;
+      try {
+        target = parsePushTarget(input.subscription, { allowLoopbackHttp: deps.allowLoopbackHttpEndpoints });
+      } catch (error) {
+        return invalid(error, '/subscription');
+      }
+      try {
+        name = parseDeviceName(input.name);
+      } catch (error) {
+        return invalid(error, '');
+      }
+      let id: string;
+      try {
+        id = await saveDevice(deps.db, deps.sealers, { userId: browser.userId, target, name, now: deps.now() });
+      } catch (error) {
+        return invalid(error, '');
+      }
+      c.get('logger').info({ event: 'notify.device_saved', deviceId: id }, 'device saved');
+      return c.json({ device: { id, name } }, 201, { 'Cache-Control': 'no-store' });
+    },
+  );
+
+  app.post(
+    NOTIFY_PATHS.removeDevice,
+    withFailurePage(async (c) => {
+      const form = new URLSearchParams(await c.req.text());
+      const browser = await session(c);
+      if (!browser) return signIn();
+      if (!checkCsrfToken(deps.secret, browser.sessionId, PURPOSE.remove, form.get(ACCOUNT_FORM_FIELDS.csrf)))
+        return expiredPage();
+      const removed = await removeDevice(deps.db, browser.userId, (form.get(NOTIFY_FORM_FIELDS.device) ?? '').slice(0, 64));
+      if (!removed) return message(404, 'No such device', 'This device is not on your list (it may already be removed).');
+      c.get('logger').info({ event: 'notify.device_removed' }, 'device removed by its owner');
+      return seeOther(`${NOTIFY_PATHS.page}?removed=1`);
+    }),
+  );
+
+  app.post(
+    NOTIFY_PATHS.settings,
+    withFailurePage(async (c) => {
+      const form = new URLSearchParams(await c.req.text());
+      const browser = await session(c);
+      if (!browser) return signIn();
+      if (!checkCsrfToken(deps.secret, browser.sessionId, PURPOSE.settings, form.get(ACCOUNT_FORM_FIELDS.csrf)))
+        return expiredPage();
+      const parsed = parseSettingsForm(form);
+      if (!parsed.ok)
+        return notificationsPage(
+          400,
+          await view(browser, { settings: parsed.values, settingsUnsaved: false, error: parsed.error }),
+        );
+      await saveSettings(deps.db, browser.userId, parsed.settings, deps.now());
+      return seeOther(`${NOTIFY_PATHS.page}?saved=1`);
+    }),
+  );
+}

@@ -2,6 +2,7 @@ import { ConnectAgent } from '../connect/connect-agent.tsx';
 import { COPY_SCRIPT } from '../connect/copy-script.ts';
 import { Isolate, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
+import { NOTIFICATIONS_PATH } from '../pwa/web-app.ts';
 import { CsrfField, formatWhen, Notice, SignOutForm, toDocument } from './parts.tsx';
 import type { AccountView, AccountWorkspaceView } from './view.ts';
 
@@ -88,6 +89,11 @@ export function AccountPage({ view, nonce }: { view: AccountView; nonce: string 
           <li>
             <a class="button secondary" href={view.links.review}>
               Interactions to review
+            </a>
+          </li>
+          <li>
+            <a class="button secondary" href={NOTIFICATIONS_PATH}>
+              Notifications
             </a>
           </li>
         </ul>

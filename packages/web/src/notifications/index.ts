@@ -1,0 +1,10 @@
+export { NotificationsPage, renderNotificationsPage } from './notifications-page.tsx';
+export { NOTIFY_SCRIPT } from './notify-script.ts';
+export {
+  CSRF_HEADER,
+  type DeviceView,
+  NOTIFY_FORM_FIELDS,
+  NOTIFY_PATHS,
+  type NotificationsView,
+  type SettingsFormView,
+} from './view.ts';
