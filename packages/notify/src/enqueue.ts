@@ -1,4 +1,4 @@
-import { type DbOrTx, queryRows } from '@sess/db';
+import { type DbOrTx, notify, queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import type { NotifySealers } from './sealers.ts';
 import { topicOf } from './topic.ts';
@@ -56,6 +56,16 @@ function recipients(recipient: NoticeRecipient, workspaceId: string, emailAvaila
             or (coalesce(s.email_enabled, true) and ${emailAvailable}::boolean))`;
 }
 
+/**
+ * The bus channel that wakes the workers. Each enqueue sends on it in the caller's transaction,
+ * so the wake is delivered on commit (and never for a rolled-back form).
+ */
+export const OUTBOX_CHANNEL = 'notify_outbox';
+
+async function wakeWorkers(db: DbOrTx, added: number): Promise<void> {
+  if (added > 0) await notify(db, OUTBOX_CHANNEL, '');
+}
+
 const NEW_ID = sql`'ntf_' || replace(gen_random_uuid()::text, '-', '')`;
 
 /**
@@ -78,7 +88,7 @@ export async function enqueueFormNotice(
   const now = notice.now.toISOString();
   const expires = notice.expiresAt.toISOString();
   const remindAt = reminderAt(notice.now, notice.expiresAt).toISOString();
-  const rows = await queryRows<{ n: number }>(
+  const rows = await queryRows<{ n: number; total: number }>(
     db,
     sql`with r as (${recipients(notice.recipient, notice.workspaceId, options.emailAvailable)}),
          added as (
@@ -92,8 +102,9 @@ export async function enqueueFormNotice(
              from r
             where r.reminders and ${notice.kind} = 'form' and ${remindAt}::timestamptz > ${now}::timestamptz
            returning kind)
-       select count(*) filter (where kind <> 'reminder')::int as n from added`,
+       select count(*) filter (where kind <> 'reminder')::int as n, count(*)::int as total from added`,
   );
+  await wakeWorkers(db, Number(rows[0]?.total ?? 0));
   return Number(rows[0]?.n ?? 0) > 0;
 }
 
@@ -128,6 +139,7 @@ export async function enqueueAskWatch(
            returning 1)
        select count(*)::int as n from added`,
   );
+  // No wake: these rows are due at the deadline, which the workers' poll finds.
   return Number(rows[0]?.n ?? 0) > 0;
 }
 
@@ -138,7 +150,8 @@ export async function enqueueAskWatch(
  */
 export async function enqueueAskAnswer(db: DbOrTx, input: { sessionId: string; closed: boolean; now: Date }): Promise<void> {
   const now = input.now.toISOString();
-  await db.execute(
+  const rows = await queryRows<{ n: number }>(
+    db,
     sql`with watch as (
           select o.id, o.user_id, o.workspace_id, o.topic, o.payload, o.expires_at, coalesce(s.ask_updates, 'closed') as ask_updates
             from notification_outbox o
@@ -148,11 +161,15 @@ export async function enqueueAskAnswer(db: DbOrTx, input: { sessionId: string; c
           update notification_outbox o set not_before = ${now}::timestamptz
             from watch w
            where o.id = w.id and ${input.closed}::boolean and w.ask_updates <> 'off'
+          returning 1),
+        added as (
+          insert into notification_outbox (id, user_id, workspace_id, session_id, kind, topic, payload, not_before, expires_at, created_at)
+          select ${NEW_ID}, w.user_id, w.workspace_id, ${input.sessionId}, 'ask_answer', w.topic, w.payload,
+                 ${now}::timestamptz, w.expires_at, ${now}::timestamptz
+            from watch w
+           where not ${input.closed}::boolean and w.ask_updates = 'each_answer'
           returning 1)
-        insert into notification_outbox (id, user_id, workspace_id, session_id, kind, topic, payload, not_before, expires_at, created_at)
-        select ${NEW_ID}, w.user_id, w.workspace_id, ${input.sessionId}, 'ask_answer', w.topic, w.payload,
-               ${now}::timestamptz, w.expires_at, ${now}::timestamptz
-          from watch w
-         where not ${input.closed}::boolean and w.ask_updates = 'each_answer'`,
+      select ((select count(*) from closing) + (select count(*) from added))::int as n`,
   );
+  await wakeWorkers(db, Number(rows[0]?.n ?? 0));
 }

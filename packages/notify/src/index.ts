@@ -7,8 +7,36 @@ export {
   type FormNotice,
   type NoticePayload,
   type NoticeRecipient,
+  OUTBOX_CHANNEL,
   reminderAt,
 } from './enqueue.ts';
+export {
+  classifyMailError,
+  createMailSender,
+  type MailConfig,
+  type MailOutcome,
+  type MailResult,
+  type MailSender,
+  mailText,
+} from './mail-sender.ts';
+export {
+  type AskProgress,
+  bodyFor,
+  composeMessage,
+  type DevicePayload,
+  devicePayload,
+  MAX_PUSH_PAYLOAD_BYTES,
+  type NotificationKind,
+  type NotificationMessage,
+} from './message.ts';
+export {
+  classifyPushStatus,
+  type PushOptions,
+  type PushOutcome,
+  type PushResult,
+  sendPush,
+  type VapidIdentity,
+} from './push-sender.ts';
 export { createNotifySealers, type NotifySealers } from './sealers.ts';
 export {
   ASK_UPDATES,
@@ -39,3 +67,11 @@ export {
 } from './subscriptions.ts';
 export { topicOf } from './topic.ts';
 export { loadVapidKeys, type VapidKeyPair } from './vapid.ts';
+export {
+  backoffMs,
+  checkVapidSubject,
+  MAX_ATTEMPTS,
+  type NotificationWorker,
+  type NotificationWorkerOptions,
+  startNotificationWorker,
+} from './worker.ts';

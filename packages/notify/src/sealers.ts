@@ -4,7 +4,7 @@ import { createSealer, type Sealer } from '@sess/core';
 export interface NotifySealers {
   /** A device's endpoint and keys; additional data: the subscription id. */
   subscription: Sealer;
-  /** An outbox row's title and link; additional data: `<session id>:<kind>`. */
+  /** An outbox row's title and link; additional data: the session id (an Ask's answer rows copy its watch row's payload). */
   outbox: Sealer;
   /** The VAPID private key; additional data: the row id. */
   vapid: Sealer;

@@ -1,0 +1,80 @@
+import nodemailer from 'nodemailer';
+import type { NotificationMessage } from './message.ts';
+
+/** Where e-mail goes out: `SMTP_URL` (smtp:// or smtps://, credentials in it) and the From address. */
+export interface MailConfig {
+  smtpUrl: string;
+  from: string;
+}
+
+/** `accepted`: the server took it; `retry`: no answer, a timeout or a 4xx; `rejected`: a 5xx (the same again cannot help). */
+export type MailOutcome = 'accepted' | 'retry' | 'rejected';
+
+export interface MailResult {
+  outcome: MailOutcome;
+  /** The SMTP reply code, when the server gave one. */
+  responseCode: number | null;
+}
+
+export interface MailSender {
+  send(to: string, message: NotificationMessage): Promise<MailResult>;
+  close(): void;
+}
+
+/** The plain text of a notification e-mail: why, the title and the whole link on a line of its own. */
+export function mailText(message: NotificationMessage): string {
+  return [
+    message.body,
+    '',
+    message.title,
+    message.url,
+    '',
+    'Sess sends this because e-mail notifications are on for your account; you can turn them off on your account page.',
+    '',
+  ].join('\n');
+}
+
+export function classifyMailError(error: unknown): MailResult {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  const responseCode = typeof code === 'number' ? code : null;
+  return { outcome: responseCode !== null && responseCode >= 500 ? 'rejected' : 'retry', responseCode };
+}
+
+/**
+ * One SMTP transport for the worker's life. Errors are classified and dropped, never passed on:
+ * an SMTP error's text quotes the recipient's address.
+ */
+export function createMailSender(config: MailConfig, options: { timeoutMs?: number } = {}): MailSender {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const transport = nodemailer.createTransport({
+    url: config.smtpUrl,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    logger: false,
+  });
+  return {
+    async send(to, message) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<MailResult>((resolve) => {
+        timer = setTimeout(() => resolve({ outcome: 'retry', responseCode: null }), timeoutMs);
+      });
+      const sent = transport
+        .sendMail({
+          from: config.from,
+          to,
+          subject: message.title,
+          text: mailText(message),
+          // RFC 3834: an automatic message; autoresponders do not answer it.
+          headers: { 'Auto-Submitted': 'auto-generated' },
+        })
+        .then((): MailResult => ({ outcome: 'accepted', responseCode: 250 }), classifyMailError);
+      try {
+        return await Promise.race([sent, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close: () => transport.close(),
+  };
+}

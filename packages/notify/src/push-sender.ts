@@ -1,0 +1,102 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isLoopbackHostname } from '@sess/core';
+import webPush from 'web-push';
+import type { PushTarget } from './subscriptions.ts';
+
+/** The VAPID identity a push is signed with (RFC 8292): the deployment's key pair and a contact. */
+export interface VapidIdentity {
+  /** A `mailto:` or `https:` contact the push service may use. */
+  subject: string;
+  publicKey: string;
+  privateKey: string;
+}
+
+export interface PushOptions {
+  vapid: VapidIdentity;
+  /** How long the push service keeps the message for an offline device (the link's time left). */
+  ttlSeconds: number;
+  /** RFC 8030 Topic: a later message with the same topic replaces this one. */
+  topic: string;
+  urgency: 'very-low' | 'low' | 'normal' | 'high';
+  /** The whole request (connect, send, response) must end within this. */
+  timeoutMs: number;
+}
+
+/**
+ * What became of a push: `accepted` (2xx), `gone` (404/410: the subscription is over), `retry`
+ * (429, 5xx, network failure or timeout) or `rejected` (any other 4xx, e.g. 400, 403 or 413:
+ * sending the same again cannot help).
+ */
+export type PushOutcome = 'accepted' | 'gone' | 'retry' | 'rejected';
+
+export interface PushResult {
+  outcome: PushOutcome;
+  /** The push service's status, or null when no response came. */
+  status: number | null;
+  /** A `Retry-After` in seconds the service asked for (429, 503). */
+  retryAfterSeconds?: number;
+}
+
+export function classifyPushStatus(status: number): PushOutcome {
+  if (status >= 200 && status < 300) return 'accepted';
+  if (status === 404 || status === 410) return 'gone';
+  if (status === 429 || status >= 500) return 'retry';
+  return 'rejected';
+}
+
+function retryAfter(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d{1,7}$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/**
+ * Encrypts `payload` for the device (RFC 8291, aes128gcm) and signs the request (VAPID) with
+ * web-push, then posts it. web-push builds the request; it is sent here because web-push only
+ * speaks https, and a push service run by tests on loopback is plain http. Never throws for a
+ * failed delivery; never returns anything of the endpoint, keys or payload.
+ */
+export async function sendPush(target: PushTarget, payload: string, options: PushOptions): Promise<PushResult> {
+  const endpoint = new URL(target.endpoint);
+  const plainHttp = endpoint.protocol === 'http:';
+  if ((plainHttp && !isLoopbackHostname(endpoint.hostname)) || (!plainHttp && endpoint.protocol !== 'https:'))
+    return { outcome: 'rejected', status: null };
+  let details: webPush.RequestDetails;
+  try {
+    details = webPush.generateRequestDetails({ endpoint: target.endpoint, keys: target.keys }, payload, {
+      vapidDetails: options.vapid,
+      TTL: Math.max(0, Math.floor(options.ttlSeconds)),
+      topic: options.topic,
+      urgency: options.urgency,
+      contentEncoding: 'aes128gcm' as webPush.ContentEncoding,
+    });
+  } catch {
+    // A key the browser could not have made, or a bad VAPID identity: sending again cannot help.
+    return { outcome: 'rejected', status: null };
+  }
+  const send = plainHttp ? httpRequest : httpsRequest;
+  return new Promise<PushResult>((resolve) => {
+    const req = send(endpoint, { method: 'POST', headers: details.headers }, (response) => {
+      response.resume(); // the body says nothing the status does not
+      response.on('end', () => {
+        clearTimeout(timer);
+        const status = response.statusCode ?? 0;
+        const after = retryAfter(response.headers['retry-after']);
+        resolve({ outcome: classifyPushStatus(status), status, ...(after !== undefined ? { retryAfterSeconds: after } : {}) });
+      });
+      response.on('error', () => {
+        clearTimeout(timer);
+        resolve({ outcome: 'retry', status: null });
+      });
+    });
+    const timer = setTimeout(() => req.destroy(new Error('push timed out')), options.timeoutMs);
+    req.on('error', () => {
+      clearTimeout(timer);
+      resolve({ outcome: 'retry', status: null });
+    });
+    req.end(details.body ?? undefined);
+  });
+}

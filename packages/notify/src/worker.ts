@@ -1,0 +1,386 @@
+import { type Logger, SessError } from '@sess/core';
+import { type Database, type Db, formAnswers, formSessions, notificationOutbox, users } from '@sess/db';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { type NoticePayload, OUTBOX_CHANNEL } from './enqueue.ts';
+import { createMailSender, type MailConfig, type MailSender } from './mail-sender.ts';
+import { composeMessage, devicePayload, type NotificationKind, type NotificationMessage } from './message.ts';
+import { sendPush, type VapidIdentity } from './push-sender.ts';
+import { createNotifySealers, type NotifySealers } from './sealers.ts';
+import { afterQuietHours, type NotificationSettings, readSettings } from './settings.ts';
+import { forgetDevice, markDelivered, markFailed, readDeliveryTargets } from './subscriptions.ts';
+import { loadVapidKeys } from './vapid.ts';
+
+/*
+ * The outbox worker: sends what enqueue.ts wrote, after commit, from any number of replicas.
+ * A row is claimed with a lease (`locked_until`, `for update skip locked`), and every later
+ * write to it is fenced on the attempt count it was claimed with, so a worker whose lease ran
+ * out cannot undo what the next one did. A crash between a send and the delete resends after
+ * the lease with the same Topic and id, which replaces the earlier notification on the device.
+ */
+
+export const MAX_ATTEMPTS = 8;
+const BACKOFF_BASE_MS = 15_000;
+const BACKOFF_CAP_MS = 30 * 60_000;
+
+export interface NotificationWorkerOptions {
+  database: Database;
+  /** The server secret (the sealers' root). */
+  secret: string;
+  logger: Logger;
+  now?: () => Date;
+  /** The VAPID contact (RFC 8292 `sub`): a `mailto:` or `https:` address. */
+  vapidSubject: string;
+  /** E-mail as the second channel; none without it. */
+  mail?: MailConfig;
+  /** How often due rows are looked for without a wake (retries, quiet hours, reminders). */
+  pollMs?: number;
+  /** How long a claimed row is this worker's; after it another worker sends it again. */
+  leaseMs?: number;
+  /** Rows claimed at a time (sent concurrently). */
+  batch?: number;
+  /** Bound on one push or one e-mail. */
+  timeoutMs?: number;
+  /**
+   * False: no poll timer, no bus wake and no run at start; only `runOnce` sends (tests that
+   * want each step to happen when they say).
+   */
+  background?: boolean;
+}
+
+export interface NotificationWorker {
+  /** Looks for due rows soon (coalesced with a run already waiting). */
+  wake(): void;
+  /** Claims and sends everything due now; resolves to how many rows it finished (sent or dropped). */
+  runOnce(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Checks the VAPID subject: RFC 8292 asks for a contact, `mailto:` or `https:`. */
+export function checkVapidSubject(subject: string): string {
+  const ok = URL.canParse(subject) && ['mailto:', 'https:'].includes(new URL(subject).protocol);
+  if (!ok)
+    throw new SessError(
+      'NOT_CONFIGURED',
+      'The VAPID subject must be a mailto: or https: address where push services can reach the operator, such as mailto:ops@example.com.',
+      { field: '/vapidSubject' },
+    );
+  return subject;
+}
+
+/** The wait before retry `attempts` + 1: 15 s doubling per attempt, at most 30 min, ±25 % jitter. */
+export function backoffMs(attempts: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.75 + random() * 0.5));
+}
+
+type ClaimedRow = typeof notificationOutbox.$inferSelect;
+
+/** How one row ended: deleted (sent or dropped) or left for later. */
+type RowEnd = 'finished' | 'later';
+
+interface SessionFacts {
+  state: 'open' | 'completed' | 'withdrawn';
+  closesAt: Date;
+  askAnswered: number;
+  askMax: number | null;
+  answered: boolean;
+}
+
+export function startNotificationWorker(options: NotificationWorkerOptions): NotificationWorker {
+  const { database, logger } = options;
+  const db: Db = database.db;
+  const now = options.now ?? (() => new Date());
+  const leaseMs = options.leaseMs ?? 60_000;
+  const batch = options.batch ?? 20;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const vapidSubject = checkVapidSubject(options.vapidSubject);
+  const sealers: NotifySealers = createNotifySealers(options.secret);
+  const mail: MailSender | null = options.mail ? createMailSender(options.mail, { timeoutMs }) : null;
+
+  let vapid: Promise<VapidIdentity> | null = null;
+  const vapidIdentity = (): Promise<VapidIdentity> => {
+    vapid ??= loadVapidKeys(db, sealers).then(
+      (keys) => ({ subject: vapidSubject, ...keys }),
+      (error: unknown) => {
+        vapid = null; // the next run tries again
+        throw error;
+      },
+    );
+    return vapid;
+  };
+
+  /** Every later write to a claimed row: only while it is still this claim's. */
+  const mine = (row: ClaimedRow) => and(eq(notificationOutbox.id, row.id), eq(notificationOutbox.attempts, row.attempts));
+
+  async function claim(at: Date): Promise<ClaimedRow[]> {
+    const due = db
+      .select({ id: notificationOutbox.id })
+      .from(notificationOutbox)
+      .where(
+        and(
+          lte(notificationOutbox.notBefore, at),
+          or(isNull(notificationOutbox.lockedUntil), lt(notificationOutbox.lockedUntil, at)),
+        ),
+      )
+      .orderBy(asc(notificationOutbox.notBefore))
+      .limit(batch)
+      .for('update', { skipLocked: true });
+    return db
+      .update(notificationOutbox)
+      .set({ lockedUntil: new Date(at.getTime() + leaseMs), attempts: sql`${notificationOutbox.attempts} + 1` })
+      .where(inArray(notificationOutbox.id, due))
+      .returning();
+  }
+
+  async function finish(row: ClaimedRow): Promise<RowEnd> {
+    await db.delete(notificationOutbox).where(mine(row));
+    return 'finished';
+  }
+
+  async function drop(row: ClaimedRow, reason: string, level: 'info' | 'warn' = 'info'): Promise<RowEnd> {
+    logger[level](
+      { event: 'notify.dropped', outboxId: row.id, kind: row.kind, reason, attempts: row.attempts },
+      'notification dropped',
+    );
+    return finish(row);
+  }
+
+  async function readSession(row: ClaimedRow): Promise<SessionFacts | undefined> {
+    const [facts] = await db
+      .select({
+        state: formSessions.state,
+        closesAt: formSessions.closesAt,
+        askAnswered: formSessions.askAnswered,
+        askMax: formSessions.askMax,
+        // The interaction's current revision has its answer (an Ask's answers carry a respondent).
+        answered: sql<boolean>`exists (select 1 from ${formAnswers} where ${formAnswers.sessionId} = ${formSessions.id}
+          and ${formAnswers.revision} = ${formSessions.currentRevision} and ${formAnswers.respondentId} is null)`,
+      })
+      .from(formSessions)
+      .where(and(eq(formSessions.id, row.sessionId), eq(formSessions.workspaceId, row.workspaceId)));
+    return facts;
+  }
+
+  /** Why the row is not to be sent at all (any more), or null. */
+  function staleReason(
+    row: ClaimedRow,
+    session: SessionFacts | undefined,
+    settings: NotificationSettings,
+    at: Date,
+  ): string | null {
+    if (row.expiresAt.getTime() <= at.getTime()) return 'lapsed';
+    if (!session) return 'session_gone';
+    const kind = row.kind as NotificationKind;
+    if (kind === 'ask_answer' || kind === 'ask_closed') {
+      if (session.state === 'withdrawn') return 'withdrawn';
+      if (settings.askUpdates === 'off' || (kind === 'ask_answer' && settings.askUpdates !== 'each_answer')) return 'turned_off';
+      return null;
+    }
+    // A form, its follow-up or its reminder: only while the form still waits for the person.
+    if (session.state !== 'open' || session.closesAt.getTime() <= at.getTime() || session.answered) return 'settled';
+    if (kind === 'reminder' && !settings.reminders) return 'turned_off';
+    return null;
+  }
+
+  async function handleRow(row: ClaimedRow, at: Date): Promise<RowEnd> {
+    const [session, settings] = await Promise.all([readSession(row), readSettings(db, row.userId)]);
+    const stale = staleReason(row, session, settings, at);
+    if (stale || !session) return drop(row, stale ?? 'session_gone');
+
+    const until = afterQuietHours(settings, at);
+    if (until.getTime() > at.getTime()) {
+      // Postponed, not failed: the attempt is given back.
+      await db
+        .update(notificationOutbox)
+        .set({ notBefore: until, lockedUntil: null, attempts: sql`${notificationOutbox.attempts} - 1` })
+        .where(mine(row));
+      logger.debug(
+        { event: 'notify.postponed', outboxId: row.id, kind: row.kind },
+        'notification postponed to the end of quiet hours',
+      );
+      return 'later';
+    }
+
+    let content: NoticePayload;
+    try {
+      content = JSON.parse(sealers.outbox.open(row.sessionId, row.payload)) as NoticePayload;
+    } catch {
+      return drop(row, 'unreadable', 'warn'); // sealed under another secret
+    }
+    const ask = session.askMax === null ? null : { answered: session.askAnswered, max: session.askMax };
+    const message = composeMessage(row.kind as NotificationKind, content, ask);
+    const lastAttempt = row.attempts >= MAX_ATTEMPTS;
+
+    const push = settings.pushEnabled
+      ? await pushToDevices(row, message, at)
+      : { accepted: 0, retry: false, retryAfterSeconds: 0 };
+    let emailed = false;
+    let retry = push.retry;
+    // E-mail when no device took it, once no device is still to be retried (or it is the last try).
+    if (push.accepted === 0 && (!push.retry || lastAttempt) && settings.emailEnabled && mail) {
+      const result = await sendMail(row, message);
+      emailed = result === 'accepted';
+      retry ||= result === 'retry';
+    }
+
+    const delivered = push.accepted > 0 || emailed;
+    if (delivered)
+      logger.info(
+        {
+          event: 'notify.sent',
+          outboxId: row.id,
+          kind: row.kind,
+          devices: push.accepted,
+          email: emailed,
+          attempts: row.attempts,
+        },
+        'notification sent',
+      );
+    if (!retry) return delivered ? finish(row) : drop(row, 'no_channel');
+    // A device (or the mail server) asked for another try. The retry pushes to every device
+    // again; one that already has it gets the same Topic and tag, which replaces it.
+    const delay = Math.max(backoffMs(row.attempts), push.retryAfterSeconds * 1000);
+    const next = new Date(at.getTime() + delay);
+    if (lastAttempt || next.getTime() >= row.expiresAt.getTime()) {
+      if (delivered) return finish(row);
+      return drop(row, lastAttempt ? 'attempts_exhausted' : 'lapses_before_retry', 'warn');
+    }
+    await db.update(notificationOutbox).set({ notBefore: next, lockedUntil: null }).where(mine(row));
+    logger.info(
+      { event: 'notify.retry', outboxId: row.id, kind: row.kind, attempts: row.attempts, delayMs: delay },
+      'notification to be retried',
+    );
+    return 'later';
+  }
+
+  async function pushToDevices(row: ClaimedRow, message: NotificationMessage, at: Date) {
+    const targets = await readDeliveryTargets(db, sealers, row.userId);
+    const outcome = { accepted: 0, retry: false, retryAfterSeconds: 0 };
+    if (targets.length === 0) return outcome;
+    const payload = devicePayload(message, { id: row.id, topic: row.topic });
+    if (payload === null) {
+      logger.warn({ event: 'notify.too_large', outboxId: row.id, kind: row.kind }, 'notification too large to push');
+      return outcome;
+    }
+    const identity = await vapidIdentity();
+    const ttlSeconds = Math.max(0, Math.floor((row.expiresAt.getTime() - at.getTime()) / 1000));
+    await Promise.all(
+      targets.map(async (target) => {
+        const result = await sendPush(target, payload, {
+          vapid: identity,
+          ttlSeconds,
+          topic: row.topic,
+          urgency: 'high',
+          timeoutMs,
+        });
+        const fields = { outboxId: row.id, deviceId: target.id, status: result.status };
+        switch (result.outcome) {
+          case 'accepted':
+            outcome.accepted += 1;
+            await markDelivered(db, target.id, at);
+            return;
+          case 'gone':
+            await forgetDevice(db, target.id);
+            logger.info({ event: 'notify.device_gone', ...fields }, 'push subscription gone; device forgotten');
+            return;
+          case 'retry':
+            outcome.retry = true;
+            outcome.retryAfterSeconds = Math.max(outcome.retryAfterSeconds, result.retryAfterSeconds ?? 0);
+            await markFailed(db, target.id, at);
+            logger.info({ event: 'notify.push_failed', ...fields }, 'push failed; to be retried');
+            return;
+          case 'rejected':
+            await markFailed(db, target.id, at);
+            logger.warn({ event: 'notify.push_rejected', ...fields }, 'push service refused the push');
+        }
+      }),
+    );
+    return outcome;
+  }
+
+  async function sendMail(row: ClaimedRow, message: NotificationMessage) {
+    const [person] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+    if (!person || !mail) return 'rejected' as const;
+    const result = await mail.send(person.email, message);
+    if (result.outcome !== 'accepted')
+      logger.info(
+        { event: 'notify.mail_failed', outboxId: row.id, outcome: result.outcome, responseCode: result.responseCode },
+        'e-mail not accepted',
+      );
+    return result.outcome;
+  }
+
+  /** Claims and processes batches until nothing is due; returns the rows finished. */
+  async function drain(): Promise<number> {
+    let finished = 0;
+    for (;;) {
+      const at = now();
+      const rows = await claim(at);
+      if (rows.length === 0) return finished;
+      const ends = await Promise.all(
+        rows.map((row) =>
+          handleRow(row, at).catch((error: unknown) => {
+            // Left leased: another run sends it after the lease.
+            logger.error(
+              { event: 'notify.row_failed', outboxId: row.id, kind: row.kind, err: error },
+              'notification not processed',
+            );
+            return 'later' as const;
+          }),
+        ),
+      );
+      finished += ends.filter((end) => end === 'finished').length;
+    }
+  }
+
+  let closed = false;
+  let tail: Promise<unknown> = Promise.resolve();
+  let queued = false;
+
+  const runOnce = (): Promise<number> => {
+    const run = tail.then(drain);
+    tail = run.catch(() => {});
+    return run;
+  };
+
+  const wake = (): void => {
+    if (closed || queued) return;
+    queued = true;
+    const run = tail.then(() => {
+      queued = false;
+      return closed ? 0 : drain();
+    });
+    tail = run.catch((error: unknown) =>
+      logger.error({ event: 'notify.run_failed', err: error }, 'notification run failed; the poll tries again'),
+    );
+  };
+
+  const background = options.background ?? true;
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: Promise<(() => Promise<void>) | undefined> = Promise.resolve(undefined);
+  let offReconnect: (() => void) | undefined;
+  if (background) {
+    timer = setInterval(wake, options.pollMs ?? 5_000);
+    timer.unref();
+    unsubscribe = database.bus.subscribe(OUTBOX_CHANNEL, wake).catch((error: unknown) => {
+      logger.warn({ event: 'notify.listen_failed', err: error }, 'no wake on commit; the poll still sends');
+      return undefined;
+    });
+    // Wakes sent while the listener was down are lost.
+    offReconnect = database.bus.onReconnect(wake);
+    wake(); // rows a crash left behind
+  }
+
+  return {
+    wake,
+    runOnce,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      offReconnect?.();
+      await (await unsubscribe)?.();
+      await tail;
+      mail?.close();
+    },
+  };
+}
