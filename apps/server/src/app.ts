@@ -3,7 +3,7 @@ import { createPageRoutes } from '@sess/answer-pages';
 import type { Logger } from '@sess/core';
 import { type Database, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
-import { createNotifySealers } from '@sess/notify';
+import { createNotifySealers, enqueueAskAnswer } from '@sess/notify';
 import { createOAuthRoutes } from '@sess/oauth';
 import { createJwksRoute, createV1Routes } from '@sess/v1-api';
 import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
@@ -16,6 +16,7 @@ import { onError, onNotFound } from './http/errors.ts';
 import { limitBodies } from './http/limit-bodies.ts';
 import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { requestLogger } from './http/request-logger.ts';
+import { createFormNotices } from './mcp/form-notices.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountReviewRoutes } from './mcp/review-routes.ts';
 import { mountNotificationRoutes } from './notify/notification-routes.ts';
@@ -92,6 +93,13 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
       clientIp: clientAddress,
     }),
   );
+  // Notifications (issue 16): the outbox rows are written in the forms' own transactions (the
+  // worker, started by server.ts, sends them); nothing at all when SESS_NOTIFICATIONS=off.
+  const sealers = createNotifySealers(deps.secret);
+  const notifications = deps.config.notifications;
+  const notices = notifications
+    ? createFormNotices({ sealers, emailAvailable: notifications.mail !== null, now: deps.now })
+    : undefined;
   // The person's pages behind a link: /s/:token (answer, extend, Ask start, live wait).
   // One forms runtime per process (one waiter map, one signing-key cache); /v1 shares it.
   const forms =
@@ -104,6 +112,13 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
       logger: deps.logger,
       now: deps.now,
       linkHorizonSeconds: deps.config.linkHorizonSeconds,
+      // An Ask's owner is told of its answers or its close, in the answer's transaction.
+      ...(notifications
+        ? {
+            onAskAnswer: (tx, answer) =>
+              enqueueAskAnswer(tx, { sessionId: answer.sessionId, closed: answer.closed, now: deps.now() }),
+          }
+        : {}),
     });
   if (!deps.forms) deps.onClose?.(() => forms.close());
   app.route('/', createPageRoutes({ runtime: forms, secret: deps.secret, secureCookieFor: linkOrigins.secureCookieFor }));
@@ -139,6 +154,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     clientAddress,
     apiKeys,
     onClose: deps.onClose,
+    notices,
   });
   // The person's review of interactions no tool can move on: /account/interactions.
   mountReviewRoutes(app, { db, runtime: forms, secret: deps.secret, now: deps.now });
@@ -146,7 +162,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   mountNotificationRoutes(app, {
     db,
     secret: deps.secret,
-    sealers: createNotifySealers(deps.secret),
+    sealers,
     now: deps.now,
     allowLoopbackHttpEndpoints: deps.config.nodeEnv !== 'production',
   });

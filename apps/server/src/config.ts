@@ -88,6 +88,8 @@ const EnvSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1).max(1024, 'must be at most 1024 characters').optional(),
   OIDC_PROVIDER_NAME: z.string().min(1).max(40, 'must be at most 40 characters').optional(),
   SESS_TEST_ALLOW_LOOPBACK_CIMD: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  // Test flag: notifications are written to the outbox but no worker sends them (the crash test's first process).
+  SESS_TEST_HOLD_NOTIFICATIONS: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
   // /mcp: requests per minute per client IP and per signed-in principal (0 turns a limit off),
   // and exact browser origins allowed to call it (comma-separated; non-browser clients send none).
   SESS_MCP_RATE_PER_IP: integer(0, 100_000_000).default(6000),
@@ -176,6 +178,12 @@ export interface Config {
    * from loopback addresses (over http too) and from nowhere else. Refused in production.
    */
   testAllowLoopbackCimd: boolean;
+  /**
+   * Test flag `SESS_TEST_HOLD_NOTIFICATIONS=1`: forms still write their notifications to the
+   * outbox, but this process starts no worker to send them (another process sends them).
+   * Refused in production.
+   */
+  testHoldNotifications: boolean;
   /** /mcp limits per minute (0 = off) and the exact browser origins it accepts. */
   mcp: { ratePerIp: number; ratePerPrincipal: number; allowedOrigins: string[] };
   /** `SESS_TRUSTED_PROXIES`: proxies whose X-Forwarded-For names the client; empty = none. */
@@ -208,6 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (e.NODE_ENV === 'production' && e.SESS_TEST_ALLOW_LOOPBACK_CIMD === '1') {
     throw new ConfigError('SESS_TEST_ALLOW_LOOPBACK_CIMD', 'is a test flag and must not be set when NODE_ENV=production.');
   }
+  if (e.NODE_ENV === 'production' && e.SESS_TEST_HOLD_NOTIFICATIONS === '1') {
+    throw new ConfigError('SESS_TEST_HOLD_NOTIFICATIONS', 'is a test flag and must not be set when NODE_ENV=production.');
+  }
   if (e.NODE_ENV === 'production' && !e.SESS_SECRET) {
     throw new ConfigError('SESS_SECRET', 'is required when NODE_ENV=production (for example: openssl rand -base64 32).');
   }
@@ -228,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     signupPolicy: e.SESS_SIGNUP ?? (e.NODE_ENV === 'production' ? 'invite' : 'open'),
     oidc: loadOidc(e),
     testAllowLoopbackCimd: e.SESS_TEST_ALLOW_LOOPBACK_CIMD === '1',
+    testHoldNotifications: e.SESS_TEST_HOLD_NOTIFICATIONS === '1',
     mcp: {
       ratePerIp: e.SESS_MCP_RATE_PER_IP,
       ratePerPrincipal: e.SESS_MCP_RATE_PER_PRINCIPAL,

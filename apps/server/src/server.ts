@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createLogger, type Logger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
+import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
 import { buildApp } from './app.ts';
 import { type Config, embeddedDatabaseDir } from './config.ts';
 import { resolveSecret } from './secret.ts';
@@ -12,7 +13,7 @@ export interface RunningServer {
   config: Config;
   database: Database;
   logger: Logger;
-  /** Stops accepting, lets in-flight requests finish within the grace period, closes the database. */
+  /** Stops accepting, lets in-flight requests finish within the grace period, stops the notification worker, closes the database. */
   close(): Promise<void>;
 }
 
@@ -44,13 +45,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await database.close();
     throw error;
   }
+  const now = options.now ?? (() => new Date());
   const closers: Array<() => Promise<void>> = [];
   const app = buildApp({
     config,
     database,
     logger,
     secret,
-    now: options.now ?? (() => new Date()),
+    now,
     onClose: (close) => closers.push(close),
   });
   options.extend?.(app);
@@ -62,6 +64,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   logger.info({ event: 'server.listening', address: url, publicUrl: config.publicUrl, driver: database.driver }, 'listening');
+  // Sends the notifications forms write to the outbox, after their commit (every replica runs one).
+  const notifications = config.notifications;
+  const worker: NotificationWorker | undefined =
+    notifications && !config.testHoldNotifications
+      ? startNotificationWorker({
+          database,
+          secret,
+          logger,
+          now,
+          vapidSubject: notifications.vapidSubject,
+          ...(notifications.mail ? { mail: notifications.mail } : {}),
+        })
+      : undefined;
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -80,6 +95,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }
       await stopped;
       clearTimeout(grace);
+      // The worker finishes the sends it has started, then the database closes under nothing.
+      await worker?.close().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
       await database.close();
       logger.info({ event: 'server.stopped' }, 'stopped');
     })();

@@ -37,7 +37,12 @@ export type {
   RespondentLinkView,
   SessionView,
 } from './model/views.ts';
-export { createFormsRuntime, type FormsRuntime, type FormsRuntimeOptions } from './runtime/forms-runtime.ts';
+export {
+  type AskAnswerEvent,
+  createFormsRuntime,
+  type FormsRuntime,
+  type FormsRuntimeOptions,
+} from './runtime/forms-runtime.ts';
 export { type CompleteSessionInput, completeSession } from './sessions/complete-session.ts';
 export type { WorkspaceContext } from './sessions/context.ts';
 export { type CreateAskInput, type CreatedAsk, createAsk } from './sessions/create-ask.ts';

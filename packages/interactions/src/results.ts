@@ -26,6 +26,8 @@ export interface InteractionResult {
   state: 'waiting' | 'needs_resume' | 'answered' | 'completed' | 'expired' | 'closed' | 'cancelled';
   humanUrl?: string;
   expiresAt?: string;
+  /** sess_request and sess_ask: Sess itself sends the link to the person (a push or an e-mail). */
+  notified?: boolean;
   response?: ResponseResult;
   ask?: AskResult;
 }

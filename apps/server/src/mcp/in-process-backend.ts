@@ -21,6 +21,7 @@ import {
   type UnitOfWork,
 } from '@sess/interactions';
 import type { ReceiptKeySet } from '@sess/receipts';
+import type { FormNotices } from './form-notices.ts';
 
 /*
  * The hosted default behind the MCP tools: @sess/forms called in-process, in the same database.
@@ -98,8 +99,15 @@ export function createInProcessBackend(
      * `transactionOfUnit`): a create in it commits with its handle record.
      */
     transactionOf: (unit: UnitOfWork) => Tx;
+    /**
+     * The person's notifications (absent: SESS_NOTIFICATIONS=off). They are written in the
+     * create's unit of work — the hosted /mcp path — so they commit with the form; a create
+     * outside one (no handle store unit) tells no one and reports `notified: false`.
+     */
+    notices?: FormNotices | undefined;
   },
 ): SessBackend {
+  const notices = options.notices;
   const plans = new Map<string, { plan: string; readAt: number }>();
   // Read through the caller's transaction when there is one: PGlite is a single connection, and a
   // read beside an open transaction would wait for it forever.
@@ -124,7 +132,7 @@ export function createInProcessBackend(
   /** The create's context: inside the unit of work's transaction when it has one. */
   async function createCtx(ctx: BackendContext, unit: UnitOfWork | undefined) {
     const tx = unit ? options.transactionOf(unit) : undefined;
-    return { ctx: ctxOf(ctx, tx, await planOf(ctx.workspaceId, tx)), inUnit: tx !== undefined };
+    return { ctx: ctxOf(ctx, tx, await planOf(ctx.workspaceId, tx)), tx };
   }
   return {
     origin: runtime.publicUrl,
@@ -136,12 +144,21 @@ export function createInProcessBackend(
         if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
         // Inside the unit of work the create and its handle commit together, so there is no lost
         // outcome to replay and no idempotency record to write.
-        const { ctx: formsCtx, inUnit } = await createCtx(ctx, createOptions?.unit);
+        const { ctx: formsCtx, tx } = await createCtx(ctx, createOptions?.unit);
         const created = await createSession({
           ctx: formsCtx,
           input: args,
-          idempotencyKey: inUnit ? undefined : input.idempotencyKey,
+          idempotencyKey: tx ? undefined : input.idempotencyKey,
         });
+        const notified =
+          tx && notices
+            ? await notices.form(tx, ctx, {
+                sessionId: created.sessionId,
+                title: input.surface.title,
+                url: created.humanUrl,
+                expiresAt: created.expiresAt,
+              })
+            : false;
         return {
           sessionId: created.sessionId,
           workspaceId: ctx.workspaceId,
@@ -150,18 +167,29 @@ export function createInProcessBackend(
           surfaceSha256: created.surfaceSha256,
           expiresAt: created.expiresAt,
           humanUrl: created.humanUrl,
+          notified,
         };
       });
     },
 
     async createAsk(ctx, input, createOptions) {
       return guarded(async () => {
-        const { ctx: formsCtx, inUnit } = await createCtx(ctx, createOptions?.unit);
+        const { ctx: formsCtx, tx } = await createCtx(ctx, createOptions?.unit);
         const created = await createAsk({
           ctx: formsCtx,
           input: input.ask,
-          idempotencyKey: inUnit ? undefined : input.idempotencyKey,
+          idempotencyKey: tx ? undefined : input.idempotencyKey,
         });
+        // Its owner watches it (told of its answers or its close); the link itself goes to no one,
+        // so `notified` stays false: the agent shares it.
+        if (tx && notices) {
+          await notices.askWatch(tx, ctx, {
+            sessionId: created.askId,
+            title: input.ask.question,
+            url: created.humanUrl,
+            expiresAt: created.expiresAt,
+          });
+        }
         return {
           askId: created.askId,
           workspaceId: ctx.workspaceId,
@@ -171,6 +199,7 @@ export function createInProcessBackend(
           counts: { started: 0, answered: 0, max: created.ask.max },
           answers: [],
           humanUrl: created.humanUrl,
+          notified: false,
         };
       });
     },
@@ -218,6 +247,18 @@ export function createInProcessBackend(
           expectedRevision: input.expectedRevision,
           idempotencyKey: input.idempotencyKey,
           input: { response_event_id: input.responseEventId, interaction: input.surface },
+          // The follow-up replaces the person's earlier notification (same Topic), committed with the publish.
+          ...(notices && input.humanUrl
+            ? {
+                onPublished: (tx: Tx, published: { view: FormsSessionView; title: string }) =>
+                  notices.followUp(tx, ctx, {
+                    sessionId: published.view.sessionId,
+                    title: published.title,
+                    url: input.humanUrl!,
+                    expiresAt: published.view.expiresAt,
+                  }),
+              }
+            : {}),
         });
         return toSessionView(ctx.workspaceId, view);
       });

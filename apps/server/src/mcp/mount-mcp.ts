@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import type { ClientAddress } from '../http/client-address.ts';
 import { createApiKeyOrOAuthAuthenticate } from './api-key-or-oauth-authenticate.ts';
+import type { FormNotices } from './form-notices.ts';
 import { createInProcessBackend, createRuntimeKeySet } from './in-process-backend.ts';
 
 export interface McpMountDeps {
@@ -26,6 +27,8 @@ export interface McpMountDeps {
   apiKeys: ApiKeyAuthenticator;
   /** Registers the verifier's close (its bus subscription and caches) with the server's shutdown. */
   onClose?: ((close: () => Promise<void>) => void) | undefined;
+  /** The person's notifications of the tools' creates and follow-ups; absent when SESS_NOTIFICATIONS=off. */
+  notices?: FormNotices | undefined;
 }
 
 /**
@@ -72,7 +75,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     allowedOrigins: deps.config.mcp.allowedOrigins,
     requiredScopes: [SCOPE_INTERACT],
     resourceMetadataUrl: urls.protectedResourceMetadata,
-    backend: createInProcessBackend(deps.runtime, { transactionOf: transactionOfUnit }),
+    backend: createInProcessBackend(deps.runtime, { transactionOf: transactionOfUnit, notices: deps.notices }),
     receipts: { keys: createRuntimeKeySet(deps.runtime), issuer: deps.runtime.publicUrl },
     logger: deps.logger,
     now: deps.now,

@@ -35,6 +35,10 @@ const LINK_IS_PRIVATE =
 const OVER_LIMIT =
   'A value over its limit is refused with INVALID_ARGUMENTS, which names the field (a JSON pointer), the limit, the length and how to fix it; nothing is ever cut short. Shorten that value and call again.';
 
+/** What `interaction.notified` means, in both create tools' descriptions (issue 16). */
+export const NOTIFIED_SENTENCE =
+  "When interaction.notified is true, Sess has already sent the link to the person's phone or e-mail: say so, and there is no need to make them copy it (still show it, for another device).";
+
 const COMPLETE_IS_THE_RULE =
   'Once sess_response gives you state "answered" and you have no follow-up question, calling sess_complete next is required, not optional: until you do, the person\'s page keeps waiting for your next step. Call sess_publish instead only to show them a follow-up.';
 
@@ -42,6 +46,7 @@ export const SESS_REQUEST_DESCRIPTION = [
   WHEN_TO_ASK,
   'This is the full form — text, a record of facts, fields, and approve/reject buttons when you need them; for a plain question sess_ask is shorter.',
   'It creates a hosted Sess form and returns at once with a private link (interaction.humanUrl) and a handle, in state "waiting".',
+  NOTIFIED_SENTENCE,
   LINK_IS_PRIVATE,
   'Next, call sess_response with the handle and revision. Never call sess_request a second time for the same question.',
   'Keep it short, because it is read on a phone: a title of about 40 characters (at most 80), button labels a verb of one to three words (at most 24), field labels at most 60, help text one hint (at most 160).',
@@ -53,6 +58,7 @@ export const SESS_ASK_DESCRIPTION = [
   WHEN_TO_ASK,
   LINK_IS_PRIVATE,
   'A shortcut for sess_request: give a question and 1 to 12 simple fields (text, number, integer, boolean, choice, multi_choice, rating). It creates the same kind of hosted form and returns at once with a private link (interaction.humanUrl) and a handle, in state "waiting". It never waits and never returns an answer.',
+  NOTIFIED_SENTENCE,
   'Then carry on exactly as after sess_request: give the link only to the person you mean, then call sess_response. Never call sess_ask again for the same question.',
   'Keep it short: the question is a short heading of about 40 characters (at most 80), the button a verb of one to three words (at most 24), labels and options at most 60.',
   OVER_LIMIT,

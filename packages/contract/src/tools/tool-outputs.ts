@@ -49,6 +49,12 @@ export const InteractionResultSchema = z.object({
   state: ResultStateSchema,
   humanUrl: z.url().optional().describe('The private link; only sess_request and sess_ask return it.'),
   expiresAt: TimestampSchema.optional(),
+  notified: z
+    .boolean()
+    .optional()
+    .describe(
+      "Only sess_request and sess_ask: true when Sess has already sent the link to the person's phone or e-mail itself; false when it has not (always for an Ask with respondents, whose link you share), so show them the link.",
+    ),
   response: ResponseResultSchema.optional(),
   ask: AskResultSchema.optional(),
 });

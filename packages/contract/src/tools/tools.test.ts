@@ -60,6 +60,27 @@ const ANSWER_VALUES = {
   description: 'The answers by field name. Untrusted human input: validate before acting.',
 };
 
+/** `interaction.notified` (issue 16). */
+const NOTIFIED_PROPERTY = {
+  type: 'boolean',
+  description:
+    "Only sess_request and sess_ask: true when Sess has already sent the link to the person's phone or e-mail itself; false when it has not (always for an Ask with respondents, whose link you share), so show them the link.",
+};
+
+/** The create tools' texts as served before, with the `notified` sentence each gained (issue 16). */
+function withNotified(name: string, text: string): string {
+  const after: Record<string, string> = {
+    SESS_REQUEST_DESCRIPTION: 'in state "waiting".',
+    sess_request: 'in state "waiting".',
+    SESS_ASK_DESCRIPTION: 'It never waits and never returns an answer.',
+    sess_ask: 'It never waits and never returns an answer.',
+  };
+  const anchor = after[name];
+  if (!anchor) return text;
+  expect(text).toContain(anchor);
+  return text.replace(anchor, `${anchor} ${descriptions.NOTIFIED_SENTENCE}`);
+}
+
 describe('tool input schemas', () => {
   it.each(['sess_response', 'sess_complete', 'sess_cancel', 'sess_list', 'sess_publish'] as const)(
     '%s is the schema tools/list served, unchanged',
@@ -107,6 +128,19 @@ describe('tool output schemas', () => {
         },
       ],
     ]);
+    // Added since (issue 16): whether Sess sent the link to the person itself. Optional, so every
+    // result that was valid before still is.
+    const properties = (expected['properties'] as Json)['interaction'] as { properties: Json };
+    properties.properties = Object.fromEntries(
+      Object.entries(properties.properties).flatMap(([key, value]) =>
+        key === 'expiresAt'
+          ? [
+              [key, value],
+              ['notified', NOTIFIED_PROPERTY],
+            ]
+          : [[key, value]],
+      ),
+    );
     for (const tool of TOOL_NAMES.filter((name) => name !== 'sess_list')) {
       expect([tool, toolOutputJsonSchema(tool)]).toEqual([tool, expected]);
     }
@@ -138,10 +172,14 @@ describe('descriptions', () => {
     const { linkLines, ...texts } = BEFORE.texts;
     expect(Object.keys(texts).length).toBe(10);
     for (const [name, text] of Object.entries(texts)) {
-      expect([name, (descriptions as unknown as Record<string, string>)[name]]).toEqual([name, text]);
+      expect([name, (descriptions as unknown as Record<string, string>)[name]]).toEqual([
+        name,
+        withNotified(name, text as string),
+      ]);
     }
     expect(descriptions.linkLines('https://sess.test/s/x')).toEqual(linkLines);
-    for (const tool of TOOL_NAMES) expect([tool, TOOLS[tool].description]).toEqual([tool, served(tool).description]);
+    for (const tool of TOOL_NAMES)
+      expect([tool, TOOLS[tool].description]).toEqual([tool, withNotified(tool, served(tool).description)]);
   });
 
   it('name each tool with its own description', () => {

@@ -1,5 +1,5 @@
 import { hashSecret, newId, SessError } from '@sess/core';
-import { queryRows } from '@sess/db';
+import { type DbOrTx, queryRows } from '@sess/db';
 import { type AnswerError, hashAnswer, RESPONDENT_NAME_FIELD, validateAnswer } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import { linkState } from '../model/derive-state.ts';
@@ -147,9 +147,10 @@ async function submitRespondentAnswer(
   });
   const name = session.askName ? String(checked.values[RESPONDENT_NAME_FIELD] ?? '') || null : null;
   const at = isoParam(now);
-  const rows = await queryRows<{ id: string }>(
-    runtime.database.db,
-    sql`with ins as (
+  const record = (db: DbOrTx) =>
+    queryRows<{ id: string; session_id: string; workspace_id: string; answered: number; max: number }>(
+      db,
+      sql`with ins as (
           insert into form_answers
             (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at)
           select ${eventId}, p.workspace_id, p.session_id, 1, p.id, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
@@ -157,15 +158,29 @@ async function submitRespondentAnswer(
             from ask_respondents p join form_sessions s on s.id = p.session_id
            where p.id = ${respondent.id} and p.answered_at is null and p.expires_at > ${at}::timestamptz and ${stateAllows('s.state', 'answered')}
           on conflict (respondent_id) where respondent_id is not null do nothing
-          returning id, session_id, respondent_id),
+          returning id, session_id, respondent_id, workspace_id),
         r as (update ask_respondents set answered_at = ${at}::timestamptz, name = ${name}
                where id in (select respondent_id from ins) returning id),
         c as (update form_sessions set ask_answered = ask_answered + 1
-               where id in (select session_id from ins) returning id)
-        select id, pg_notify(${FORM_EVENTS_CHANNEL}, session_id || ' 1') as notified,
-               (select count(*) from r) as r, (select count(*) from c) as c
-          from ins`,
-  );
+               where id in (select session_id from ins) returning id, ask_answered, ask_max)
+        select ins.id, ins.session_id, ins.workspace_id, pg_notify(${FORM_EVENTS_CHANNEL}, ins.session_id || ' 1') as notified,
+               (select count(*) from r) as r, c.ask_answered as answered, c.ask_max as max
+          from ins join c on c.id = ins.session_id`,
+    );
+  const hook = runtime.onAskAnswer;
+  // With a hook, the answer and what the hook writes commit together; without one, one statement.
+  const rows = hook
+    ? await runtime.database.db.transaction(async (tx) => {
+        const written = await record(tx);
+        const row = written[0];
+        if (row) {
+          const answered = Number(row.answered);
+          const max = Number(row.max);
+          await hook(tx, { sessionId: row.session_id, workspaceId: row.workspace_id, answered, max, closed: answered >= max });
+        }
+        return written;
+      })
+    : await record(runtime.database.db);
   if (rows.length === 1) return { ok: true, eventId, revision: 1 };
 
   const fresh = await runtime.queries.respondentByTokenHash(hashSecret(token));

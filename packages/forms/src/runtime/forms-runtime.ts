@@ -1,5 +1,5 @@
 import { createSweeper, type Logger } from '@sess/core';
-import type { Database } from '@sess/db';
+import type { Database, Tx } from '@sess/db';
 import type { SigningKeyRing } from '@sess/receipts';
 import { deleteExpiredIdempotencyKeys } from '../idempotency/delete-expired-keys.ts';
 import { KeyRingCache } from '../keys/key-ring-cache.ts';
@@ -22,6 +22,23 @@ export interface FormsRuntimeOptions {
   now?: () => Date;
   /** Horizon of extendable links, in seconds from creation (default 7 days). */
   linkHorizonSeconds?: number;
+  /**
+   * Called inside the transaction that records an answer to an Ask (a respondent's page), so
+   * what it writes commits with the answer or not at all (apps/server enqueues the Ask owner's
+   * notification here). Without it an Ask answer is one autocommitted statement.
+   */
+  onAskAnswer?: (tx: Tx, answer: AskAnswerEvent) => Promise<void>;
+}
+
+/** An accepted answer to an Ask, as `onAskAnswer` is told of it. */
+export interface AskAnswerEvent {
+  sessionId: string;
+  workspaceId: string;
+  /** Answers the Ask has now, this one included, and how many it takes. */
+  answered: number;
+  max: number;
+  /** This answer filled the Ask: it takes no more. */
+  closed: boolean;
 }
 
 /**
@@ -47,6 +64,8 @@ export interface FormsRuntime {
   readonly creates: CreateBatcher;
   /** Internal: the parked waits of this process. */
   readonly waiters: WaiterHub;
+  /** Internal: the hook of `FormsRuntimeOptions.onAskAnswer`. */
+  readonly onAskAnswer: FormsRuntimeOptions['onAskAnswer'];
   /**
    * Deletes idempotency keys past their replay window, at most hourly per process; creates call
    * it without awaiting (see `createSweeper`). Returns the sweep, or undefined when not due.
@@ -87,6 +106,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
     },
     creates,
     waiters,
+    onAskAnswer: options.onAskAnswer,
     sweepIfDue,
     async keyRing() {
       // Listening first means a rotation committed after this load is never missed.

@@ -1,5 +1,5 @@
 import { PublishSessionRequestSchema } from '@sess/contract';
-import { notify } from '@sess/db';
+import { notify, type Tx } from '@sess/db';
 import { hashSurface, parseArguments, parseSurface } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -23,6 +23,12 @@ export interface PublishSessionInput {
   idempotencyKey: string;
   /** `{ response_event_id, interaction }`. */
   input: unknown;
+  /**
+   * Called in the publish's transaction once the new revision is written (never on an
+   * idempotent replay), so what it writes commits with the publish or not at all: apps/server
+   * enqueues the person's follow-up notification here.
+   */
+  onPublished?: (tx: Tx, published: { view: SessionView; title: string }) => Promise<void>;
 }
 
 /**
@@ -81,6 +87,7 @@ export async function publishSession(request: PublishSessionInput): Promise<Sess
         withdrawnAt: null,
         response: null,
       };
+      await request.onPublished?.(tx, { view, title: surface.title });
       return view;
     },
   );

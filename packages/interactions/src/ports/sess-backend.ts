@@ -82,6 +82,11 @@ export interface SessionView {
 /** A session just created: the view plus the link, which only a create returns. */
 export interface CreatedSession extends SessionView {
   humanUrl: string;
+  /**
+   * True when the runtime will itself send the link to the person (a push to their device, or
+   * an e-mail), committed with the create. A backend that cannot know leaves it out (false).
+   */
+  notified?: boolean;
 }
 
 /** An Ask (many respondents, one revision): whether answers may still come, counts, each answer. */
@@ -97,6 +102,8 @@ export interface AskView {
 
 export interface CreatedAsk extends AskView {
   humanUrl: string;
+  /** As `CreatedSession.notified`: for an Ask, its owner will be told of its answers or its close. */
+  notified?: boolean;
 }
 
 /** The outcome of a withdraw (an interaction or an Ask). */
@@ -188,10 +195,21 @@ export interface SessBackend {
     input: { sessionId: string; revision: number; waitMs: number; signal?: AbortSignal },
   ): Promise<SessionView>;
   readAsk(ctx: BackendContext, input: { askId: string }): Promise<AskView>;
-  /** Shows the next Surface at `expectedRevision + 1` (If-Match on the revision, idempotent by key). */
+  /**
+   * Shows the next Surface at `expectedRevision + 1` (If-Match on the revision, idempotent by key).
+   * `humanUrl` is the link the person holds, when the caller kept it: a runtime that notifies
+   * tells the person of the follow-up through it (the runtime stores only the link's hash).
+   */
   publish(
     ctx: BackendContext,
-    input: { sessionId: string; expectedRevision: number; responseEventId: string; surface: Surface; idempotencyKey: string },
+    input: {
+      sessionId: string;
+      expectedRevision: number;
+      responseEventId: string;
+      surface: Surface;
+      idempotencyKey: string;
+      humanUrl?: string;
+    },
   ): Promise<SessionView>;
   /** Closes the link to new answers at `expectedRevision` (If-Match, idempotent by key). */
   complete(

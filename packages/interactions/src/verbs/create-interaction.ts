@@ -134,6 +134,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
       state: 'waiting',
       humanUrl: created.humanUrl,
       expiresAt: created.expiresAt,
+      notified: created.notified === true,
     };
     if ('askId' in created) interaction.ask = { id: created.askId, open: created.state === 'open', counts: created.counts };
     return interaction;
@@ -188,6 +189,8 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
             revision: landed.revision,
             state: 'waiting',
             humanUrl: landed.humanUrl,
+            // The create's own answer was lost: whether anyone is told is not known here.
+            notified: false,
           };
           if (landed.expiresAt) interaction.expiresAt = landed.expiresAt;
           return interaction;

@@ -53,6 +53,7 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
         responseEventId: pending.responseEventId!,
         surface: pending.surface as Surface,
         idempotencyKey: pending.idempotencyKey,
+        ...(record.humanUrl ? { humanUrl: record.humanUrl } : {}),
       });
     } else if (pending.kind === 'complete') {
       view = await backend.complete(ctx, {

@@ -1,0 +1,56 @@
+import type { DbOrTx } from '@sess/db';
+import type { BackendContext } from '@sess/interactions';
+import { enqueueAskWatch, enqueueFormNotice, type NoticeRecipient, type NotifySealers } from '@sess/notify';
+import { API_KEY_PRINCIPAL_PREFIX } from './api-key-or-oauth-authenticate.ts';
+
+/** A form just written, as its notice needs it. */
+export interface NoticedForm {
+  sessionId: string;
+  /** The Surface's title (an Ask's question). */
+  title: string;
+  /** The link, `humanUrl`: sealed in the outbox, never logged. */
+  url: string;
+  /** When the link lapses (ISO 8601): the push's TTL ends there. */
+  expiresAt: string;
+}
+
+/**
+ * The hosted MCP creates' notifications, written in the create's (or publish's) own transaction
+ * so they commit with the form or not at all; the worker sends them after commit.
+ */
+export interface FormNotices {
+  /** A new form for the caller's person (`form`): true when someone will be told. */
+  form(tx: DbOrTx, ctx: BackendContext, form: NoticedForm): Promise<boolean>;
+  /** sess_publish showed a new revision on the same link (`follow_up`, the same Topic). */
+  followUp(tx: DbOrTx, ctx: BackendContext, form: NoticedForm): Promise<void>;
+  /** A new Ask: its owner is told of its answers or its close. True when anyone watches it. */
+  askWatch(tx: DbOrTx, ctx: BackendContext, form: NoticedForm): Promise<boolean>;
+}
+
+/**
+ * Whom a form of this principal is for: an OAuth grant's person (its principal id is the user id,
+ * the token's `sub`), or for a workspace API key the workspace's owners who chose to be told.
+ */
+export function recipientOf(principalId: string): NoticeRecipient {
+  return principalId.startsWith(API_KEY_PRINCIPAL_PREFIX) ? { workspaceOwners: true } : { userId: principalId };
+}
+
+export function createFormNotices(deps: { sealers: NotifySealers; emailAvailable: boolean; now: () => Date }): FormNotices {
+  const options = { emailAvailable: deps.emailAvailable };
+  const notice = (ctx: BackendContext, form: NoticedForm) => ({
+    workspaceId: ctx.workspaceId,
+    sessionId: form.sessionId,
+    recipient: recipientOf(ctx.principalId),
+    title: form.title,
+    url: form.url,
+    expiresAt: new Date(form.expiresAt),
+    now: deps.now(),
+  });
+  return {
+    form: (tx, ctx, form) => enqueueFormNotice(tx, deps.sealers, { ...notice(ctx, form), kind: 'form' }, options),
+    async followUp(tx, ctx, form) {
+      await enqueueFormNotice(tx, deps.sealers, { ...notice(ctx, form), kind: 'follow_up' }, options);
+    },
+    askWatch: (tx, ctx, form) => enqueueAskWatch(tx, deps.sealers, notice(ctx, form), options),
+  };
+}
