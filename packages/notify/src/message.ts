@@ -30,8 +30,10 @@ export function bodyFor(kind: NotificationKind, ask: AskProgress | null): string
       return 'Still waiting for your answer; the link lapses soon.';
     case 'ask_answer':
       return `${ask?.answered ?? 0} of ${ask?.max ?? 0} answered.`;
-    case 'ask_closed':
-      return `Closed with ${ask?.answered ?? 0} answers.`;
+    case 'ask_closed': {
+      const n = ask?.answered ?? 0;
+      return `Closed with ${n} ${n === 1 ? 'answer' : 'answers'}.`;
+    }
   }
 }
 

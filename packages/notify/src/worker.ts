@@ -1,5 +1,5 @@
 import { type Logger, SessError } from '@sess/core';
-import { type Database, type Db, formAnswers, formSessions, notificationOutbox, users } from '@sess/db';
+import { type Database, type Db, formSessions, notificationOutbox, users } from '@sess/db';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { type NoticePayload, OUTBOX_CHANNEL } from './enqueue.ts';
 import { createMailSender, type MailConfig, type MailSender } from './mail-sender.ts';
@@ -153,8 +153,9 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
         askAnswered: formSessions.askAnswered,
         askMax: formSessions.askMax,
         // The interaction's current revision has its answer (an Ask's answers carry a respondent).
-        answered: sql<boolean>`exists (select 1 from ${formAnswers} where ${formAnswers.sessionId} = ${formSessions.id}
-          and ${formAnswers.revision} = ${formSessions.currentRevision} and ${formAnswers.respondentId} is null)`,
+        // (Spelled out: drizzle leaves a column of the outer table unqualified inside `sql`.)
+        answered: sql<boolean>`exists (select 1 from form_answers a where a.session_id = ${row.sessionId}
+          and a.revision = "form_sessions"."current_revision" and a.respondent_id is null)`,
       })
       .from(formSessions)
       .where(and(eq(formSessions.id, row.sessionId), eq(formSessions.workspaceId, row.workspaceId)));
