@@ -165,6 +165,8 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     sealers,
     now: deps.now,
     allowLoopbackHttpEndpoints: deps.config.nodeEnv !== 'production',
+    linkOrigins: [...new Set([new URL(deps.config.publicUrl).origin, deps.config.linkUrl])],
+    emailConfigured: Boolean(notifications?.mail),
   });
   return app;
 }

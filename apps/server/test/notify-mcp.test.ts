@@ -1,0 +1,299 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { createApiKey } from '@sess/accounts';
+import { queryRows } from '@sess/db';
+import {
+  DEFAULT_SETTINGS,
+  listDevices,
+  type NotificationWorker,
+  type NotificationWorkerOptions,
+  saveSettings,
+  startNotificationWorker,
+} from '@sess/notify';
+import {
+  createTestLogger,
+  createTestUser,
+  findForm,
+  recordSecret,
+  sampleAskArguments,
+  sampleSurface,
+  signInTestUser,
+  TEST_SECRET,
+  type TestUser,
+} from '@sess/testkit';
+import { type ReceivedPush, startPushService, type TestPushService } from '@sess/testkit/push-service';
+import { type SmtpSink, startSmtpSink } from '@sess/testkit/smtp-sink';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerOnPage } from './support/answer-page.ts';
+import { type AppServer, startAppServer } from './support/app-server.ts';
+import { connectSignedIn, connectWithKey, notifyThisDevice } from './support/notify-device.ts';
+
+/*
+ * Notifications end to end (issue 16): the real app, the real MCP client signed in through OAuth
+ * (or with a workspace API key), a device saved through the notifications page's JSON route
+ * against a real RFC 8030 push service on loopback, and @sess/notify's worker sending the outbox
+ * after commit (driven step by step with runOnce; server.ts's own worker is in notify-crash).
+ */
+
+type Interaction = {
+  handle: string;
+  revision: number;
+  state: string;
+  humanUrl?: string;
+  expiresAt?: string;
+  notified?: boolean;
+  response?: { eventId: string };
+  ask?: { id: string; open: boolean };
+};
+type DevicePush = { v: number; id: string; tag: string; kind: string; title: string; body: string; url: string };
+
+const ASK = {
+  question: 'Deploy the new build tonight?',
+  fields: [{ name: 'when', label: 'When', type: 'choice', options: ['Now', 'At 22:00'] }],
+  submit_label: 'Send',
+};
+
+const interactionOf = (result: unknown) =>
+  (result as { structuredContent: { interaction: Interaction } }).structuredContent.interaction;
+const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
+const payloadOf = (push: ReceivedPush) => push.payload as DevicePush;
+
+function startWorker(server: AppServer, extra: Partial<NotificationWorkerOptions> = {}): NotificationWorker {
+  return startNotificationWorker({
+    database: server.database,
+    secret: TEST_SECRET,
+    logger: createTestLogger(),
+    now: server.clock.now,
+    vapidSubject: 'mailto:sess@localhost',
+    background: false,
+    ...extra,
+  });
+}
+
+async function outboxRows(server: AppServer, userId: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    server.database.db,
+    sql`select count(*)::int as n from notification_outbox where user_id = ${userId}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** A person with an account, a signed-in browser, and (unless told) one device that takes pushes. */
+async function person(
+  server: AppServer,
+  push: TestPushService,
+  options: { device?: boolean } = {},
+): Promise<{ user: TestUser; device?: string }> {
+  const user = await createTestUser(server.database.db);
+  if (options.device === false) return { user };
+  const { cookie } = await signInTestUser(server.database.db, user.userId);
+  return { user, device: await notifyThisDevice(server.url, cookie, push) };
+}
+
+describe('Web Push for forms made through /mcp', () => {
+  let server: AppServer;
+  let push: TestPushService;
+  let worker: NotificationWorker;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    push = await startPushService();
+    server = await startAppServer();
+    worker = startWorker(server);
+  });
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    await worker?.close();
+    await server?.close();
+    await push?.close();
+  });
+  const signedIn = async (user: TestUser) => {
+    const client = await connectSignedIn(server.url, user);
+    clients.push(client);
+    return client;
+  };
+
+  it('sess_ask → notified, the push carries the title and the link (TTL the link’s life, urgency high); sess_publish → a second push with the same Topic', async () => {
+    const { user, device } = await person(server, push);
+    const client = await signedIn(user);
+
+    const result = await client.callTool({ name: 'sess_ask', arguments: ASK });
+    const created = interactionOf(result);
+    expect(created).toMatchObject({ state: 'waiting', notified: true });
+    // The two agent lines the contract fixes still start the text.
+    expect(textOf(result).split('\n').slice(0, 2)).toEqual([
+      `Show the person this link now: ${created.humanUrl}`,
+      'Then call sess_response.',
+    ]);
+    expect(push.received(device!)).toEqual([]); // sent after commit, by the worker
+
+    expect(await worker.runOnce()).toBe(1);
+    const [first] = push.received(device!);
+    expect(payloadOf(first!)).toMatchObject({ kind: 'form', title: ASK.question, url: created.humanUrl });
+    expect(first!.urgency).toBe('high');
+    expect(first!.topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(payloadOf(first!).tag).toBe(first!.topic);
+    const lifetime = (Date.parse(created.expiresAt!) - server.clock.now().getTime()) / 1000;
+    expect(Math.abs(first!.ttl - lifetime)).toBeLessThanOrEqual(2);
+    expect(first!.vapid).toMatchObject({ verified: true, sub: 'mailto:sess@localhost', aud: push.url });
+
+    expect((await answerOnPage(created.humanUrl!, { when: 'Now' })).status).toBe(303);
+    const answered = interactionOf(
+      await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 0 } }),
+    );
+    expect(answered.state).toBe('answered');
+    const published = interactionOf(
+      await client.callTool({
+        name: 'sess_publish',
+        arguments: {
+          handle: created.handle,
+          expected_revision: 1,
+          response_event_id: answered.response!.eventId,
+          interaction: sampleSurface('Ready to deploy?'),
+        },
+      }),
+    );
+    expect(published).toMatchObject({ state: 'waiting', revision: 2 });
+    expect(await worker.runOnce()).toBe(1);
+    const pushes = push.received(device!);
+    expect(pushes).toHaveLength(2);
+    expect(payloadOf(pushes[1]!)).toMatchObject({ kind: 'follow_up', title: 'Ready to deploy?', url: created.humanUrl });
+    expect(pushes[1]!.topic).toBe(first!.topic);
+    expect(pushes[1]!.urgency).toBe('high');
+    // Nothing is left to send, and nothing is sent twice.
+    expect(await worker.runOnce()).toBe(0);
+    expect(await outboxRows(server, user.userId)).toBe(0);
+    expect(push.received(device!)).toHaveLength(2);
+  });
+
+  it('a device its push service says is gone (410) is forgotten; the next form tells no one', async () => {
+    const { user, device } = await person(server, push);
+    const client = await signedIn(user);
+    push.expire(device!);
+    const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
+    expect(created.notified).toBe(true);
+    await worker.runOnce();
+    expect(push.requests(device!)).toEqual([410]);
+    expect(await listDevices(server.database.db, user.userId)).toEqual([]);
+    const next = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
+    expect(next.notified).toBe(false);
+    expect(await outboxRows(server, user.userId)).toBe(0);
+  });
+
+  it('a person with no device (and no e-mail configured) is not notified, and nothing is queued', async () => {
+    const { user } = await person(server, push, { device: false });
+    const client = await signedIn(user);
+    const created = interactionOf(await client.callTool({ name: 'sess_ask', arguments: ASK }));
+    expect(created.notified).toBe(false);
+    expect(await outboxRows(server, user.userId)).toBe(0);
+  });
+
+  it("an API key's forms notify the workspace's owner only once they chose so", async () => {
+    const { user, device } = await person(server, push);
+    const made = await createApiKey({
+      ctx: { db: server.database.db, now: server.clock.now },
+      input: { workspaceId: user.workspaceId, name: 'headless agent', createdBy: user.userId },
+    });
+    recordSecret(made.key, 'api-key');
+    const client = await connectWithKey(server.url, made.key);
+    clients.push(client);
+
+    const before = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
+    expect(before.notified).toBe(false);
+    expect(await worker.runOnce()).toBe(0);
+    expect(push.received(device!)).toEqual([]);
+
+    await saveSettings(server.database.db, user.userId, { ...DEFAULT_SETTINGS, apiKeyForms: true }, server.clock.now());
+    const after = interactionOf(
+      await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface('Rotate the keys?') } }),
+    );
+    expect(after.notified).toBe(true);
+    expect(await worker.runOnce()).toBe(1);
+    expect(push.received(device!).map((p) => payloadOf(p))).toMatchObject([
+      { kind: 'form', title: 'Rotate the keys?', url: after.humanUrl },
+    ]);
+  });
+
+  it('an Ask shared with others notifies only its owner, when it closes', async () => {
+    const { user, device } = await person(server, push);
+    const client = await signedIn(user);
+    const args = sampleAskArguments({ max: 1 });
+    const created = interactionOf(await client.callTool({ name: 'sess_ask', arguments: args }));
+    // The link goes to no one: the agent shares it.
+    expect(created.notified).toBe(false);
+    expect(await worker.runOnce()).toBe(0); // due at the deadline, or when the Ask fills
+
+    // One person starts their own page from the shared link and answers: the Ask is full.
+    const askLink = new URL(created.humanUrl!);
+    const startPath = `${askLink.pathname}/start`;
+    const startForm = findForm(await (await fetch(askLink)).text(), startPath);
+    const started = await fetch(new URL(startPath, askLink), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: askLink.origin },
+      body: new URLSearchParams(startForm.fields),
+    });
+    expect(started.status).toBe(303);
+    const ownPage = new URL(started.headers.get('location')!, askLink).toString();
+    expect((await answerOnPage(ownPage, { place: 'Beach' })).status).toBe(303);
+
+    expect(await worker.runOnce()).toBe(1);
+    const pushes = push.received(device!);
+    expect(pushes.map((p) => payloadOf(p))).toMatchObject([{ kind: 'ask_closed', title: args.question, url: created.humanUrl }]);
+    expect(payloadOf(pushes[0]!).body).toMatch(/1/);
+  });
+});
+
+describe('e-mail, when SMTP is configured', () => {
+  let server: AppServer;
+  let sink: SmtpSink;
+  let worker: NotificationWorker;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    server = await startAppServer({ SMTP_URL: sink.url, SMTP_FROM: 'sess@acme.io' });
+    worker = startWorker(server, { mail: { smtpUrl: sink.url, from: 'sess@acme.io' } });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await worker?.close();
+    await server?.close();
+    await sink?.close();
+  });
+
+  it('a person with no device gets the link by e-mail', async () => {
+    const user = await createTestUser(server.database.db);
+    client = await connectSignedIn(server.url, user);
+    const created = interactionOf(
+      await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface('Sign the lease?') } }),
+    );
+    expect(created.notified).toBe(true);
+    expect(await worker.runOnce()).toBe(1);
+    const mail = await sink.waitFor((message) => message.to.includes(user.email));
+    expect(mail.from).toBe('sess@acme.io');
+    expect(mail.subject).toContain('Sign the lease?');
+    expect(mail.text).toContain(created.humanUrl);
+  });
+});
+
+describe('SESS_NOTIFICATIONS=off', () => {
+  let server: AppServer;
+  let push: TestPushService;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    push = await startPushService();
+    server = await startAppServer({ SESS_NOTIFICATIONS: 'off' });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    await push?.close();
+  });
+
+  it('writes no outbox rows, even for a person with a device', async () => {
+    const { user } = await person(server, push);
+    client = await connectSignedIn(server.url, user);
+    const created = interactionOf(await client.callTool({ name: 'sess_ask', arguments: ASK }));
+    expect(created.notified).toBe(false);
+    expect(await outboxRows(server, user.userId)).toBe(0);
+  });
+});

@@ -1,0 +1,64 @@
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import type { TestUser } from '@sess/testkit';
+import type { TestPushService } from '@sess/testkit/push-service';
+import { PersonAtTheKeyboard } from './oauth-provider.ts';
+
+/** Reads one `data-…` attribute of the notifications page (the script's inputs). */
+function dataAttribute(html: string, name: string): string {
+  const value = new RegExp(`\\sdata-${name}="([^"]+)"`).exec(html)?.[1];
+  if (!value) throw new Error(`the notifications page has no data-${name}`);
+  return value.replace(/&amp;/g, '&').replace(/&quot;/g, '"');
+}
+
+/**
+ * "Notify this device", as the page's script does it: the signed-in person's page gives the
+ * VAPID public key and the CSRF token, the (test) push service makes the subscription, and the
+ * JSON route saves it. Returns the push service's id for the subscription.
+ */
+export async function notifyThisDevice(
+  baseUrl: string,
+  cookie: string,
+  push: TestPushService,
+  name = 'Test phone',
+): Promise<string> {
+  const page = await fetch(`${baseUrl}/account/notifications`, { headers: { cookie } });
+  if (page.status !== 200) throw new Error(`the notifications page answered ${page.status}`);
+  const html = await page.text();
+  const { id, subscription } = push.subscribe(dataAttribute(html, 'vapid-key'));
+  const saved = await fetch(`${baseUrl}/account/notifications/devices`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': dataAttribute(html, 'csrf'), origin: baseUrl },
+    body: JSON.stringify({ subscription, name }),
+  });
+  if (saved.status !== 201) throw new Error(`saving the device answered ${saved.status}: ${await saved.text()}`);
+  return id;
+}
+
+/** The MCP client signed in by itself, through the real OAuth flow (discovery, DCR, PKCE, sign-in and consent pages). */
+export async function connectSignedIn(baseUrl: string, user: Pick<TestUser, 'email' | 'password'>): Promise<Client> {
+  const url = new URL(`${baseUrl}/mcp`);
+  const provider = new PersonAtTheKeyboard(baseUrl, user);
+  const options = { versionNegotiation: { mode: 'auto' as const } };
+  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  try {
+    await new Client({ name: 'sess-test', version: '1' }, options).connect(first);
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError)) throw error;
+  }
+  if (!provider.callback) throw new Error('the sign-in did not come back with a code');
+  await first.finishAuth(provider.callback);
+  const client = new Client({ name: 'sess-test', version: '1' }, options);
+  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  return client;
+}
+
+/** A client with a bearer (a workspace API key). */
+export async function connectWithKey(baseUrl: string, key: string): Promise<Client> {
+  const client = new Client({ name: 'sess-test', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  return client;
+}
