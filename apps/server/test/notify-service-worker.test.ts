@@ -1,0 +1,359 @@
+import { createECDH, randomBytes } from 'node:crypto';
+import { queryRows } from '@sess/db';
+import { createTestUser, signInTestUser, type TestUser } from '@sess/testkit';
+import { type AppServer, startAppServer } from '@sess/testkit/app-server';
+import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
+import { sql } from 'drizzle-orm';
+import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/*
+ * The service worker and the notifications page in the system Chromium (playwright-core):
+ * - a push delivered the way Chromium allows in tests (CDP ServiceWorker.deliverPushMessage to
+ *   the registration) shows a notification with the payload's title, body, tag and url; a second
+ *   push with the same tag replaces the first; a url off this origin or not http(s) is dropped;
+ * - a tap: Chromium lets a service worker open a window only inside a real notificationclick,
+ *   which nothing in headless Chromium can produce (a synthetic event is untrusted, and
+ *   clients.openWindow then answers "Not allowed to open a window", shown below). So the click
+ *   handler is run by a synthetic notificationclick with clients.openWindow/matchAll replaced by
+ *   recorders: it closes the notification and opens exactly the notification's link, focuses a
+ *   window already there instead, and opens nothing for a dropped url;
+ * - "Notify this device" on the page: Chromium in a Playwright context cannot subscribe to push
+ *   (no Push API in incognito contexts, and its push service is Google's), so
+ *   PushManager.subscribe is replaced by one returning a subscription made here; everything
+ *   else (the permission prompt answered by the granted permission, registering /sw.js, the
+ *   POST with the CSRF header, the reload that lists the device) is the page's own;
+ * - the page at phone size: the button and the settings, nothing sideways, no CSP violation;
+ *   on an iPhone's Safari outside a Home Screen app, the Add to Home Screen steps instead.
+ */
+
+let server: AppServer;
+let browser: Browser;
+let person: TestUser;
+let cookie: string;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startAppServer(), launchTestBrowser()]);
+  person = await createTestUser(server.database.db);
+  cookie = (await signInTestUser(server.database.db, person.userId, server.clock.now())).cookie;
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const PAGE = '/account/notifications';
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+
+async function signedInContext(options: BrowserContextOptions, grant = true) {
+  const watched = await openWatchedContext(browser, options);
+  const [name, value] = cookie.split('=') as [string, string];
+  await watched.context.addCookies([{ name, value, url: server.url }]);
+  if (grant) await watched.context.grantPermissions(['notifications'], { origin: server.url });
+  return watched;
+}
+
+type Shown = { title: string; body: string; tag: string; url: string | null; icon: string };
+
+function notifications(page: Page): Promise<Shown[]> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return (await registration.getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      url: (n.data as { url: string | null }).url,
+      icon: n.icon,
+    }));
+  });
+}
+
+/** Registers /sw.js from the page and returns its registration id, as DevTools knows it. */
+async function registerWorker(context: BrowserContext, page: Page): Promise<{ cdp: CDPSession; registrationId: string }> {
+  const scope = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+    await navigator.serviceWorker.ready;
+    return registration.scope;
+  });
+  expect(scope).toBe(`${server.url}/`);
+  const cdp = await context.newCDPSession(page);
+  const registrations: Array<{ registrationId: string; scopeURL: string; isDeleted: boolean }> = [];
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => registrations.push(...event.registrations));
+  await cdp.send('ServiceWorker.enable');
+  await expect.poll(() => registrations.find((r) => r.scopeURL === scope && !r.isDeleted)).toBeDefined();
+  return { cdp, registrationId: registrations.find((r) => r.scopeURL === scope)!.registrationId };
+}
+
+function push(cdp: CDPSession, registrationId: string, payload: Record<string, unknown>) {
+  return cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId, data: JSON.stringify(payload) });
+}
+
+describe('the service worker', () => {
+  it('shows a push as a notification (title, body, tag, url), replaces it by tag, drops foreign urls; a tap opens the link', async () => {
+    const { context, problems } = await signedInContext(SCREEN_SIZES.desktop);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}${PAGE}`);
+      const { cdp, registrationId } = await registerWorker(context, page);
+      const link = `${server.url}/s/${randomBytes(12).toString('base64url')}`;
+      const payload = {
+        v: 1,
+        id: 'ntf_one',
+        tag: 'topic-one',
+        kind: 'form',
+        title: 'Approve the release?',
+        body: 'Your agent asks',
+        url: link,
+      };
+      await push(cdp, registrationId, payload);
+      await expect
+        .poll(() => notifications(page))
+        .toEqual([
+          {
+            title: 'Approve the release?',
+            body: 'Your agent asks',
+            tag: 'topic-one',
+            url: link,
+            icon: `${server.url}/icons/sess-192.png`,
+          },
+        ]);
+
+      // A follow-up with the same tag (the same Topic) replaces it; another tag stands beside it.
+      await push(cdp, registrationId, { ...payload, id: 'ntf_two', title: 'Approve the release (step 2)?' });
+      await push(cdp, registrationId, {
+        ...payload,
+        id: 'ntf_three',
+        tag: 'topic-two',
+        title: 'Pick a date',
+        url: '/s/relative',
+      });
+      await expect
+        .poll(async () => (await notifications(page)).map((n) => [n.tag, n.title, n.url]))
+        .toEqual([
+          ['topic-one', 'Approve the release (step 2)?', link],
+          ['topic-two', 'Pick a date', `${server.url}/s/relative`],
+        ]);
+
+      // A url off this origin, with credentials, or not http(s) is never kept to be opened.
+      for (const [index, url] of [
+        'https://sess.invalid/s/x',
+        'javascript:alert(1)',
+        `http://user:pw@${new URL(server.url).host}/s/x`,
+        42,
+      ].entries()) {
+        await push(cdp, registrationId, { ...payload, tag: `forged-${index}`, title: `Forged ${index}`, url });
+      }
+      await expect
+        .poll(async () => (await notifications(page)).filter((n) => n.tag.startsWith('forged-')).map((n) => n.url))
+        .toEqual([null, null, null, null]);
+
+      const worker = context.serviceWorkers().find((w) => w.url() === `${server.url}/sw.js`);
+      expect(worker).toBeDefined();
+      // Outside a real notificationclick, Chromium refuses to open a window: a synthetic click cannot open one.
+      expect(
+        await worker!.evaluate(() =>
+          (self as unknown as ServiceWorkerGlobalScope).clients.openWindow('/').then(
+            () => 'opened',
+            (e) => String(e),
+          ),
+        ),
+      ).toBe('InvalidAccessError: Not allowed to open a window.');
+      // The click handler, with openWindow and matchAll recorded: it closes the notification and opens its link.
+      const clicked = await worker!.evaluate(
+        async ({ tag, windowAt }) => {
+          const scope = self as unknown as ServiceWorkerGlobalScope & { NotificationEvent: typeof NotificationEvent };
+          const opened: string[] = [];
+          const focused: string[] = [];
+          const clients = scope.clients as unknown as Record<string, unknown>;
+          clients.openWindow = async (url: string) => {
+            opened.push(url);
+            return null;
+          };
+          clients.matchAll = async () =>
+            windowAt
+              ? [
+                  {
+                    url: windowAt,
+                    focus: async () => {
+                      focused.push(windowAt);
+                    },
+                  },
+                ]
+              : [];
+          const [notification] = await scope.registration.getNotifications({ tag });
+          try {
+            scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: notification! }));
+          } catch {
+            // waitUntil throws on an untrusted event, after the handler has started its work.
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const left = (await scope.registration.getNotifications({ tag })).length;
+          return { opened, focused, left };
+        },
+        { tag: 'topic-one', windowAt: null as string | null },
+      );
+      expect(clicked).toEqual({ opened: [link], focused: [], left: 0 });
+
+      const focusedThere = await worker!.evaluate(
+        async ({ tag, windowAt }) => {
+          const scope = self as unknown as ServiceWorkerGlobalScope & { NotificationEvent: typeof NotificationEvent };
+          const opened: string[] = [];
+          const focused: string[] = [];
+          const clients = scope.clients as unknown as Record<string, unknown>;
+          clients.openWindow = async (url: string) => {
+            opened.push(url);
+            return null;
+          };
+          clients.matchAll = async () => [
+            {
+              url: windowAt,
+              focus: async () => {
+                focused.push(windowAt);
+              },
+            },
+          ];
+          const [notification] = await scope.registration.getNotifications({ tag });
+          try {
+            scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: notification! }));
+          } catch {}
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          return { opened, focused };
+        },
+        { tag: 'topic-two', windowAt: `${server.url}/s/relative` },
+      );
+      expect(focusedThere).toEqual({ opened: [], focused: [`${server.url}/s/relative`] });
+
+      const forged = await worker!.evaluate(async () => {
+        const scope = self as unknown as ServiceWorkerGlobalScope & { NotificationEvent: typeof NotificationEvent };
+        const opened: string[] = [];
+        const clients = scope.clients as unknown as Record<string, unknown>;
+        clients.openWindow = async (url: string) => {
+          opened.push(url);
+          return null;
+        };
+        clients.matchAll = async () => [];
+        for (const notification of await scope.registration.getNotifications()) {
+          try {
+            scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification }));
+          } catch {}
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return { opened, left: (await scope.registration.getNotifications()).length };
+      });
+      expect(forged).toEqual({ opened: [], left: 0 });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the notifications page in Chromium', () => {
+  it('at phone size: Notify this device adds this browser (subscribe stubbed), the device is listed, the settings are there', async () => {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const subscription = {
+      endpoint: `http://127.0.0.1:9/push/${randomBytes(12).toString('base64url')}`,
+      expirationTime: null,
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+    };
+    const { context, problems } = await signedInContext(SCREEN_SIZES.phone);
+    try {
+      await context.addInitScript((json) => {
+        const made = JSON.parse(json) as object;
+        PushManager.prototype.getSubscription = async () => null;
+        PushManager.prototype.subscribe = async function subscribe(options?: PushSubscriptionOptionsInit) {
+          sessionStorage.setItem('subscribedWith', String(new Uint8Array(options!.applicationServerKey as ArrayBuffer).length));
+          return { toJSON: () => made } as PushSubscription;
+        };
+      }, JSON.stringify(subscription));
+      const page = await context.newPage();
+      await page.goto(`${server.url}${PAGE}`);
+      const button = page.getByRole('button', { name: 'Notify this device' });
+      expect(await button.isVisible()).toBe(true);
+      expect((await button.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+      expect(await page.getByLabel('Device name').inputValue()).toMatch(/^Chrome on /);
+      expect(await page.getByLabel('Time zone').inputValue()).toBe(
+        await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone),
+      );
+      expect(await page.getByRole('heading', { name: 'Settings' }).isVisible()).toBe(true);
+      expect(await page.getByLabel('Push notifications to my devices').isChecked()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Save settings' }).isVisible()).toBe(true);
+      expect(await page.locator('#notify-ios').isVisible()).toBe(false);
+      expect(await fitsWidth(page)).toBe(true);
+      await screenshot(page, 'notifications-phone');
+
+      await page.getByLabel('Device name').fill('Test phone');
+      await button.click();
+      await page.waitForURL(`${server.url}${PAGE}?added=1`);
+      expect(await page.getByRole('status').first().textContent()).toContain('This device is added');
+      expect(await page.locator('.device .name').allTextContents()).toEqual(['Test phone']);
+      expect(await page.evaluate(() => sessionStorage.getItem('subscribedWith'))).toBe('65');
+      expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))?.active?.scriptURL)).toBe(
+        `${server.url}/sw.js`,
+      );
+      const rows = await queryRows<{ name: string }>(
+        server.database.db,
+        sql`select name from push_subscriptions where user_id = ${person.userId}`,
+      );
+      expect(rows).toEqual([{ name: 'Test phone' }]);
+      await screenshot(page, 'notifications-phone-added');
+
+      await page.getByRole('button', { name: 'Remove Test phone' }).click();
+      await page.waitForURL(`${server.url}${PAGE}?removed=1`);
+      expect(await page.textContent('body')).toContain('No devices yet.');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('on an iPhone’s Safari outside a Home Screen app: Add to Home Screen first, no button', async () => {
+    const { context, problems } = await signedInContext({ ...SCREEN_SIZES.phone, userAgent: IPHONE_SAFARI }, false);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}${PAGE}`);
+      const steps = page.locator('#notify-ios');
+      expect(await steps.isVisible()).toBe(true);
+      expect(await steps.textContent()).toContain('Share');
+      expect(await steps.textContent()).toContain('iOS 16.4');
+      expect(await page.getByRole('button', { name: 'Notify this device' }).isVisible()).toBe(false);
+      expect(await page.getByLabel('Device name').inputValue()).toBe('Safari on iPhone');
+      expect(await fitsWidth(page)).toBe(true);
+      await screenshot(page, 'notifications-iphone');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('where push is unsupported, or notifications are blocked, it says so plainly', async () => {
+    for (const [tweak, id] of [
+      [
+        () => {
+          delete (window as { PushManager?: unknown }).PushManager;
+        },
+        '#notify-unsupported',
+      ],
+      [
+        () => {
+          Object.defineProperty(Notification, 'permission', { get: () => 'denied' });
+        },
+        '#notify-denied',
+      ],
+    ] as const) {
+      const { context, problems } = await signedInContext(SCREEN_SIZES.desktop, false);
+      try {
+        await context.addInitScript(tweak);
+        const page = await context.newPage();
+        await page.goto(`${server.url}${PAGE}`);
+        expect(await page.locator(id).isVisible()).toBe(true);
+        expect(await page.getByRole('button', { name: 'Notify this device' }).isVisible()).toBe(false);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
