@@ -189,6 +189,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     if (stale || !session) return drop(row, stale ?? 'session_gone');
 
     const until = afterQuietHours(settings, at);
+    if (until.getTime() >= row.expiresAt.getTime()) return drop(row, 'lapses_in_quiet_hours');
     if (until.getTime() > at.getTime()) {
       // Postponed, not failed: the attempt is given back.
       await db

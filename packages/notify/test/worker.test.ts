@@ -229,7 +229,7 @@ describe('push', () => {
     }
   });
 
-  it('quiet hours postpone a notification to their end without counting an attempt', async () => {
+  it('quiet hours postpone a notification to their end without counting an attempt (or drop it when its link lapses first)', async () => {
     const person = await createPerson(fixture.database);
     const { subscriptionId } = await addDevice(fixture, push, person.userId);
     await saveSettings(
@@ -241,9 +241,11 @@ describe('push', () => {
     const start = new Date('2030-03-01T23:30:00.000Z');
     fixture.clock.set(start);
     const form = await createNotifiedForm(fixture, person, { expiresIn: 12 * 3600 });
+    const lapsesFirst = await createNotifiedForm(fixture, person, { expiresIn: 3600 });
     const sender = worker();
 
-    expect(await sender.runOnce()).toBe(0);
+    expect(await sender.runOnce()).toBe(1); // the one whose link lapses before they end is dropped
+    expect(await outboxRows(fixture.database, lapsesFirst.sessionId)).toEqual([]);
     expect(push.received(subscriptionId)).toEqual([]);
     const [postponed] = await outboxRows(fixture.database, form.sessionId);
     expect(postponed).toMatchObject({ attempts: 0, lockedUntil: null, notBefore: new Date('2030-03-02T07:00:00.000Z') });
