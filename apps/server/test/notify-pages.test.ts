@@ -375,8 +375,10 @@ describe('the installable web app', () => {
     });
     try {
       const port = new URL(twoHosts.url).port;
-      await expectWebAppFiles(`http://localhost:${port}`);
-      await expectWebAppFiles(`http://127.0.0.1:${port}`);
+      // Either host's worker may open answer links on the other.
+      const origins = `const LINK_ORIGINS = ${JSON.stringify([`http://localhost:${port}`, `http://127.0.0.1:${port}`])};`;
+      expect(await expectWebAppFiles(`http://localhost:${port}`)).toContain(origins);
+      expect(await expectWebAppFiles(`http://127.0.0.1:${port}`)).toContain(origins);
       const page = await fetch(`http://127.0.0.1:${port}${PAGE}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
       expect(page.status).toBe(404);
       const post = await fetch(`http://127.0.0.1:${port}${PAGE}/devices`, { method: 'POST', body: '{}' });

@@ -43,16 +43,27 @@ afterAll(async () => {
 });
 
 const PAGE = '/account/notifications';
+/** Push delivery and the worker's start are asynchronous; a loaded machine may take seconds. */
+const POLL = { timeout: 10_000 };
 const IPHONE_SAFARI =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
-async function signedInContext(options: BrowserContextOptions, grant = true) {
+async function signedInContext(options: BrowserContextOptions, grant = true, at = { origin: '', cookie: '' }) {
+  const origin = at.origin || server.url;
   const watched = await openWatchedContext(browser, options);
-  const [name, value] = cookie.split('=') as [string, string];
-  await watched.context.addCookies([{ name, value, url: server.url }]);
-  if (grant) await watched.context.grantPermissions(['notifications'], { origin: server.url });
+  const [name, value] = (at.cookie || cookie).split('=') as [string, string];
+  await watched.context.addCookies([{ name, value, url: origin }]);
+  if (grant) await watched.context.grantPermissions(['notifications'], { origin });
   return watched;
 }
+
+/** What the tests touch of the worker's global scope (the project's TypeScript has the DOM lib, not WebWorker's). */
+type WorkerScope = {
+  registration: ServiceWorkerRegistration;
+  clients: { openWindow(url: string): Promise<unknown>; matchAll(): Promise<unknown[]> };
+  NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+  dispatchEvent(event: Event): boolean;
+};
 
 type Shown = { title: string; body: string; tag: string; url: string | null; icon: string };
 
@@ -70,23 +81,27 @@ function notifications(page: Page): Promise<Shown[]> {
 }
 
 /** Registers /sw.js from the page and returns its registration id, as DevTools knows it. */
-async function registerWorker(context: BrowserContext, page: Page): Promise<{ cdp: CDPSession; registrationId: string }> {
+async function registerWorker(
+  context: BrowserContext,
+  page: Page,
+  origin = server.url,
+): Promise<{ cdp: CDPSession; registrationId: string }> {
   const scope = await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
     await navigator.serviceWorker.ready;
     return registration.scope;
   });
-  expect(scope).toBe(`${server.url}/`);
+  expect(scope).toBe(`${origin}/`);
   const cdp = await context.newCDPSession(page);
   const registrations: Array<{ registrationId: string; scopeURL: string; isDeleted: boolean }> = [];
   cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => registrations.push(...event.registrations));
   await cdp.send('ServiceWorker.enable');
-  await expect.poll(() => registrations.find((r) => r.scopeURL === scope && !r.isDeleted)).toBeDefined();
+  await expect.poll(() => registrations.find((r) => r.scopeURL === scope && !r.isDeleted), POLL).toBeDefined();
   return { cdp, registrationId: registrations.find((r) => r.scopeURL === scope)!.registrationId };
 }
 
-function push(cdp: CDPSession, registrationId: string, payload: Record<string, unknown>) {
-  return cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId, data: JSON.stringify(payload) });
+function push(cdp: CDPSession, registrationId: string, payload: Record<string, unknown>, origin = server.url) {
+  return cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(payload) });
 }
 
 describe('the service worker', () => {
@@ -108,7 +123,7 @@ describe('the service worker', () => {
       };
       await push(cdp, registrationId, payload);
       await expect
-        .poll(() => notifications(page))
+        .poll(() => notifications(page), POLL)
         .toEqual([
           {
             title: 'Approve the release?',
@@ -129,7 +144,7 @@ describe('the service worker', () => {
         url: '/s/relative',
       });
       await expect
-        .poll(async () => (await notifications(page)).map((n) => [n.tag, n.title, n.url]))
+        .poll(async () => (await notifications(page)).map((n) => [n.tag, n.title, n.url]), POLL)
         .toEqual([
           ['topic-one', 'Approve the release (step 2)?', link],
           ['topic-two', 'Pick a date', `${server.url}/s/relative`],
@@ -145,7 +160,7 @@ describe('the service worker', () => {
         await push(cdp, registrationId, { ...payload, tag: `forged-${index}`, title: `Forged ${index}`, url });
       }
       await expect
-        .poll(async () => (await notifications(page)).filter((n) => n.tag.startsWith('forged-')).map((n) => n.url))
+        .poll(async () => (await notifications(page)).filter((n) => n.tag.startsWith('forged-')).map((n) => n.url), POLL)
         .toEqual([null, null, null, null]);
 
       const worker = context.serviceWorkers().find((w) => w.url() === `${server.url}/sw.js`);
@@ -153,16 +168,16 @@ describe('the service worker', () => {
       // Outside a real notificationclick, Chromium refuses to open a window: a synthetic click cannot open one.
       expect(
         await worker!.evaluate(() =>
-          (self as unknown as ServiceWorkerGlobalScope).clients.openWindow('/').then(
+          (self as unknown as WorkerScope).clients.openWindow('/').then(
             () => 'opened',
-            (e) => String(e),
+            (e: unknown) => String(e),
           ),
         ),
       ).toBe('InvalidAccessError: Not allowed to open a window.');
       // The click handler, with openWindow and matchAll recorded: it closes the notification and opens its link.
       const clicked = await worker!.evaluate(
         async ({ tag, windowAt }) => {
-          const scope = self as unknown as ServiceWorkerGlobalScope & { NotificationEvent: typeof NotificationEvent };
+          const scope = self as unknown as WorkerScope;
           const opened: string[] = [];
           const focused: string[] = [];
           const clients = scope.clients as unknown as Record<string, unknown>;
@@ -197,7 +212,7 @@ describe('the service worker', () => {
 
       const focusedThere = await worker!.evaluate(
         async ({ tag, windowAt }) => {
-          const scope = self as unknown as ServiceWorkerGlobalScope & { NotificationEvent: typeof NotificationEvent };
+          const scope = self as unknown as WorkerScope;
           const opened: string[] = [];
           const focused: string[] = [];
           const clients = scope.clients as unknown as Record<string, unknown>;
@@ -225,7 +240,7 @@ describe('the service worker', () => {
       expect(focusedThere).toEqual({ opened: [], focused: [`${server.url}/s/relative`] });
 
       const forged = await worker!.evaluate(async () => {
-        const scope = self as unknown as ServiceWorkerGlobalScope & { NotificationEvent: typeof NotificationEvent };
+        const scope = self as unknown as WorkerScope;
         const opened: string[] = [];
         const clients = scope.clients as unknown as Record<string, unknown>;
         clients.openWindow = async (url: string) => {
@@ -245,6 +260,63 @@ describe('the service worker', () => {
       expect(problems).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('the service worker with answer links on SESS_LINK_URL', () => {
+  it('keeps and opens answer links (/s/…) on the link origin, nothing else there', async () => {
+    const twoHosts = await startAppServer({
+      env: ({ port }) => ({ PUBLIC_URL: `http://localhost:${port}`, SESS_LINK_URL: `http://127.0.0.1:${port}` }),
+    });
+    const port = new URL(twoHosts.url).port;
+    const publicOrigin = `http://localhost:${port}`;
+    const linkOrigin = `http://127.0.0.1:${port}`;
+    const user = await createTestUser(twoHosts.database.db);
+    const signedIn = (await signInTestUser(twoHosts.database.db, user.userId, twoHosts.clock.now())).cookie;
+    const { context, problems } = await signedInContext(SCREEN_SIZES.desktop, true, { origin: publicOrigin, cookie: signedIn });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${publicOrigin}${PAGE}`);
+      const { cdp, registrationId } = await registerWorker(context, page, publicOrigin);
+      const link = `${linkOrigin}/s/${randomBytes(12).toString('base64url')}`;
+      const base = { v: 1, kind: 'form', body: 'Your agent asks' };
+      await push(cdp, registrationId, { ...base, id: 'ntf_a', tag: 'answer', title: 'An answer link', url: link }, publicOrigin);
+      await push(
+        cdp,
+        registrationId,
+        { ...base, id: 'ntf_b', tag: 'other', title: 'Not a link', url: `${linkOrigin}/account` },
+        publicOrigin,
+      );
+      await expect
+        .poll(async () => (await notifications(page)).map((n) => [n.tag, n.url]), POLL)
+        .toEqual([
+          ['answer', link],
+          ['other', null],
+        ]);
+      const worker = context.serviceWorkers().find((w) => w.url() === `${publicOrigin}/sw.js`)!;
+      const opened = await worker.evaluate(async () => {
+        const scope = self as unknown as WorkerScope;
+        const urls: string[] = [];
+        const clients = scope.clients as unknown as Record<string, unknown>;
+        clients.openWindow = async (url: string) => {
+          urls.push(url);
+          return null;
+        };
+        clients.matchAll = async () => [];
+        for (const notification of await scope.registration.getNotifications()) {
+          try {
+            scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification }));
+          } catch {}
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return urls;
+      });
+      expect(opened).toEqual([link]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await twoHosts.close();
     }
   });
 });
