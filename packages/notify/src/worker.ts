@@ -212,14 +212,16 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     const ask = session.askMax === null ? null : { answered: session.askAnswered, max: session.askMax };
     const message = composeMessage(row.kind as NotificationKind, content, ask);
     const lastAttempt = row.attempts >= MAX_ATTEMPTS;
+    // No later try when the longest wait before one would outlast the link.
+    const finalTry = lastAttempt || at.getTime() + backoffMs(row.attempts, () => 1) >= row.expiresAt.getTime();
 
     const push = settings.pushEnabled
       ? await pushToDevices(row, message, at)
       : { accepted: 0, retry: false, retryAfterSeconds: 0 };
     let emailed = false;
     let retry = push.retry;
-    // E-mail when no device took it, once no device is still to be retried (or it is the last try).
-    if (push.accepted === 0 && (!push.retry || lastAttempt) && settings.emailEnabled && mail) {
+    // E-mail when no device took it, once no device is still to be retried (or no try is left).
+    if (push.accepted === 0 && (!push.retry || finalTry) && settings.emailEnabled && mail) {
       const result = await sendMail(row, message);
       emailed = result === 'accepted';
       retry ||= result === 'retry';
@@ -243,7 +245,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     // again; one that already has it gets the same Topic and tag, which replaces it.
     const delay = Math.max(backoffMs(row.attempts), push.retryAfterSeconds * 1000);
     const next = new Date(at.getTime() + delay);
-    if (lastAttempt || next.getTime() >= row.expiresAt.getTime()) {
+    if (finalTry || next.getTime() >= row.expiresAt.getTime()) {
       if (delivered) return finish(row);
       return drop(row, lastAttempt ? 'attempts_exhausted' : 'lapses_before_retry', 'warn');
     }

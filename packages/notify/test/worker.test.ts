@@ -341,6 +341,24 @@ describe('e-mail', () => {
     expect(sink.messages.filter((m) => m.to.includes(person.email))).toEqual([]);
   });
 
+  it('a device that keeps failing: after the last try the link goes by e-mail', async () => {
+    const person = await createPerson(fixture.database);
+    const { subscriptionId } = await addDevice(fixture, push, person.userId);
+    push.failNext(subscriptionId, 503, 20);
+    const form = await createNotifiedForm(fixture, person, { emailAvailable: true, expiresIn: 6 * 3600 });
+    const sender = worker({ mail: true });
+    for (let run = 1; run < 8; run++) {
+      expect(await sender.runOnce()).toBe(0);
+      fixture.clock.advance(31 * 60_000);
+    }
+    expect(sink.messages.filter((m) => m.to.includes(person.email))).toEqual([]);
+    expect(await sender.runOnce()).toBe(1);
+    expect(push.requests(subscriptionId)).toEqual(Array.from({ length: 8 }, () => 503));
+    const message = await sink.waitFor((m) => m.to.includes(person.email));
+    expect(message.text.split('\n')).toContain(form.humanUrl);
+    expect(await outboxRows(fixture.database, form.sessionId)).toEqual([]);
+  });
+
   it('nothing is e-mailed without mail configuration', async () => {
     const person = await createPerson(fixture.database);
     // Enqueued while e-mail was configured; the worker now has none.
