@@ -80,12 +80,27 @@ export async function saveDevice(
   const endpointSha256 = sha256Hex(input.target.endpoint);
   return db.transaction(async (tx) => {
     const [existing] = await tx
-      .select({ id: pushSubscriptions.id })
+      .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId })
       .from(pushSubscriptions)
       .where(eq(pushSubscriptions.endpointSha256, endpointSha256))
       .for('update');
     const id = existing?.id ?? newId('pushSubscription');
     const sealed = sealers.subscription.seal(id, JSON.stringify(input.target));
+    // A device new to this person (new, or moving from another) takes a place: check the cap.
+    if (existing?.userId !== input.userId) {
+      // Serialises this person's adds, so two at once cannot both take the last place.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`push_subscriptions:${input.userId}`}, 0))`);
+      const [count] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.userId, input.userId));
+      if (Number(count?.n ?? 0) >= MAX_DEVICES_PER_PERSON)
+        throw new SessError(
+          'INVALID_ARGUMENTS',
+          `You have ${MAX_DEVICES_PER_PERSON} devices, the most Sess keeps. Remove one you no longer use, then try again.`,
+          { field: '', limit: MAX_DEVICES_PER_PERSON },
+        );
+    }
     if (existing) {
       await tx
         .update(pushSubscriptions)
@@ -93,18 +108,6 @@ export async function saveDevice(
         .where(eq(pushSubscriptions.id, id));
       return id;
     }
-    // Serialises this person's adds, so two at once cannot both take the last place.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`push_subscriptions:${input.userId}`}, 0))`);
-    const [count] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.userId, input.userId));
-    if (Number(count?.n ?? 0) >= MAX_DEVICES_PER_PERSON)
-      throw new SessError(
-        'INVALID_ARGUMENTS',
-        `You have ${MAX_DEVICES_PER_PERSON} devices, the most Sess keeps. Remove one you no longer use, then try again.`,
-        { field: '', limit: MAX_DEVICES_PER_PERSON },
-      );
     await tx
       .insert(pushSubscriptions)
       .values({ id, userId: input.userId, endpointSha256, sealed, name: input.name, createdAt: input.now });
@@ -159,16 +162,22 @@ export async function readDeliveryTargets(db: DbOrTx, sealers: NotifySealers, us
 }
 
 /** Records a push the device's service accepted. */
-export async function markDelivered(db: DbOrTx, deviceId: string, at: Date): Promise<void> {
-  await db.update(pushSubscriptions).set({ lastDeliveryAt: at }).where(eq(pushSubscriptions.id, deviceId));
+export async function markDelivered(db: DbOrTx, userId: string, deviceId: string, at: Date): Promise<void> {
+  await db
+    .update(pushSubscriptions)
+    .set({ lastDeliveryAt: at })
+    .where(and(eq(pushSubscriptions.id, deviceId), eq(pushSubscriptions.userId, userId)));
 }
 
 /** Records a push that failed for now (the device stays; the row is retried). */
-export async function markFailed(db: DbOrTx, deviceId: string, at: Date): Promise<void> {
-  await db.update(pushSubscriptions).set({ lastFailureAt: at }).where(eq(pushSubscriptions.id, deviceId));
+export async function markFailed(db: DbOrTx, userId: string, deviceId: string, at: Date): Promise<void> {
+  await db
+    .update(pushSubscriptions)
+    .set({ lastFailureAt: at })
+    .where(and(eq(pushSubscriptions.id, deviceId), eq(pushSubscriptions.userId, userId)));
 }
 
 /** Forgets a device its push service says is gone (404 or 410). */
-export async function forgetDevice(db: DbOrTx, deviceId: string): Promise<void> {
-  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, deviceId));
+export async function forgetDevice(db: DbOrTx, userId: string, deviceId: string): Promise<void> {
+  await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.id, deviceId), eq(pushSubscriptions.userId, userId)));
 }

@@ -281,20 +281,20 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
         switch (result.outcome) {
           case 'accepted':
             outcome.accepted += 1;
-            await markDelivered(db, target.id, at);
+            await markDelivered(db, row.userId, target.id, at);
             return;
           case 'gone':
-            await forgetDevice(db, target.id);
+            await forgetDevice(db, row.userId, target.id);
             logger.info({ event: 'notify.device_gone', ...fields }, 'push subscription gone; device forgotten');
             return;
           case 'retry':
             outcome.retry = true;
             outcome.retryAfterSeconds = Math.max(outcome.retryAfterSeconds, result.retryAfterSeconds ?? 0);
-            await markFailed(db, target.id, at);
+            await markFailed(db, row.userId, target.id, at);
             logger.info({ event: 'notify.push_failed', ...fields }, 'push failed; to be retried');
             return;
           case 'rejected':
-            await markFailed(db, target.id, at);
+            await markFailed(db, row.userId, target.id, at);
             logger.warn({ event: 'notify.push_rejected', ...fields }, 'push service refused the push');
         }
       }),

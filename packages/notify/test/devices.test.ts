@@ -149,6 +149,44 @@ describe('saveDevice', () => {
     expect(await listDevices(fixture.database.db, person.userId)).toHaveLength(MAX_DEVICES_PER_PERSON);
   });
 
+  it('an endpoint saved by another person moves to the one whose browser sent it, within their cap', async () => {
+    const before = await createPerson(fixture.database);
+    const after = await createPerson(fixture.database);
+    const now = fixture.clock.now();
+    const shared = browserSubscription();
+    const id = await saveDevice(fixture.database.db, fixture.sealers, {
+      userId: before.userId,
+      target: shared,
+      name: 'Tablet',
+      now,
+    });
+    expect(
+      await saveDevice(fixture.database.db, fixture.sealers, { userId: after.userId, target: shared, name: 'Tablet', now }),
+    ).toBe(id);
+    expect(await listDevices(fixture.database.db, before.userId)).toEqual([]);
+    expect((await listDevices(fixture.database.db, after.userId)).map((d) => d.id)).toEqual([id]);
+
+    for (let i = 1; i < MAX_DEVICES_PER_PERSON; i++)
+      await saveDevice(fixture.database.db, fixture.sealers, {
+        userId: before.userId,
+        target: browserSubscription(),
+        name: 'Browser',
+        now,
+      });
+    await saveDevice(fixture.database.db, fixture.sealers, {
+      userId: before.userId,
+      target: browserSubscription(),
+      name: 'Browser',
+      now,
+    });
+    expect(
+      await refusalOf(
+        saveDevice(fixture.database.db, fixture.sealers, { userId: before.userId, target: shared, name: 'Tablet', now }),
+      ),
+    ).toMatchObject({ code: 'INVALID_ARGUMENTS', limit: MAX_DEVICES_PER_PERSON });
+    expect((await listDevices(fixture.database.db, after.userId)).map((d) => d.id)).toEqual([id]);
+  });
+
   it('a person removes only their own devices', async () => {
     const owner = await createPerson(fixture.database);
     const other = await createPerson(fixture.database);
