@@ -185,4 +185,5 @@ details.client summary { min-height: 44px; padding: .6rem 0; font-weight: 600; c
 .quiet-times { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0 .75rem; }
 .quiet-times .field { margin: .5rem 0; }
 #notify-device ol { margin: .25rem 0 .75rem; padding-left: 1.25rem; }
+.back-link { margin: 1.25rem 0 0; }
 `;

@@ -266,7 +266,7 @@ export function NotificationsPage({ view, nonce }: { view: NotificationsView; no
         )}
         <h2>Settings</h2>
         <SettingsForm view={view} />
-        <p>
+        <p class="back-link">
           <a href="/account">Back to your account</a>
         </p>
       </div>

@@ -71,7 +71,7 @@ function allowedUrl(raw) {
   return null;
 }
 function text(value, max) {
-  return typeof value === 'string' ? value.slice(0, max) : '';
+  return typeof value === 'string' ? Array.from(value).slice(0, max).join('') : '';
 }
 self.addEventListener('install', () => { self.skipWaiting(); });
 self.addEventListener('activate', (event) => { event.waitUntil(self.clients.claim()); });
