@@ -103,20 +103,30 @@ export async function saveSettings(db: DbOrTx, userId: string, settings: Notific
 export function afterQuietHours(settings: Pick<NotificationSettings, 'quietHours' | 'timeZone'>, at: Date): Date {
   const { quietHours } = settings;
   if (!quietHours) return at;
+  const { start, end } = quietHours;
+  const nowMinutes = localMinutes(settings.timeZone, at);
+  const quiet = start < end ? nowMinutes >= start && nowMinutes < end : nowMinutes >= start || nowMinutes < end;
+  if (!quiet) return at;
+  const minutesLeft = (end - nowMinutes + 24 * 60) % (24 * 60);
+  const until = new Date(at.getTime() + minutesLeft * 60_000);
+  until.setUTCSeconds(0, 0);
+  // A daylight-saving change in between moves the wall clock: correct by what it shows then.
+  const drift = ((((end - localMinutes(settings.timeZone, until)) % (24 * 60)) + 36 * 60) % (24 * 60)) - 12 * 60;
+  if (drift === 0) return until;
+  const corrected = new Date(until.getTime() + drift * 60_000);
+  // An end that does not exist that day (skipped by the change) stays the uncorrected moment.
+  return corrected > at && localMinutes(settings.timeZone, corrected) === end ? corrected : until;
+}
+
+/** Minutes after midnight at `at` on the clocks of `timeZone`. */
+function localMinutes(timeZone: string, at: Date): number {
   const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: settings.timeZone,
+    timeZone,
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
   }).formatToParts(at);
   const hour = Number(parts.find((p) => p.type === 'hour')?.value ?? 0);
   const minute = Number(parts.find((p) => p.type === 'minute')?.value ?? 0);
-  const nowMinutes = hour * 60 + minute;
-  const { start, end } = quietHours;
-  const quiet = start < end ? nowMinutes >= start && nowMinutes < end : nowMinutes >= start || nowMinutes < end;
-  if (!quiet) return at;
-  const minutesLeft = (end - nowMinutes + 24 * 60) % (24 * 60);
-  const until = new Date(at.getTime() + minutesLeft * 60_000);
-  until.setUTCSeconds(0, 0);
-  return until;
+  return hour * 60 + minute;
 }
