@@ -90,6 +90,21 @@ async function person(
   return { user, device: await notifyThisDevice(server.url, cookie, push) };
 }
 
+/** One person opens an Ask's shared link, starts their own page (Start) and answers there. */
+async function answerAsRespondent(askUrl: string, values: Record<string, string>) {
+  const askLink = new URL(askUrl);
+  const startPath = `${askLink.pathname}/start`;
+  const startForm = findForm(await (await fetch(askLink)).text(), startPath);
+  const started = await fetch(new URL(startPath, askLink), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: askLink.origin },
+    body: new URLSearchParams(startForm.fields),
+  });
+  expect(started.status).toBe(303);
+  return answerOnPage(new URL(started.headers.get('location')!, askLink).toString(), values);
+}
+
 describe('Web Push for forms made through /mcp', () => {
   let server: AppServer;
   let push: TestPushService;
@@ -223,23 +238,25 @@ describe('Web Push for forms made through /mcp', () => {
     expect(await worker.runOnce()).toBe(0); // due at the deadline, or when the Ask fills
 
     // One person starts their own page from the shared link and answers: the Ask is full.
-    const askLink = new URL(created.humanUrl!);
-    const startPath = `${askLink.pathname}/start`;
-    const startForm = findForm(await (await fetch(askLink)).text(), startPath);
-    const started = await fetch(new URL(startPath, askLink), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: askLink.origin },
-      body: new URLSearchParams(startForm.fields),
-    });
-    expect(started.status).toBe(303);
-    const ownPage = new URL(started.headers.get('location')!, askLink).toString();
-    expect((await answerOnPage(ownPage, { place: 'Beach' })).status).toBe(303);
+    expect((await answerAsRespondent(created.humanUrl!, { place: 'Beach' })).status).toBe(303);
 
     expect(await worker.runOnce()).toBe(1);
     const pushes = push.received(device!);
     expect(pushes.map((p) => payloadOf(p))).toMatchObject([{ kind: 'ask_closed', title: args.question, url: created.humanUrl }]);
     expect(payloadOf(pushes[0]!).body).toMatch(/1/);
+  });
+
+  it('an Ask owner who chose each answer is told of every answer, then of the close', async () => {
+    const { user, device } = await person(server, push);
+    await saveSettings(server.database.db, user.userId, { ...DEFAULT_SETTINGS, askUpdates: 'each_answer' }, server.clock.now());
+    const client = await signedIn(user);
+    const created = interactionOf(await client.callTool({ name: 'sess_ask', arguments: sampleAskArguments({ max: 2 }) }));
+    for (const place of ['Beach', 'City']) {
+      expect((await answerAsRespondent(created.humanUrl!, { place })).status).toBe(303);
+      await worker.runOnce();
+    }
+    expect(push.received(device!).map((p) => payloadOf(p).kind)).toEqual(['ask_answer', 'ask_closed']);
+    expect(new Set(push.received(device!).map((p) => p.topic)).size).toBe(1);
   });
 });
 
