@@ -1,28 +1,28 @@
 /**
  * Notification figures (issue 16), printed side by side in one run. Two `sess serve` processes
  * (bench/notify/server.ts) share core 0, one with SESS_NOTIFICATIONS=on and one with it off,
- * each on a scratch PostgreSQL database; this process (the MCP clients and the RFC 8030 push
- * service of @sess/testkit, which decrypts what it takes) pins itself to core 1. The person has
- * one device on both servers.
+ * each on a scratch PostgreSQL database; this process (the MCP clients) and the RFC 8030 push
+ * service of @sess/testkit, which decrypts what it takes (bench/notify/push-service.ts), are
+ * pinned to core 1 in processes of their own. The person has one device on both servers.
  *
  * 1. Create → notification accepted by the push service, sess_ask in an open loop at RATE/s
  *    (default 50) for SECONDS (default 20): p50/p99 from the create's response to the push's
  *    arrival (and from the request's start), beside the anchor: @sess/notify's sendPush alone
  *    (web-push encrypts and signs; one POST) from this process to the same push service.
- * 2. sess_ask create latency with notifications on vs off, in the same run: closed loop, 8
- *    clients, ROUNDS (default 3) rounds of PER_ROUND (default 300) creates on each server in
- *    turn. Target: on within 5 % of off (p50 and mean).
+ * 2. sess_ask create latency with notifications on vs off, in the same run, at the same open-loop
+ *    rate: ROUNDS (default 3) rounds of ROUND_SECONDS (default 10) on each server in turn, the
+ *    order flipped each round. Target: on within 5 % of off (median of the rounds' p50 ratios).
  *
- * Run: node --import tsx bench/notify/run.ts [--rate N] [--seconds N] [--rounds N] [--per-round N]
+ * Run: node --import tsx bench/notify/run.ts [--rate N] [--seconds N] [--rounds N] [--round-seconds N]
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
 import { openDatabase } from '@sess/db';
 import { createNotifySealers, parsePushTarget, saveDevice, sendPush } from '@sess/notify';
-import { startPushService, type TestPushService } from '@sess/testkit/push-service';
 import postgres from 'postgres';
 import webPush from 'web-push';
 import { pool, quantile } from '../support/stats.ts';
@@ -35,7 +35,7 @@ const flag = (name: string, fallback: number) => {
 const RATE = flag('--rate', 50);
 const SECONDS = flag('--seconds', 20);
 const ROUNDS = flag('--rounds', 3);
-const PER_ROUND = flag('--per-round', 300);
+const ROUND_SECONDS = flag('--round-seconds', 10);
 const CLIENTS = 8;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -59,10 +59,51 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
 const children: ChildProcess[] = [];
 const databases: string[] = [];
-let push: TestPushService | undefined;
+
+/** The push service's process (bench/notify/push-service.ts): subscriptions and what arrived. */
+interface PushControl {
+  subscribe(
+    vapidPublicKey: string,
+  ): Promise<{ id: string; subscription: { endpoint: string; keys: { p256dh: string; auth: string } } }>;
+  received(id: string): Promise<{ url?: string; at: number }[]>;
+}
+let push: PushControl;
+
+/** Starts `script` pinned to `core` and resolves with the JSON of its `{"ready":…}` line. */
+function startChild<T>(
+  script: string,
+  core: number,
+  env: Record<string, string>,
+  profile: string[] = [],
+): Promise<{ child: ChildProcess; ready: T }> {
+  const child = spawn('taskset', ['-c', String(core), process.execPath, ...profile, '--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk) => {
+      buffer += chunk;
+      const line = buffer.split('\n').find((l) => l.startsWith('{"ready"'));
+      if (line) resolve({ child, ready: JSON.parse(line) as T });
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited (${code})`)));
+  });
+}
+
+async function startPush(): Promise<PushControl> {
+  const { ready } = await startChild<{ control: string }>('bench/notify/push-service.ts', 1, {});
+  return {
+    subscribe: async (key) => (await fetch(`${ready.control}/subscribe`, { method: 'POST', body: key })).json(),
+    received: async (id) => (await fetch(`${ready.control}/received/${id}`)).json(),
+  };
+}
 
 interface Served {
   name: string;
+  pid: number;
   url: string;
   tokens: string[];
   made: number;
@@ -82,31 +123,16 @@ async function scratchDatabase(): Promise<string> {
 
 async function startServed(name: string, notifications: 'on' | 'off'): Promise<Served> {
   const databaseUrl = await scratchDatabase();
-  const child = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', 'bench/notify/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      BENCH_SECRET: SECRET,
-      BENCH_NOTIFICATIONS: notifications,
-      BENCH_GRANTS: '30',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const ready = await new Promise<{ url: string; tokens: string[]; userId: string; vapidPublicKey: string }>(
-    (resolve, reject) => {
-      let buffer = '';
-      child.stdout!.on('data', (chunk) => {
-        buffer += chunk;
-        const line = buffer.split('\n').find((l) => l.startsWith('{"ready"'));
-        if (line) resolve(JSON.parse(line));
-      });
-      child.on('exit', (code) => reject(new Error(`${name} server exited (${code})`)));
-    },
+  // BENCH_PROFILE=<dir>: a CPU profile of each server, written when it exits.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const { child, ready } = await startChild<{ url: string; tokens: string[]; userId: string; vapidPublicKey: string }>(
+    'bench/notify/server.ts',
+    0,
+    { DATABASE_URL: databaseUrl, BENCH_SECRET: SECRET, BENCH_NOTIFICATIONS: notifications, BENCH_GRANTS: '45' },
+    profile,
   );
   // The person's one device: a subscription of the loopback push service, saved as the page would.
-  const device = push!.subscribe(ready.vapidPublicKey);
+  const device = await push.subscribe(ready.vapidPublicKey);
   const database = await openDatabase({ url: databaseUrl, poolMax: 1 });
   await saveDevice(database.db, createNotifySealers(SECRET), {
     userId: ready.userId,
@@ -115,7 +141,7 @@ async function startServed(name: string, notifications: 'on' | 'off'): Promise<S
     now: new Date(),
   });
   await database.close();
-  return { name, url: ready.url, tokens: ready.tokens, made: 0, pushId: device.id };
+  return { name, pid: child.pid!, url: ready.url, tokens: ready.tokens, made: 0, pushId: device.id };
 }
 
 const META = {
@@ -161,13 +187,31 @@ async function ask(served: Served): Promise<{ startedAt: number; endedAt: number
   return { startedAt, endedAt, humanUrl };
 }
 
+/** The server process's CPU time so far (user + system), in ms: steadier than latency on a shared machine. */
+function cpuMs(served: Served): number {
+  const fields = readFileSync(`/proc/${served.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in ticks of 1/100 s
+}
+
+/** `count` creates on `served`, started at RATE per second whatever the responses (an open loop). */
+function openLoop(served: Served, count: number) {
+  const started = performance.now();
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const wait = started + (i * 1000) / RATE - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      return ask(served);
+    }),
+  );
+}
+
 async function waitForPushes(served: Served, count: number, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (push!.received(served.pushId).length < count && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  while ((await push.received(served.pushId)).length < count && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }
 
 try {
-  push = await startPushService();
+  push = await startPush();
   const on = await startServed('notifications on', 'on');
   const off = await startServed('notifications off', 'off');
 
@@ -177,22 +221,11 @@ try {
 
   // 1. Create → accepted, open loop.
   const total = RATE * SECONDS;
-  const before = push.received(on.pushId).length;
-  const started = performance.now();
-  const creates = await Promise.all(
-    Array.from({ length: total }, async (_, i) => {
-      const due = started + (i * 1000) / RATE;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      return ask(on);
-    }),
-  );
+  const before = (await push.received(on.pushId)).length;
+  const creates = await openLoop(on, total);
   await waitForPushes(on, before + total, 30_000);
   const arrivals = new Map<string, number>();
-  for (const p of push.received(on.pushId).slice(before)) {
-    const url = (p.payload as { url?: string }).url;
-    if (url) arrivals.set(url, p.at.getTime());
-  }
+  for (const p of (await push.received(on.pushId)).slice(before)) if (p.url) arrivals.set(p.url, p.at);
   const fromResponse: number[] = [];
   const fromRequest: number[] = [];
   const createMs: number[] = [];
@@ -203,9 +236,9 @@ try {
     fromResponse.push(Math.max(0, at - c.endedAt));
     fromRequest.push(at - c.startedAt);
   }
-  // The anchor: the worker's push sender alone (web-push encrypts and signs; one POST) from here to the same push service (encrypt, sign, POST).
+  // The anchor: the worker's push sender alone (web-push encrypts and signs; one POST) from here to the same push service.
   const anchorKeys = webPush.generateVAPIDKeys();
-  const anchorDevice = push.subscribe(anchorKeys.publicKey);
+  const anchorDevice = await push.subscribe(anchorKeys.publicKey);
   const anchorMs: number[] = [];
   for (let i = 0; i < 300; i++) {
     const t = performance.now();
@@ -226,25 +259,32 @@ try {
   console.log(`   create request  → push accepted:     ${summary(fromRequest)}`);
   console.log(`   anchor, the push sender alone:       ${summary(anchorMs)}`);
 
-  // 2. On vs off, closed loop, rounds in turn.
-  console.log(`\n2. sess_ask create latency, ${CLIENTS} clients, ${ROUNDS} rounds × ${PER_ROUND} creates on each server in turn`);
+  // 2. On vs off at the same open-loop rate, rounds in turn (the order flips each round).
+  console.log(
+    `\n2. sess_ask create latency at ${RATE}/s (open loop), ${ROUNDS} rounds × ${ROUND_SECONDS} s on each server in turn`,
+  );
   const p50Ratios: number[] = [];
   const meanRatios: number[] = [];
+  const cpuRatios: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const figures: Record<string, number[]> = {};
+    const cpu: Record<string, number> = {};
     for (const served of round % 2 === 1 ? [on, off] : [off, on]) {
-      const latencies = await pool(Array.from({ length: PER_ROUND }), CLIENTS, async () => {
-        const c = await ask(served);
-        return c.endedAt - c.startedAt;
-      });
-      figures[served.name] = latencies;
+      const cpuBefore = cpuMs(served);
+      const made = await openLoop(served, RATE * ROUND_SECONDS);
+      // The worker's sends of this round's notifications belong to it.
+      if (served === on) await waitForPushes(on, on.made, 10_000);
+      await new Promise((r) => setTimeout(r, 300));
+      cpu[served.name] = (cpuMs(served) - cpuBefore) / made.length;
+      figures[served.name] = made.map((c) => c.endedAt - c.startedAt);
     }
+    cpuRatios.push(cpu[on.name]! / cpu[off.name]!);
     const onMs = figures[on.name]!;
     const offMs = figures[off.name]!;
     p50Ratios.push(quantile(onMs, 0.5) / quantile(offMs, 0.5));
     meanRatios.push(mean(onMs) / mean(offMs));
     console.log(
-      `   round ${round}: on ${summary(onMs)} mean ${ms(mean(onMs))} | off ${summary(offMs)} mean ${ms(mean(offMs))} | on/off p50 ${p50Ratios.at(-1)!.toFixed(3)} mean ${meanRatios.at(-1)!.toFixed(3)}`,
+      `   round ${round}: on ${summary(onMs)} mean ${ms(mean(onMs))} | off ${summary(offMs)} mean ${ms(mean(offMs))} | on/off p50 ${p50Ratios.at(-1)!.toFixed(3)} mean ${meanRatios.at(-1)!.toFixed(3)} | server CPU per create on ${cpu[on.name]!.toFixed(2)} ms, off ${cpu[off.name]!.toFixed(2)} ms`,
     );
   }
   const span = (xs: number[]) => {
@@ -252,7 +292,9 @@ try {
     return `${s[0]!.toFixed(3)} / ${s[Math.floor(s.length / 2)]!.toFixed(3)} / ${s.at(-1)!.toFixed(3)}`;
   };
   const medianP50 = [...p50Ratios].sort((a, b) => a - b)[Math.floor(p50Ratios.length / 2)]!;
-  console.log(`   on/off p50 ratio min/median/max ${span(p50Ratios)}; mean ratio ${span(meanRatios)}`);
+  console.log(
+    `   on/off p50 ratio min/median/max ${span(p50Ratios)}; mean ratio ${span(meanRatios)}; CPU per create ratio ${span(cpuRatios)}`,
+  );
   console.log(`   target: within 5 % (median p50 ratio ≤ 1.05): ${medianP50 <= 1.05 ? 'ok' : 'MISSED'}`);
   console.log(
     `\nload average after: ${loadavg()
@@ -262,7 +304,6 @@ try {
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1000));
-  await push?.close();
   for (const name of databases) await admin.unsafe(`drop database if exists "${name}" with (force)`);
   await admin.end({ timeout: 5 });
 }

@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isLoopbackHostname } from '@sess/core';
 import webPush from 'web-push';
 import type { PushTarget } from './subscriptions.ts';
@@ -53,6 +53,34 @@ function retryAfter(value: string | string[] | undefined): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
+// Connections to a push service are kept for the next push: most devices share a few services
+// (FCM, Mozilla, Apple), and a TLS handshake per push would cost more than the push. Idle
+// sockets do not keep the process alive.
+const AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/** A VAPID token is signed once per push service and identity, and kept for an hour (it is valid for 12). */
+const VAPID_REUSE_MS = 60 * 60_000;
+const VAPID_VALID_SECONDS = 12 * 60 * 60;
+const vapidTokens = new Map<string, { authorization: string; until: number }>();
+
+function vapidAuthorization(vapid: VapidIdentity, audience: string): string {
+  const key = `${audience}\n${vapid.subject}\n${vapid.publicKey}`;
+  const cached = vapidTokens.get(key);
+  if (cached && cached.until > Date.now()) return cached.authorization;
+  const expiration = Math.floor(Date.now() / 1000) + VAPID_VALID_SECONDS;
+  const headers = webPush.getVapidHeaders(
+    audience,
+    vapid.subject,
+    vapid.publicKey,
+    vapid.privateKey,
+    'aes128gcm' as webPush.ContentEncoding,
+    expiration,
+  );
+  if (vapidTokens.size >= 100) vapidTokens.clear(); // a few push services in practice
+  vapidTokens.set(key, { authorization: headers.Authorization, until: Date.now() + VAPID_REUSE_MS });
+  return headers.Authorization;
+}
+
 /**
  * Encrypts `payload` for the device (RFC 8291, aes128gcm) and signs the request (VAPID) with
  * web-push, then posts it. web-push builds the request; it is sent here because web-push only
@@ -66,20 +94,22 @@ export async function sendPush(target: PushTarget, payload: string, options: Pus
     return { outcome: 'rejected', status: null };
   let details: webPush.RequestDetails;
   try {
+    // Without vapidDetails web-push only encrypts; the Authorization is the kept VAPID token.
     details = webPush.generateRequestDetails({ endpoint: target.endpoint, keys: target.keys }, payload, {
-      vapidDetails: options.vapid,
       TTL: Math.max(0, Math.floor(options.ttlSeconds)),
       topic: options.topic,
       urgency: options.urgency,
       contentEncoding: 'aes128gcm' as webPush.ContentEncoding,
     });
+    details.headers.Authorization = vapidAuthorization(options.vapid, endpoint.origin);
   } catch {
     // A key the browser could not have made, or a bad VAPID identity: sending again cannot help.
     return { outcome: 'rejected', status: null };
   }
   const send = plainHttp ? httpRequest : httpsRequest;
   return new Promise<PushResult>((resolve) => {
-    const req = send(endpoint, { method: 'POST', headers: details.headers }, (response) => {
+    const agent = plainHttp ? AGENTS.http : AGENTS.https;
+    const req = send(endpoint, { method: 'POST', headers: details.headers, agent }, (response) => {
       response.resume(); // the body says nothing the status does not
       response.on('end', () => {
         clearTimeout(timer);

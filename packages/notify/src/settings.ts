@@ -62,8 +62,20 @@ export function checkSettings(settings: NotificationSettings): NotificationSetti
   return settings;
 }
 
-export async function readSettings(db: DbOrTx, userId: string): Promise<NotificationSettings> {
-  const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.userId, userId));
+/** The stored columns of a person's settings, or null/undefined when they never saved any. */
+export interface SettingsColumns {
+  pushEnabled: boolean;
+  emailEnabled: boolean;
+  quietStart: number | null;
+  quietEnd: number | null;
+  timeZone: string;
+  reminders: boolean;
+  askUpdates: AskUpdates;
+  apiKeyForms: boolean;
+}
+
+/** Settings from their stored columns (the defaults for a person with no row): the one reading rule. */
+export function settingsFromColumns(row: SettingsColumns | null | undefined): NotificationSettings {
   if (!row) return { ...DEFAULT_SETTINGS };
   return {
     pushEnabled: row.pushEnabled,
@@ -74,6 +86,11 @@ export async function readSettings(db: DbOrTx, userId: string): Promise<Notifica
     askUpdates: row.askUpdates,
     apiKeyForms: row.apiKeyForms,
   };
+}
+
+export async function readSettings(db: DbOrTx, userId: string): Promise<NotificationSettings> {
+  const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.userId, userId));
+  return settingsFromColumns(row);
 }
 
 /** Saves the person's settings whole (checked first). */

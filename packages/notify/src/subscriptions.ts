@@ -144,21 +144,22 @@ export interface DeliveryTarget extends PushTarget {
   id: string;
 }
 
-/** The person's devices, opened, for the worker. */
+/** A device row opened from its seal; undefined when it does not open (sealed under another SESS_SECRET). */
+export function openDevice(sealers: NotifySealers, row: { id: string; sealed: string }): DeliveryTarget | undefined {
+  try {
+    return { id: row.id, ...(JSON.parse(sealers.subscription.open(row.id, row.sealed)) as PushTarget) };
+  } catch {
+    return undefined; // unusable; the person subscribes again
+  }
+}
+
+/** The person's devices, opened. */
 export async function readDeliveryTargets(db: DbOrTx, sealers: NotifySealers, userId: string): Promise<DeliveryTarget[]> {
   const rows = await db
     .select({ id: pushSubscriptions.id, sealed: pushSubscriptions.sealed })
     .from(pushSubscriptions)
     .where(eq(pushSubscriptions.userId, userId));
-  const targets: DeliveryTarget[] = [];
-  for (const row of rows) {
-    try {
-      targets.push({ id: row.id, ...(JSON.parse(sealers.subscription.open(row.id, row.sealed)) as PushTarget) });
-    } catch {
-      // Sealed under another secret (SESS_SECRET changed): unusable; the person subscribes again.
-    }
-  }
-  return targets;
+  return rows.map((row) => openDevice(sealers, row)).filter((target): target is DeliveryTarget => target !== undefined);
 }
 
 /** Records a push the device's service accepted. */

@@ -1,13 +1,14 @@
 import { type Logger, SessError } from '@sess/core';
-import { type Database, type Db, formSessions, notificationOutbox, users } from '@sess/db';
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { type Database, type Db, notificationOutbox, users } from '@sess/db';
+import { and, eq, sql } from 'drizzle-orm';
 import { type NoticePayload, OUTBOX_CHANNEL } from './enqueue.ts';
 import { createMailSender, type MailConfig, type MailSender } from './mail-sender.ts';
-import { composeMessage, devicePayload, type NotificationKind, type NotificationMessage } from './message.ts';
+import { composeMessage, devicePayload, type NotificationMessage } from './message.ts';
+import { type ClaimedNotice, claimDue, type SessionFacts, settleBatch } from './outbox-claims.ts';
 import { sendPush, type VapidIdentity } from './push-sender.ts';
 import { createNotifySealers, type NotifySealers } from './sealers.ts';
-import { afterQuietHours, type NotificationSettings, readSettings } from './settings.ts';
-import { forgetDevice, markDelivered, markFailed, readDeliveryTargets } from './subscriptions.ts';
+import { afterQuietHours, type NotificationSettings } from './settings.ts';
+import { forgetDevice, markFailed } from './subscriptions.ts';
 import { loadVapidKeys } from './vapid.ts';
 
 /*
@@ -73,17 +74,15 @@ export function backoffMs(attempts: number, random: () => number = Math.random):
   return Math.round(base * (0.75 + random() * 0.5));
 }
 
-type ClaimedRow = typeof notificationOutbox.$inferSelect;
+type ClaimedRow = ClaimedNotice;
 
-/** How one row ended: deleted (sent or dropped) or left for later. */
-type RowEnd = 'finished' | 'later';
-
-interface SessionFacts {
-  state: 'open' | 'completed' | 'withdrawn';
-  closesAt: Date;
-  askAnswered: number;
-  askMax: number | null;
-  answered: boolean;
+/**
+ * How one row ended: `finished` (sent or dropped: deleted when its batch settles) or `later`
+ * (rescheduled); and the devices that accepted it.
+ */
+interface RowEnd {
+  end: 'finished' | 'later';
+  delivered: string[];
 }
 
 export function startNotificationWorker(options: NotificationWorkerOptions): NotificationWorker {
@@ -112,54 +111,15 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
   /** Every later write to a claimed row: only while it is still this claim's. */
   const mine = (row: ClaimedRow) => and(eq(notificationOutbox.id, row.id), eq(notificationOutbox.attempts, row.attempts));
 
-  async function claim(at: Date): Promise<ClaimedRow[]> {
-    const due = db
-      .select({ id: notificationOutbox.id })
-      .from(notificationOutbox)
-      .where(
-        and(
-          lte(notificationOutbox.notBefore, at),
-          or(isNull(notificationOutbox.lockedUntil), lt(notificationOutbox.lockedUntil, at)),
-        ),
-      )
-      .orderBy(asc(notificationOutbox.notBefore))
-      .limit(batch)
-      .for('update', { skipLocked: true });
-    return db
-      .update(notificationOutbox)
-      .set({ lockedUntil: new Date(at.getTime() + leaseMs), attempts: sql`${notificationOutbox.attempts} + 1` })
-      .where(inArray(notificationOutbox.id, due))
-      .returning();
-  }
+  const finished = (delivered: string[] = []): RowEnd => ({ end: 'finished', delivered });
+  const later = (delivered: string[] = []): RowEnd => ({ end: 'later', delivered });
 
-  async function finish(row: ClaimedRow): Promise<RowEnd> {
-    await db.delete(notificationOutbox).where(mine(row));
-    return 'finished';
-  }
-
-  async function drop(row: ClaimedRow, reason: string, level: 'info' | 'warn' = 'info'): Promise<RowEnd> {
+  function drop(row: ClaimedRow, reason: string, level: 'info' | 'warn' = 'info'): RowEnd {
     logger[level](
       { event: 'notify.dropped', outboxId: row.id, kind: row.kind, reason, attempts: row.attempts },
       'notification dropped',
     );
-    return finish(row);
-  }
-
-  async function readSession(row: ClaimedRow): Promise<SessionFacts | undefined> {
-    const [facts] = await db
-      .select({
-        state: formSessions.state,
-        closesAt: formSessions.closesAt,
-        askAnswered: formSessions.askAnswered,
-        askMax: formSessions.askMax,
-        // The interaction's current revision has its answer (an Ask's answers carry a respondent).
-        // (Spelled out: drizzle leaves a column of the outer table unqualified inside `sql`.)
-        answered: sql<boolean>`exists (select 1 from form_answers a where a.session_id = ${row.sessionId}
-          and a.revision = "form_sessions"."current_revision" and a.respondent_id is null)`,
-      })
-      .from(formSessions)
-      .where(and(eq(formSessions.id, row.sessionId), eq(formSessions.workspaceId, row.workspaceId)));
-    return facts;
+    return finished();
   }
 
   /** Why the row is not to be sent at all (any more), or null. */
@@ -171,7 +131,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
   ): string | null {
     if (row.expiresAt.getTime() <= at.getTime()) return 'lapsed';
     if (!session) return 'session_gone';
-    const kind = row.kind as NotificationKind;
+    const kind = row.kind;
     if (kind === 'ask_answer' || kind === 'ask_closed') {
       if (session.state === 'withdrawn') return 'withdrawn';
       if (settings.askUpdates === 'off' || (kind === 'ask_answer' && settings.askUpdates !== 'each_answer')) return 'turned_off';
@@ -184,7 +144,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
   }
 
   async function handleRow(row: ClaimedRow, at: Date): Promise<RowEnd> {
-    const [session, settings] = await Promise.all([readSession(row), readSettings(db, row.userId)]);
+    const { session, settings } = row;
     const stale = staleReason(row, session, settings, at);
     if (stale || !session) return drop(row, stale ?? 'session_gone');
 
@@ -200,7 +160,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
         { event: 'notify.postponed', outboxId: row.id, kind: row.kind },
         'notification postponed to the end of quiet hours',
       );
-      return 'later';
+      return later();
     }
 
     let content: NoticePayload;
@@ -210,14 +170,14 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
       return drop(row, 'unreadable', 'warn'); // sealed under another secret
     }
     const ask = session.askMax === null ? null : { answered: session.askAnswered, max: session.askMax };
-    const message = composeMessage(row.kind as NotificationKind, content, ask);
+    const message = composeMessage(row.kind, content, ask);
     const lastAttempt = row.attempts >= MAX_ATTEMPTS;
     // No later try when the longest wait before one would outlast the link.
     const finalTry = lastAttempt || at.getTime() + backoffMs(row.attempts, () => 1) >= row.expiresAt.getTime();
 
     const push = settings.pushEnabled
       ? await pushToDevices(row, message, at)
-      : { accepted: 0, retry: false, retryAfterSeconds: 0 };
+      : { accepted: 0, retry: false, retryAfterSeconds: 0, delivered: [] };
     let emailed = false;
     let retry = push.retry;
     // E-mail when no device took it, once no device is still to be retried (or no try is left).
@@ -240,13 +200,13 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
         },
         'notification sent',
       );
-    if (!retry) return delivered ? finish(row) : drop(row, 'no_channel');
+    if (!retry) return delivered ? finished(push.delivered) : drop(row, 'no_channel');
     // A device (or the mail server) asked for another try. The retry pushes to every device
     // again; one that already has it gets the same Topic and tag, which replaces it.
     const delay = Math.max(backoffMs(row.attempts), push.retryAfterSeconds * 1000);
     const next = new Date(at.getTime() + delay);
     if (finalTry || next.getTime() >= row.expiresAt.getTime()) {
-      if (delivered) return finish(row);
+      if (delivered) return finished(push.delivered);
       return drop(row, lastAttempt ? 'attempts_exhausted' : 'lapses_before_retry', 'warn');
     }
     await db.update(notificationOutbox).set({ notBefore: next, lockedUntil: null }).where(mine(row));
@@ -254,12 +214,12 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
       { event: 'notify.retry', outboxId: row.id, kind: row.kind, attempts: row.attempts, delayMs: delay },
       'notification to be retried',
     );
-    return 'later';
+    return later(push.delivered);
   }
 
   async function pushToDevices(row: ClaimedRow, message: NotificationMessage, at: Date) {
-    const targets = await readDeliveryTargets(db, sealers, row.userId);
-    const outcome = { accepted: 0, retry: false, retryAfterSeconds: 0 };
+    const targets = row.devices;
+    const outcome = { accepted: 0, retry: false, retryAfterSeconds: 0, delivered: [] as string[] };
     if (targets.length === 0) return outcome;
     const payload = devicePayload(message, { id: row.id, topic: row.topic });
     if (payload === null) {
@@ -281,7 +241,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
         switch (result.outcome) {
           case 'accepted':
             outcome.accepted += 1;
-            await markDelivered(db, row.userId, target.id, at);
+            outcome.delivered.push(target.id); // recorded when the batch settles
             return;
           case 'gone':
             await forgetDevice(db, row.userId, target.id);
@@ -314,26 +274,34 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     return result.outcome;
   }
 
-  /** Claims and processes batches until nothing is due; returns the rows finished. */
+  /** Claims and processes batches until nothing more is due; returns the rows finished. */
   async function drain(): Promise<number> {
-    let finished = 0;
+    let count = 0;
     for (;;) {
       const at = now();
-      const rows = await claim(at);
-      if (rows.length === 0) return finished;
+      const rows = await claimDue(db, sealers, { at, leaseMs, batch });
+      if (rows.length === 0) return count;
       const ends = await Promise.all(
         rows.map((row) =>
-          handleRow(row, at).catch((error: unknown) => {
+          handleRow(row, at).catch((error: unknown): RowEnd => {
             // Left leased: another run sends it after the lease.
             logger.error(
               { event: 'notify.row_failed', outboxId: row.id, kind: row.kind, err: error },
               'notification not processed',
             );
-            return 'later' as const;
+            return later();
           }),
         ),
       );
-      finished += ends.filter((end) => end === 'finished').length;
+      const done = rows.filter((_, i) => ends[i]!.end === 'finished');
+      await settleBatch(db, {
+        done: done.map((row) => ({ id: row.id, attempts: row.attempts })),
+        delivered: rows.flatMap((row, i) => ends[i]!.delivered.map((deviceId) => ({ userId: row.userId, deviceId }))),
+        at,
+      });
+      count += done.length;
+      // A batch short of full took everything due: no second look until the next wake.
+      if (rows.length < batch) return count;
     }
   }
 
