@@ -1,6 +1,7 @@
 /**
  * The server half of bench/notify (started by run.ts, pinned to core 0): `sess serve` as
- * `startServer` runs it (the app, the outbox worker when SESS_NOTIFICATIONS=on) on PostgreSQL.
+ * `startServer` runs it (the app, the outbox worker when BENCH_NOTIFICATIONS=on; `held` writes the
+ * outbox and sends nothing; `off`) on PostgreSQL.
  * One person signs in through the real OAuth flow and connects GRANTS apps, one per workspace
  * (each principal has its own cap of 100 unfinished interactions). Prints one JSON line with the
  * URL, the tokens, the person's id and the deployment's VAPID public key.
@@ -17,8 +18,10 @@ const GRANTS = Number(process.env.BENCH_GRANTS ?? 20);
 
 const port = await freePort();
 const publicUrl = `http://127.0.0.1:${port}`;
+const notifications = process.env.BENCH_NOTIFICATIONS ?? 'on';
+// Not production: the held server needs the test flag that holds the worker, and all three run alike.
 const config = loadConfig({
-  NODE_ENV: 'production',
+  NODE_ENV: 'development',
   PORT: String(port),
   HOST: '127.0.0.1',
   PUBLIC_URL: publicUrl,
@@ -26,7 +29,8 @@ const config = loadConfig({
   SESS_SECRET: SECRET,
   SESS_SIGNUP: 'open',
   DATABASE_URL,
-  SESS_NOTIFICATIONS: process.env.BENCH_NOTIFICATIONS ?? 'on',
+  SESS_NOTIFICATIONS: notifications === 'off' ? 'off' : 'on',
+  SESS_TEST_HOLD_NOTIFICATIONS: notifications === 'held' ? '1' : '0',
   SESS_VAPID_SUBJECT: 'mailto:bench@sess.si',
   SESS_MCP_RATE_PER_IP: '100000',
   SESS_MCP_RATE_PER_PRINCIPAL: '100000',
