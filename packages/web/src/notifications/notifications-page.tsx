@@ -241,6 +241,12 @@ export function NotificationsPage({ view, nonce }: { view: NotificationsView; no
             </ol>
             <p>Web Push needs iOS 16.4 or later.</p>
           </div>
+          <div id="notify-insecure" class="banner warn" hidden>
+            <p>
+              Browsers take push notifications only on a page served over HTTPS (or localhost on this same computer). Open Sess at
+              its https:// address to add this device, or rely on e-mail.
+            </p>
+          </div>
           <div id="notify-unsupported" class="banner warn" hidden>
             <p>This browser cannot take push notifications. Try another browser, or rely on e-mail.</p>
           </div>

@@ -37,6 +37,7 @@ export const NOTIFY_SCRIPT = `(() => {
   }
   const standalone = navigator.standalone === true || matchMedia('(display-mode: standalone)').matches;
   if (ios && !standalone) { show('notify-ios'); return; }
+  if (!window.isSecureContext) { show('notify-insecure'); return; }
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) { show('notify-unsupported'); return; }
   if (Notification.permission === 'denied') { show('notify-denied'); return; }
   function keyBytes(base64url) {
