@@ -1,4 +1,5 @@
 import type { Child } from 'hono/jsx';
+import { PWA_PATHS, THEME_COLOR } from './pwa/web-app.ts';
 
 export interface PageProps {
   /** The document title (escaped like every other string; someone else's text goes in through `isolateText`). */
@@ -7,6 +8,11 @@ export interface PageProps {
   nonce?: string;
   /** An inline script, run only under the page's nonce. */
   script?: string;
+  /**
+   * The page a person adds to the Home Screen: it links the manifest, the icons and the theme
+   * colour (its CSP must allow `manifest-src 'self'`).
+   */
+  webApp?: boolean;
   children?: Child;
 }
 
@@ -14,7 +20,7 @@ export interface PageProps {
  * The HTML shell of every Sess page: a phone-first viewport, the one stylesheet, no
  * third-party requests. Every string passes through hono/jsx, which escapes it.
  */
-export function Page({ title, nonce, script, children }: PageProps) {
+export function Page({ title, nonce, script, webApp, children }: PageProps) {
   return (
     <html lang="en">
       <head>
@@ -22,7 +28,21 @@ export function Page({ title, nonce, script, children }: PageProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <meta name="robots" content="noindex, nofollow" />
+        {webApp ? (
+          <>
+            <meta name="theme-color" content={THEME_COLOR} />
+            <meta name="apple-mobile-web-app-capable" content="yes" />
+            <meta name="apple-mobile-web-app-title" content="Sess" />
+          </>
+        ) : null}
         <title>{title}</title>
+        {webApp ? (
+          <>
+            <link rel="manifest" href={PWA_PATHS.manifest} />
+            <link rel="icon" href={PWA_PATHS.iconSvg} type="image/svg+xml" />
+            <link rel="apple-touch-icon" href={PWA_PATHS.appleTouchIcon} />
+          </>
+        ) : null}
         <link rel="stylesheet" href={STYLESHEET_PATH} />
       </head>
       <body>

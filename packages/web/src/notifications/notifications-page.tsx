@@ -1,41 +1,9 @@
 import { AccountHeader } from '../account/account-page.tsx';
 import { CsrfField, FormError, formatWhen, Notice, toDocument } from '../account/parts.tsx';
 import { Isolate } from '../isolate.tsx';
-import { STYLESHEET_PATH } from '../layout.tsx';
-import { PWA_PATHS, THEME_COLOR } from '../pwa/web-app.ts';
+import { Page } from '../layout.tsx';
 import { NOTIFY_SCRIPT } from './notify-script.ts';
 import { type DeviceView, NOTIFY_FORM_FIELDS as F, NOTIFY_PATHS, type NotificationsView } from './view.ts';
-
-/**
- * The page shell of `layout.tsx`'s Page plus what makes the origin an installable web app: the
- * manifest, the Apple touch icon and the theme colour. This is the page a person adds to the
- * Home Screen (iOS opens the app here, the manifest's start_url).
- */
-function WebAppPage({ title, nonce, children }: { title: string; nonce: string; children: unknown }) {
-  return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <meta name="robots" content="noindex, nofollow" />
-        <meta name="theme-color" content={THEME_COLOR} />
-        <meta name="apple-mobile-web-app-capable" content="yes" />
-        <meta name="apple-mobile-web-app-title" content="Sess" />
-        <title>{title}</title>
-        <link rel="manifest" href={PWA_PATHS.manifest} />
-        <link rel="icon" href={PWA_PATHS.iconSvg} type="image/svg+xml" />
-        <link rel="apple-touch-icon" href={PWA_PATHS.appleTouchIcon} />
-        <link rel="stylesheet" href={STYLESHEET_PATH} />
-      </head>
-      <body>
-        <main>{children}</main>
-        <footer>Sess</footer>
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: NOTIFY_SCRIPT }} />
-      </body>
-    </html>
-  );
-}
 
 function DeviceRow({ device, csrf }: { device: DeviceView; csrf: string }) {
   return (
@@ -193,7 +161,7 @@ function SettingsForm({ view }: { view: NotificationsView }) {
  */
 export function NotificationsPage({ view, nonce }: { view: NotificationsView; nonce: string }) {
   return (
-    <WebAppPage title="Notifications · Sess" nonce={nonce}>
+    <Page title="Notifications · Sess" nonce={nonce} script={NOTIFY_SCRIPT} webApp>
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
         <h1>Notifications</h1>
@@ -276,7 +244,7 @@ export function NotificationsPage({ view, nonce }: { view: NotificationsView; no
           <a href="/account">Back to your account</a>
         </p>
       </div>
-    </WebAppPage>
+    </Page>
   );
 }
 
