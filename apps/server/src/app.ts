@@ -19,6 +19,7 @@ import { requestLogger } from './http/request-logger.ts';
 import { createFormNotices } from './mcp/form-notices.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountReviewRoutes } from './mcp/review-routes.ts';
+import { createApiKeyNotices } from './notify/api-key-notices.ts';
 import { mountNotificationRoutes } from './notify/notification-routes.ts';
 
 export interface AppDeps {
@@ -117,6 +118,13 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
         ? {
             onAskAnswer: (tx, answer) =>
               enqueueAskAnswer(tx, { sessionId: answer.sessionId, closed: answer.closed, now: deps.now() }),
+            // A form made through /v1 with an API key tells the workspace's owners who chose so.
+            apiKeyNotices: createApiKeyNotices({
+              db: deps.database.db,
+              sealers,
+              emailAvailable: notifications.mail !== null,
+              now: deps.now,
+            }),
           }
         : {}),
     });

@@ -38,6 +38,8 @@ export type {
   SessionView,
 } from './model/views.ts';
 export {
+  type ApiKeyNoticeForm,
+  type ApiKeyNotices,
   type AskAnswerEvent,
   createFormsRuntime,
   type FormsRuntime,

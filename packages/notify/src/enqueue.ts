@@ -57,6 +57,23 @@ function recipients(recipient: NoticeRecipient, workspaceId: string, emailAvaila
 }
 
 /**
+ * Whether a form made with one of the workspace's API keys would tell anyone: an owner who chose
+ * "API key forms" and has a channel that reaches them (the people `enqueueFormNotice` writes rows
+ * for with `{ workspaceOwners: true }`). One indexed read; /v1 asks it before a create.
+ */
+export async function workspaceOwnersWantApiKeyForms(
+  db: DbOrTx,
+  workspaceId: string,
+  options: { emailAvailable: boolean },
+): Promise<boolean> {
+  const rows = await queryRows<{ wanted: boolean }>(
+    db,
+    sql`select exists (${recipients({ workspaceOwners: true }, workspaceId, options.emailAvailable)}) as wanted`,
+  );
+  return rows[0]?.wanted === true;
+}
+
+/**
  * The bus channel that wakes the workers. Each enqueue sends on it in the caller's transaction,
  * so the wake is delivered on commit (and never for a rolled-back form).
  */

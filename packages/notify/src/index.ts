@@ -9,6 +9,7 @@ export {
   type NoticeRecipient,
   OUTBOX_CHANNEL,
   reminderAt,
+  workspaceOwnersWantApiKeyForms,
 } from './enqueue.ts';
 export {
   classifyMailError,

@@ -90,7 +90,8 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
     checkQuery(c.req.url, []);
     const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
     const input = await readJsonBody(bodyOf(c), limit);
-    const created = await createSession({ ctx: ctxOf(c), input, idempotencyKey });
+    // Every /v1 caller holds a workspace API key: its owners who chose so are told of the form.
+    const created = await createSession({ ctx: ctxOf(c), input, idempotencyKey, notifyOwners: true });
     c.header('Location', `/v1/sessions/${created.sessionId}`);
     c.header('ETag', revisionEtag(created.revision));
     return c.json(created, 201);

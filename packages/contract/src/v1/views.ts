@@ -73,6 +73,12 @@ export const CreatedSessionSchema = z
     horizonAt,
     extendable,
     surfaceSha256,
+    notified: z
+      .boolean()
+      .default(false)
+      .describe(
+        "True when Sess will itself send the link to the person (the workspace's owners who chose to be told of forms made with an API key, on their phone or by e-mail); false when nobody is told, so show them the link. A server older than this field leaves it out: read that as false.",
+      ),
   })
   .describe('A new interaction: show the person humanUrl.');
 export type CreatedSession = z.infer<typeof CreatedSessionSchema>;

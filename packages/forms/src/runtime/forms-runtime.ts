@@ -28,6 +28,32 @@ export interface FormsRuntimeOptions {
    * notification here). Without it an Ask answer is one autocommitted statement.
    */
   onAskAnswer?: (tx: Tx, answer: AskAnswerEvent) => Promise<void>;
+  /**
+   * Notifications of forms made with a workspace API key (a create with `notifyOwners`, which
+   * /v1 sets). Only when `wanted(workspaceId)` is true does such a create take a transaction and
+   * call `enqueue` in it, so the notice commits with the form or not at all; otherwise the create
+   * is unchanged (the group-commit path). Without this option nobody is told.
+   */
+  apiKeyNotices?: ApiKeyNotices;
+}
+
+/** The hooks of `FormsRuntimeOptions.apiKeyNotices` (apps/server fills them from @sess/notify). */
+export interface ApiKeyNotices {
+  /** Whether anyone of the workspace would be told (asked before the create; may be cached briefly). */
+  wanted(workspaceId: string): Promise<boolean>;
+  /** Writes the notice in the create's transaction; true when anyone will be told. */
+  enqueue(tx: Tx, form: ApiKeyNoticeForm): Promise<boolean>;
+}
+
+/** A form just created with an API key, as its notice needs it. */
+export interface ApiKeyNoticeForm {
+  workspaceId: string;
+  sessionId: string;
+  /** The Surface's title. */
+  title: string;
+  /** The link (`humanUrl`): a bearer capability, never logged. */
+  url: string;
+  expiresAt: Date;
 }
 
 /** An accepted answer to an Ask, as `onAskAnswer` is told of it. */
@@ -66,6 +92,8 @@ export interface FormsRuntime {
   readonly waiters: WaiterHub;
   /** Internal: the hook of `FormsRuntimeOptions.onAskAnswer`. */
   readonly onAskAnswer: FormsRuntimeOptions['onAskAnswer'];
+  /** Internal: the hooks of `FormsRuntimeOptions.apiKeyNotices`. */
+  readonly apiKeyNotices: FormsRuntimeOptions['apiKeyNotices'];
   /**
    * Deletes idempotency keys past their replay window, at most hourly per process; creates call
    * it without awaiting (see `createSweeper`). Returns the sweep, or undefined when not due.
@@ -107,6 +135,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
     creates,
     waiters,
     onAskAnswer: options.onAskAnswer,
+    apiKeyNotices: options.apiKeyNotices,
     sweepIfDue,
     async keyRing() {
       // Listening first means a rotation committed after this load is never missed.

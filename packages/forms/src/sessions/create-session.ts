@@ -5,7 +5,7 @@ import { DEFAULT_EXPIRES_IN_SECONDS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import { planFor } from '../model/plans.ts';
 import type { WorkspaceContext } from './context.ts';
-import { checkLifetime, linkTimes, storeNewSession } from './insert-session.ts';
+import { checkLifetime, linkTimes, type OwnersNotice, storeNewSession } from './insert-session.ts';
 
 /**
  * A new interaction (@sess/contract's `CreatedSessionSchema`): the link is in `humanUrl`, shown
@@ -19,7 +19,18 @@ export interface CreateSessionInput {
   input: unknown;
   /** Makes the create safe to repeat: the same key and arguments return the same session. */
   idempotencyKey?: string | undefined;
+  /**
+   * Made with a workspace API key (/v1 sets it): the workspace's owners who chose so are told,
+   * through the runtime's `apiKeyNotices`, in the create's transaction. `notified` says so.
+   */
+  notifyOwners?: boolean | undefined;
 }
+
+/** An API key's create tells the owners the form's link (see `storeNewSession`). */
+const OWNERS_NOTICE: OwnersNotice<CreatedSession> = {
+  url: (created) => created.humanUrl,
+  told: (created) => ({ ...created, notified: true }),
+};
 
 /**
  * Creates an interaction from a valid Surface. `expires_in` (whole seconds, 30 up to the plan's
@@ -27,9 +38,10 @@ export interface CreateSessionInput {
  * of 20 hours or less makes the link extendable up to the runtime's horizon.
  * @throws SessError `INVALID_ARGUMENTS` (with `field`; an `expires_in` over the plan's ceiling
  * names the ceiling in `limit`), `PLAN_LIMIT_REACHED` (open sessions at the plan's limit;
- * nothing is created), `IDEMPOTENCY_KEY_REUSED`.
+ * nothing is created), `IDEMPOTENCY_KEY_REUSED`. `notified` is true only when `notifyOwners`
+ * wrote a notice for someone; an idempotent replay returns the stored result as it was.
  */
-export async function createSession({ ctx, input, idempotencyKey }: CreateSessionInput): Promise<CreatedSession> {
+export async function createSession({ ctx, input, idempotencyKey, notifyOwners }: CreateSessionInput): Promise<CreatedSession> {
   const args = parseRequestArguments(input);
   const { runtime } = ctx;
   if (ctx.plan !== undefined && args.expires_in !== undefined) {
@@ -59,6 +71,7 @@ export async function createSession({ ctx, input, idempotencyKey }: CreateSessio
         horizonAt: times.horizonAt?.toISOString() ?? null,
         extendable: times.extendable,
         surfaceSha256,
+        notified: false,
       };
       return {
         session: {
@@ -74,5 +87,6 @@ export async function createSession({ ctx, input, idempotencyKey }: CreateSessio
         result,
       };
     },
+    notifyOwners ? OWNERS_NOTICE : undefined,
   );
 }

@@ -82,6 +82,35 @@ export async function insertSession(tx: Tx, session: NewSession): Promise<void> 
   await insertSessionRows(tx, [{ session }]);
 }
 
+/** How a create tells its workspace's owners (`FormsRuntimeOptions.apiKeyNotices`). */
+export interface OwnersNotice<R> {
+  /** The link the notice carries (`humanUrl`). */
+  url(result: R): string;
+  /** The result saying that someone will be told. */
+  told(result: R): R;
+}
+
+/**
+ * Whether an API key's create must tell anyone: the runtime has `apiKeyNotices` and they want it.
+ * Never inside a caller's transaction: that caller writes its own notices (the hosted /mcp path).
+ */
+async function ownersWantNotice(ctx: WorkspaceContext): Promise<boolean> {
+  const hooks = ctx.runtime.apiKeyNotices;
+  return hooks !== undefined && ctx.tx === undefined && (await hooks.wanted(ctx.workspaceId));
+}
+
+/** Enqueues the owners' notice in the create's transaction; the result says whether anyone will be told. */
+async function tellOwners<R>(tx: Tx, runtime: FormsRuntime, session: NewSession, result: R, notice: OwnersNotice<R>): Promise<R> {
+  const told = await runtime.apiKeyNotices!.enqueue(tx, {
+    workspaceId: session.workspaceId,
+    sessionId: session.id,
+    title: session.surface.title,
+    url: notice.url(result),
+    expiresAt: session.times.expiresAt,
+  });
+  return told ? notice.told(result) : result;
+}
+
 /**
  * Stores a new session with the plan's checks, at most once per idempotency key.
  *
@@ -90,16 +119,22 @@ export async function insertSession(tx: Tx, session: NewSession): Promise<void> 
  * the other creates of the same moment (`CreateBatcher`). Other plans run in a transaction
  * that locks the workspace row and counts its open sessions first (`admitCreate`). With
  * `ctx.tx` everything runs in the caller's transaction.
+ *
+ * `ownersNotice` (an API key's create): when the runtime's `apiKeyNotices` say someone of the
+ * workspace wants to be told, the create takes the transaction and enqueues the notice in it
+ * (`tellOwners`); otherwise nothing changes.
  */
 export async function storeNewSession<R>(
   ctx: WorkspaceContext,
   idempotency: Idempotency | undefined,
   build: (plan: Plan, now: Date) => { session: NewSession; result: R },
+  ownersNotice?: OwnersNotice<R>,
 ): Promise<R> {
   const { runtime } = ctx;
   void runtime.sweepIfDue();
   const known = ctx.plan !== undefined ? planFor(ctx.plan) : undefined;
-  if (known && known.openSessions === null) {
+  const notice = ownersNotice && (await ownersWantNotice(ctx)) ? ownersNotice : undefined;
+  if (known && known.openSessions === null && !notice) {
     const { session, result } = build(known, runtime.now());
     const resolved = idempotency ? resolveIdempotency(ctx.workspaceId, idempotency) : undefined;
     const row: SessionRow = {
@@ -125,7 +160,7 @@ export async function storeNewSession<R>(
       const plan = await admitCreate(tx, ctx, now);
       const { session, result } = build(plan, now);
       await insertSession(tx, session);
-      return result;
+      return notice ? tellOwners(tx, runtime, session, result, notice) : result;
     },
     ctx.tx,
   );

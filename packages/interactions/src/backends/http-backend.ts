@@ -311,6 +311,8 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
         surfaceSha256: created.surfaceSha256,
         expiresAt: created.expiresAt,
         humanUrl: created.humanUrl,
+        // The server told the workspace's owners who chose so (an API key's form).
+        notified: created.notified,
       };
     },
 
@@ -330,6 +332,8 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
         counts: { started: 0, answered: 0, max: created.ask.max },
         answers: [],
         humanUrl: created.humanUrl,
+        // /v1 tells no one of an Ask: its link goes to others, whom the agent shares it with.
+        notified: false,
       };
     },
 

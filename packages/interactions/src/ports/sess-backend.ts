@@ -102,7 +102,10 @@ export interface AskView {
 
 export interface CreatedAsk extends AskView {
   humanUrl: string;
-  /** As `CreatedSession.notified`: for an Ask, its owner will be told of its answers or its close. */
+  /**
+   * As `CreatedSession.notified`, and false for every backend today: an Ask's link goes to the
+   * people the agent shares it with (its owner is told of its answers or its close instead).
+   */
   notified?: boolean;
 }
 
