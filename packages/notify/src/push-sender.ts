@@ -1,5 +1,7 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { BlockList, isIP } from 'node:net';
 import { isLoopbackHostname } from '@sess/core';
 import webPush from 'web-push';
 import type { PushTarget } from './subscriptions.ts';
@@ -53,10 +55,74 @@ function retryAfter(value: string | string[] | undefined): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
+/*
+ * A device's endpoint is a URL a signed-in person sent: Sess must not be made to post to its own
+ * network. An https endpoint is connected to only when every address its name resolves to is
+ * public (checked at connect time, so a name that later resolves elsewhere is caught too).
+ * Plain http goes only to a loopback push service, which only tests run.
+ */
+const NOT_PUBLIC = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 127],
+  ['::ffff:0:0', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+
+const NOT_PUBLIC_CODE = 'ESESS_NOT_PUBLIC';
+
+function isPublicAddress({ address, family }: LookupAddress): boolean {
+  return !NOT_PUBLIC.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** An https endpoint named by an address (connected to without a lookup) that is not public. */
+function isNonPublicLiteral(hostname: string): boolean {
+  const address = hostname.replace(/^\[|\]$/g, '');
+  const family = isIP(address);
+  return family !== 0 && !isPublicAddress({ address, family });
+}
+
+/** `dns.lookup` that refuses a name with any address that is not public. */
+function lookupPublic(
+  hostname: string,
+  options: LookupOptions,
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
+      const refused: NodeJS.ErrnoException = new Error('the push service does not resolve to public addresses only');
+      refused.code = NOT_PUBLIC_CODE;
+      return callback(refused, []);
+    }
+    if (options.all) return callback(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}
+
 // Connections to a push service are kept for the next push: most devices share a few services
 // (FCM, Mozilla, Apple), and a TLS handshake per push would cost more than the push. Idle
 // sockets do not keep the process alive.
-const AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+const AGENTS = {
+  http: new HttpAgent({ keepAlive: true }),
+  https: new HttpsAgent({ keepAlive: true, lookup: lookupPublic as HttpsAgentLookup }),
+};
+type HttpsAgentLookup = NonNullable<ConstructorParameters<typeof HttpsAgent>[0]>['lookup'];
 
 /** A VAPID token is signed once per push service and identity, and kept for an hour (it is valid for 12). */
 const VAPID_REUSE_MS = 60 * 60_000;
@@ -90,7 +156,9 @@ function vapidAuthorization(vapid: VapidIdentity, audience: string): string {
 export async function sendPush(target: PushTarget, payload: string, options: PushOptions): Promise<PushResult> {
   const endpoint = new URL(target.endpoint);
   const plainHttp = endpoint.protocol === 'http:';
-  if ((plainHttp && !isLoopbackHostname(endpoint.hostname)) || (!plainHttp && endpoint.protocol !== 'https:'))
+  if (
+    plainHttp ? !isLoopbackHostname(endpoint.hostname) : endpoint.protocol !== 'https:' || isNonPublicLiteral(endpoint.hostname)
+  )
     return { outcome: 'rejected', status: null };
   let details: webPush.RequestDetails;
   try {
@@ -123,9 +191,10 @@ export async function sendPush(target: PushTarget, payload: string, options: Pus
       });
     });
     const timer = setTimeout(() => req.destroy(new Error('push timed out')), options.timeoutMs);
-    req.on('error', () => {
+    req.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      resolve({ outcome: 'retry', status: null });
+      // An endpoint in a private network can never be sent to: not worth a retry.
+      resolve({ outcome: error.code === NOT_PUBLIC_CODE ? 'rejected' : 'retry', status: null });
     });
     req.end(details.body ?? undefined);
   });

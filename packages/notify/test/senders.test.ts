@@ -56,6 +56,25 @@ describe('sendPush', () => {
     expect(push.received(other.id)).toEqual([]);
   });
 
+  it('rejected without connecting: an https endpoint whose name or address is not public (loopback, private, link-local)', async () => {
+    const { subscription } = push.subscribe(vapid.publicKey);
+    for (const endpoint of [
+      'https://127.0.0.1/push/x',
+      'https://localhost/push/x',
+      'https://10.1.2.3/push/x',
+      'https://192.168.1.20:8443/push/x',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/push/x',
+      'https://[fd00::1]/push/x',
+      'https://[::ffff:127.0.0.1]/push/x',
+    ]) {
+      expect(await sendPush({ ...subscription, endpoint }, payload, options()), endpoint).toEqual({
+        outcome: 'rejected',
+        status: null,
+      });
+    }
+  });
+
   it('retry: nobody listening, or no answer within the timeout', async () => {
     const { subscription } = push.subscribe(vapid.publicKey);
     const closed = { ...subscription, endpoint: `http://127.0.0.1:${await freePort()}/push/x` };
