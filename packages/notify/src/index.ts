@@ -47,6 +47,7 @@ export {
   DEFAULT_SETTINGS,
   isTimeZone,
   type NotificationSettings,
+  readSavedSettings,
   readSettings,
   saveSettings,
 } from './settings.ts';
@@ -57,7 +58,6 @@ export {
   forgetDevice,
   listDevices,
   MAX_DEVICES_PER_PERSON,
-  markDelivered,
   markFailed,
   type PushTarget,
   parseDeviceName,

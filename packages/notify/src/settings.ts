@@ -88,9 +88,14 @@ export function settingsFromColumns(row: SettingsColumns | null | undefined): No
   };
 }
 
-export async function readSettings(db: DbOrTx, userId: string): Promise<NotificationSettings> {
+/** The person's settings, and whether they ever saved any (false: the defaults). */
+export async function readSavedSettings(db: DbOrTx, userId: string): Promise<{ settings: NotificationSettings; saved: boolean }> {
   const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.userId, userId));
-  return settingsFromColumns(row);
+  return { settings: settingsFromColumns(row), saved: row !== undefined };
+}
+
+export async function readSettings(db: DbOrTx, userId: string): Promise<NotificationSettings> {
+  return (await readSavedSettings(db, userId)).settings;
 }
 
 /** Saves the person's settings whole (checked first). */

@@ -162,14 +162,6 @@ export async function readDeliveryTargets(db: DbOrTx, sealers: NotifySealers, us
   return rows.map((row) => openDevice(sealers, row)).filter((target): target is DeliveryTarget => target !== undefined);
 }
 
-/** Records a push the device's service accepted. */
-export async function markDelivered(db: DbOrTx, userId: string, deviceId: string, at: Date): Promise<void> {
-  await db
-    .update(pushSubscriptions)
-    .set({ lastDeliveryAt: at })
-    .where(and(eq(pushSubscriptions.id, deviceId), eq(pushSubscriptions.userId, userId)));
-}
-
 /** Records a push that failed for now (the device stays; the row is retried). */
 export async function markFailed(db: DbOrTx, userId: string, deviceId: string, at: Date): Promise<void> {
   await db

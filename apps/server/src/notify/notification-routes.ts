@@ -1,6 +1,6 @@
 import { type BrowserSession, readBrowserSession } from '@sess/accounts';
 import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
-import { type Db, notificationSettings } from '@sess/db';
+import type { Db } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
 import {
   listDevices,
@@ -9,7 +9,7 @@ import {
   type PushTarget,
   parseDeviceName,
   parsePushTarget,
-  readSettings,
+  readSavedSettings,
   removeDevice,
   saveDevice,
   saveSettings,
@@ -27,7 +27,6 @@ import {
   renderNotificationsPage,
   seeOther,
 } from '@sess/web';
-import { eq } from 'drizzle-orm';
 import type { Context, Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../http/app-env.ts';
@@ -115,13 +114,9 @@ export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRou
   const signIn = () => seeOther(`/signin?return_to=${encodeURIComponent(NOTIFY_PATHS.page)}`);
 
   async function view(browser: BrowserSession, extra: Partial<NotificationsView> = {}): Promise<NotificationsView> {
-    const [devices, settings, saved, vapid] = await Promise.all([
+    const [devices, { settings, saved }, vapid] = await Promise.all([
       listDevices(deps.db, browser.userId),
-      readSettings(deps.db, browser.userId),
-      deps.db
-        .select({ userId: notificationSettings.userId })
-        .from(notificationSettings)
-        .where(eq(notificationSettings.userId, browser.userId)),
+      readSavedSettings(deps.db, browser.userId),
       loadVapidKeys(deps.db, deps.sealers),
     ]);
     const token = (purpose: string) => csrfToken(deps.secret, browser.sessionId, purpose);
@@ -129,7 +124,7 @@ export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRou
       email: browser.email,
       devices,
       settings: settingsToForm(settings),
-      settingsUnsaved: saved.length === 0,
+      settingsUnsaved: !saved,
       vapidPublicKey: vapid.publicKey,
       emailConfigured: deps.emailConfigured ?? false,
       csrf: {
