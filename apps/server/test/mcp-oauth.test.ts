@@ -205,7 +205,9 @@ describe('binding of handles to the OAuth authority', () => {
     expect(foreign.isError).toBe(true);
     expect(errorOf(foreign).code).toBe('HANDLE_NOT_FOUND');
 
-    // Disconnect on the account page's verb: the old token stops working at once.
+    // Disconnect on the account page's verb: the old token stops working on every replica within
+    // about a second (the grant's NOTIFY reaches the verifier's cache; PostgreSQL delivers it
+    // asynchronously, so the test waits for it as the other Disconnect tests do).
     const [grant] = await queryRows<{ id: string }>(
       server.database.db,
       sql`select id from oauth_grants where client_id = ${aliceConnected.clientId} and revoked_at is null`,
@@ -213,12 +215,20 @@ describe('binding of handles to the OAuth authority', () => {
     expect(await disconnectApp(server.database.db, { userId: alice.userId, grantId: grant!.id, now: server.clock.now() })).toBe(
       true,
     );
-    const refused = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${aliceConnected.tokens.accessToken}` },
-      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-    });
+    const listWithOldToken = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${aliceConnected.tokens.accessToken}`,
+        },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+    await expect.poll(async () => (await listWithOldToken()).status, { timeout: 2000, interval: 20 }).toBe(401);
+    const refused = await listWithOldToken();
     expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer /);
 
     // Alice connects the same app again: the grant is re-issued at a new generation.
     const again = await signInAndAuthorize({
