@@ -1,11 +1,14 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import { createLogger, type Logger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
 import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
 import { buildApp } from './app.ts';
 import { type Config, embeddedDatabaseDir } from './config.ts';
 import { resolveSecret } from './secret.ts';
+
+/** Pending-connection queue: a storm of reconnecting parked waits overflowed Node's default 511 (the kernel caps it at somaxconn). */
+export const LISTEN_BACKLOG = 4096;
 
 export interface RunningServer {
   /** The address actually bound (PORT=0 picks a free port). */
@@ -56,9 +59,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     onClose: (close) => closers.push(close),
   });
   options.extend?.(app);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-    s.once('error', reject);
+  const server = createAdaptorServer({ fetch: app.fetch });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
