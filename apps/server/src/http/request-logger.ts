@@ -3,25 +3,72 @@ import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from './app-env.ts';
 
+/** What a lazy request logger holds until its first line: the root and the child's bindings. */
+interface LazyChild {
+  root: Logger;
+  bindings: { requestId: string };
+  child: Logger | undefined;
+}
+
+function childOf(state: LazyChild): Logger {
+  state.child ??= state.root.child(state.bindings);
+  return state.child;
+}
+
+/** Stands in for a disabled level's method: pino's own is a no-op too. */
+function noop(): void {}
+
+/**
+ * Shared by every lazy logger. A level method whose level is off answers with a no-op and builds
+ * nothing; anything else (an enabled level, `child`, `bindings`, `level`…) is the real child's,
+ * built on that first use, so the lazy logger behaves exactly as `root.child(bindings)` would.
+ */
+const LAZY_CHILD: ProxyHandler<LazyChild> = {
+  get(state, property) {
+    if (!state.child && typeof property === 'string' && property in state.root.levels.values) {
+      if (!state.root.isLevelEnabled(property)) return noop;
+    }
+    const child = childOf(state);
+    const value: unknown = Reflect.get(child, property, child);
+    return typeof value === 'function' ? value.bind(child) : value;
+  },
+  set(state, property, value) {
+    return Reflect.set(childOf(state), property, value);
+  },
+  has(state, property) {
+    return Reflect.has(childOf(state), property);
+  },
+};
+
+/**
+ * `root.child(bindings)`, built only when something is written at an enabled level (or the logger
+ * is used otherwise): a pino child costs measurably on every request even when nothing is logged.
+ */
+export function lazyChildLogger(root: Logger, bindings: { requestId: string }): Logger {
+  const state: LazyChild = { root, bindings, child: undefined };
+  return new Proxy(state, LAZY_CHILD) as unknown as Logger;
+}
+
 /**
  * One log line per request. It names the matched route pattern (`/s/:token`), never the raw
- * path or query, because links and OAuth codes travel in URLs.
+ * path or query, because links and OAuth codes travel in URLs. Every line written while handling
+ * the request carries its `requestId`; nothing is built for a line whose level is off.
  */
 export function requestLogger(root: Logger): MiddlewareHandler<AppEnv> {
   return async function logRequest(c, next) {
     const started = performance.now();
-    const logger = root.child({ requestId: c.get('requestId') });
+    const logger = lazyChildLogger(root, { requestId: c.get('requestId') });
     c.set('logger', logger);
     await next();
     const status = c.res.status;
-    const line = {
+    const level = status >= 500 ? 'error' : 'info';
+    if (!root.isLevelEnabled(level)) return;
+    logger[level]({
       event: 'http.request',
       method: c.req.method,
       route: routePath(c),
       status,
       ms: Math.round((performance.now() - started) * 10) / 10,
-    };
-    if (status >= 500) logger.error(line);
-    else logger.info(line);
+    });
   };
 }
