@@ -1,49 +1,69 @@
 /**
- * MCP endpoint figures (issue 6), printed side by side in one run. The server (bench/mcp/server.ts)
- * runs in a child process pinned to core 0 (`taskset -c 0`); this process, the load generator
- * (autocannon and plain HTTP clients), pins itself to core 1.
+ * MCP endpoint figures (issues 6 and 17), each printed beside its anchor measured in the same run.
+ * The server (bench/mcp/server.ts) runs in a child process pinned to core 0 (`taskset -c 0`); this
+ * process, the load generator (autocannon and plain HTTP clients), pins itself to core 1.
  *
- * 1. tools/list and sess_response (wait_ms 0), 2026-07-28 requests, 50 connections:
- *    the whole edge (Host/Origin preflight, OAuth token verification, limits, bounded body, guard,
- *    createMcpHandler, handle store) vs a bare createMcpHandler serving the same tools vs a bare
- *    Hono JSON route. Requests/s and p50/p99. Targets: edge ≥ 0.9× bare createMcpHandler;
- *    edge tools/list ≥ 0.15× bare Hono.
- * 2. sess_ask at 50 concurrent clients on PostgreSQL (real tokens, one principal per 100 calls):
- *    calls/s, p50/p99.
- *    Target p99 ≤ 30 ms.
- * 3. 5,000 concurrent sess_response waits (wait_ms 45 000) parked on the server, then every one
- *    answered in turn through the real answer page (form post): RSS while parked, wake latency (from the
- *    answer's HTTP response to the wait's response), errors. Targets: RSS ≤ 1 GiB, wake p99 ≤
- *    50 ms, 0 errors.
+ * Figure                                     Anchor (same run)                          Target
+ * 1. tools/list, sess_response (wait_ms 0),  a bare createMcpHandler serving the same   edge ≥ 0.9× bare createMcpHandler;
+ *    the whole edge, 50 connections          tools; a bare Hono JSON route              tools/list edge ≥ 0.15× bare Hono
+ * 2. sess_ask, closed loop, 50 clients       a createMcpHandler with ONE trivial tool   sess_ask ≥ 0.5× trivial (calls/s)
+ *    (calls/s, server CPU ms/call)           (parsedBody, as the edge feeds it), the
+ *                                            same closed loop
+ * 3. sess_ask, open loop at 25 % and 50 %    the closed-loop max of figure 2            p99 ≤ 30 ms at 50 %
+ *    of the closed-loop max (latency from
+ *    each call's SCHEDULED start)
+ * 4. wake: WAITS parked sess_response waits  NOTIFY→LISTEN between two PostgreSQL       wake p99 ≤ 5 ms; RSS ≤ 1 GiB; 0 errors
+ *    answered on their pages, four at a      connections, one at a time (~1,000)
+ *    time: answer's response → wait's
+ * 5. storm: STORM waits (wait_ms 45 000)     heap and RSS before the storm (after gc)   0 connection errors / non-200s;
+ *    opened at once, each on a fresh socket                                             heap ≤ 20 KiB per parked wait;
+ *                                                                                       RSS ≤ 500 MiB; healthy afterwards
+ * The load average (`uptime`) is printed at the start and the end: on a busy machine read the
+ * ratios and the server CPU per call rather than the absolute rates.
  *
- * Run: node --import tsx bench/mcp/run.ts [--seconds N] [--waits N] [--asks N] [--skip-compare]
+ * Run: node --import tsx bench/mcp/run.ts [--seconds N] [--asks N] [--waits N] [--storm N]
+ *        [--only compare|ask|wake|storm] [--skip-compare] [--case edge-list|edge-response|bare-list|bare-response]
+ * Short run: --seconds 3 --asks 1000 --waits 500 --storm 2000.
+ * The storm holds STORM sockets here and as many on the server: `ulimit -n` must exceed STORM plus a
+ * few hundred in both (the child inherits this process's limit; 20,000 on the bench machine).
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
 import { parseHtmlForms } from '@sess/testkit';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
-import { pool, quantile } from '../support/stats.ts';
+import { closedLoop, type LoopFigures, openLoop, postOnOwnSocket, type SocketOutcome } from '../support/load.ts';
+import { notifyListenFloor } from '../support/pg-floor.ts';
+import { quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
   const i = argv.indexOf(name);
   return i === -1 ? fallback : Number(argv[i + 1]);
 };
+const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const SECONDS = flag('--seconds', 10);
 const WAITS = flag('--waits', 5000);
 const ASKS = flag('--asks', Math.max(WAITS, 1000));
+const STORM = flag('--storm', 10_000);
+const ONLY = option('--only') ?? (argv.includes('--compare-only') ? 'compare' : undefined);
+if (ONLY && !['compare', 'ask', 'wake', 'storm'].includes(ONLY)) throw new Error(`--only ${ONLY}: compare|ask|wake|storm`);
+const runs = (section: 'compare' | 'ask' | 'wake' | 'storm') =>
+  ONLY ? ONLY === section : section !== 'compare' || !argv.includes('--skip-compare');
+const CLIENTS = 50;
+const FLOOR_SAMPLES = 1000;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Thrown to end the run early (--compare-only). */
+/** Thrown to end the run early (--case). */
 class Stop extends Error {}
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+const sleep = (msToWait: number) => new Promise((r) => setTimeout(r, msToWait));
 
 // ---------------------------------------------------------------------------------------------
 // Pinning: the load generator on core 1, the server on core 0.
@@ -51,6 +71,15 @@ try {
   execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 } catch {
   console.warn('taskset is not available: the load generator is not pinned');
+}
+
+/** `uptime`'s load averages (1, 5, 15 min): how busy the machine was around the figures. */
+function loadAverage(): string {
+  try {
+    return /load average:\s*(.*)$/.exec(execFileSync('uptime').toString().trim())?.[1] ?? '?';
+  } catch {
+    return '?';
+  }
 }
 
 const dbName = `sess_bench_mcp_${newSecret(6)
@@ -64,7 +93,7 @@ dbUrl.pathname = `/${dbName}`;
 let server: ChildProcess | undefined;
 async function cleanup() {
   server?.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  await sleep(500);
   await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
   await admin.end({ timeout: 5 });
 }
@@ -75,7 +104,12 @@ interface Ready {
   stats: string;
   tokens: string[];
   handle: string;
+  backlog: number;
+  somaxconn?: number;
 }
+
+/** Apps connected at start: two spare (token 0 holds the sess_response handle, 1 warms up) and enough for ASKS. */
+const GRANTS = 2 + (runs('ask') ? Math.ceil(ASKS / 100) + 1 : 0);
 
 function startServer(): Promise<Ready> {
   return new Promise((resolve, reject) => {
@@ -90,7 +124,7 @@ function startServer(): Promise<Ready> {
           NODE_ENV: 'production',
           DATABASE_URL: dbUrl.toString(),
           BENCH_SECRET: newSecret(32),
-          BENCH_GRANTS: String(Math.ceil(ASKS / 100) + 3),
+          BENCH_GRANTS: String(GRANTS),
           // The limiter still runs on every request (its cost is measured) but never refuses the bench.
           SESS_MCP_RATE_PER_IP: '100000000',
           SESS_MCP_RATE_PER_PRINCIPAL: '100000000',
@@ -108,12 +142,15 @@ function startServer(): Promise<Ready> {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// Requests.
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-function modern(method: string, params: Record<string, unknown>, name?: string) {
+type McpRequest = { headers: Record<string, string>; body: string };
+function modern(method: string, params: Record<string, unknown>, name?: string): McpRequest {
   return {
     headers: {
       'content-type': 'application/json',
@@ -125,7 +162,70 @@ function modern(method: string, params: Record<string, unknown>, name?: string) 
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }),
   };
 }
+const ask = (i: number) =>
+  modern(
+    'tools/call',
+    {
+      name: 'sess_ask',
+      arguments: {
+        question: `Lunch at ${i}?`,
+        fields: [{ name: 'choice', label: 'Where?', type: 'choice', options: ['Pizza', 'Sushi', 'Salad'] }],
+      },
+    },
+    'sess_ask',
+  );
+const responseWait = (handle: string, waitMs: number) =>
+  modern('tools/call', { name: 'sess_response', arguments: { handle, revision: 1, wait_ms: waitMs } }, 'sess_response');
+const withToken = (request: McpRequest, token: string) => ({ ...request.headers, authorization: `Bearer ${token}` });
 
+// ---------------------------------------------------------------------------------------------
+// The server's own counters.
+let ready: Ready;
+interface ServerStats {
+  rss: number;
+  heapUsed: number;
+  inflight: number;
+  cpuMicros: number;
+}
+async function serverStats(): Promise<ServerStats> {
+  return (await (await fetch(`${ready.stats}/stats`)).json()) as ServerStats;
+}
+/** The server's stats after a full gc (so heap differences are live objects, not garbage). */
+async function serverStatsAfterGc(): Promise<ServerStats> {
+  await fetch(`${ready.stats}/gc`, { method: 'POST' });
+  return serverStats();
+}
+/** `count` more apps connected, one new workspace (principal) each. */
+async function connectPrincipals(count: number): Promise<string[]> {
+  const response = await fetch(`${ready.stats}/connect`, { method: 'POST', body: JSON.stringify({ count }) });
+  return ((await response.json()) as { tokens: string[] }).tokens;
+}
+/** Runs `work` and answers its result with the server's CPU ms spent per `per(result)` units. */
+async function withServerCpu<T>(work: () => Promise<T>, per: (result: T) => number): Promise<[T, number]> {
+  const before = (await serverStats()).cpuMicros;
+  const result = await work();
+  const micros = (await serverStats()).cpuMicros - before;
+  return [result, micros / 1000 / Math.max(1, per(result))];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The summary: every figure beside its anchor.
+interface SummaryLine {
+  figure: string;
+  value: string;
+  anchor: string;
+  ratio: string;
+  target: string;
+  ok: boolean;
+}
+const summary: SummaryLine[] = [];
+function printSummary() {
+  console.log('\nSummary (figure | anchor | ratio | target | verdict)');
+  for (const s of summary) console.log(`  ${s.figure}: ${s.value} | ${s.anchor} | ${s.ratio} | ${s.target} | ${verdict(s.ok)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. tools/list and sess_response three ways (autocannon).
 interface Figure {
   rps: number;
   p50: number;
@@ -135,35 +235,29 @@ interface Figure {
   cpuMs: number;
 }
 
-let statsUrl = '';
-async function serverCpuMicros(): Promise<number> {
-  return ((await (await fetch(`${statsUrl}/stats`)).json()) as { cpuMicros: number }).cpuMicros;
-}
-
-async function load(url: string, request: { headers: Record<string, string>; body: string }, seconds: number): Promise<Figure> {
-  const options = { url, connections: 50, duration: seconds, method: 'POST', headers: request.headers, body: request.body };
-  const cpuBefore = await serverCpuMicros();
-  const result = (await autocannon(options as Parameters<typeof autocannon>[0])) as autocannon.Result & {
-    latency: { p50: number; p99: number };
-    requests: { average: number; total: number };
-  };
-  const cpuMs = (await serverCpuMicros()) - cpuBefore;
+async function load(url: string, request: McpRequest, seconds: number): Promise<Figure> {
+  const options = { url, connections: CLIENTS, duration: seconds, method: 'POST', headers: request.headers, body: request.body };
+  type Result = autocannon.Result & { latency: { p50: number; p99: number }; requests: { average: number; total: number } };
+  const [result, cpuMs] = await withServerCpu(
+    async () => (await autocannon(options as Parameters<typeof autocannon>[0])) as Result,
+    (r) => r.requests.total,
+  );
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
-    cpuMs: cpuMs / 1000 / Math.max(1, result.requests.total),
+    cpuMs,
   };
 }
 
-async function compare(name: string, cases: Array<[string, string, { headers: Record<string, string>; body: string }]>) {
+async function compare(name: string, cases: Array<[string, string, McpRequest]>) {
   const figures: Array<[string, Figure]> = [];
   for (const [label, url, request] of cases) {
     await load(url, request, 3); // warm-up
     figures.push([label, await load(url, request, SECONDS)]);
   }
-  console.log(`\n${name} (50 connections, ${SECONDS} s each after a 3 s warm-up)`);
+  console.log(`\n${name} (${CLIENTS} connections, ${SECONDS} s each after a 3 s warm-up)`);
   for (const [label, f] of figures) {
     console.log(
       `  ${label.padEnd(24)} ${f.rps.toFixed(0).padStart(6)} req/s   p50 ${ms(f.p50).padStart(8)}   p99 ${ms(f.p99).padStart(9)}   server CPU ${f.cpuMs.toFixed(3)} ms/req (${(1000 / f.cpuMs).toFixed(0)} req/s per core)   errors ${f.errors}`,
@@ -172,228 +266,409 @@ async function compare(name: string, cases: Array<[string, string, { headers: Re
   return Object.fromEntries(figures) as Record<string, Figure>;
 }
 
-/** One HTTP POST on its own socket (for thousands of concurrent waits). */
-function postRaw(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-): Promise<{ status: number; text: string; at: number }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) }, agent: false },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (d) => (text += d));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text, at: performance.now() }));
-      },
+async function compareSection() {
+  const auth = { authorization: `Bearer ${ready.tokens[0]}` };
+  const threeWays = (name: string, request: McpRequest) =>
+    compare(name, [
+      ['bare Hono JSON route', `${ready.bare}/json`, request],
+      ['bare createMcpHandler', `${ready.bare}/mcp`, request],
+      ['whole edge', `${ready.edge}/mcp`, { headers: { ...request.headers, ...auth }, body: request.body }],
+    ]);
+  const toolsList = await threeWays('tools/list', modern('tools/list', {}));
+  const response = await threeWays('sess_response, wait_ms 0 (a waiting interaction)', responseWait(ready.handle, 0));
+
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
+  const cpuRatio = (edge: Figure, base: Figure) => (base.cpuMs / edge.cpuMs).toFixed(2);
+  for (const [name, figures] of [
+    ['tools/list', toolsList],
+    ['sess_response', response],
+  ] as const) {
+    const edge = figures['whole edge']!;
+    const bareMcp = figures['bare createMcpHandler']!;
+    const hono = figures['bare Hono JSON route']!;
+    console.log(
+      `  ${name}: edge / bare createMcpHandler = ${ratio(edge.rps, bareMcp.rps)} by req/s, ${cpuRatio(edge, bareMcp)} by server CPU; edge / bare Hono = ${ratio(edge.rps, hono.rps)} by req/s, ${cpuRatio(edge, hono)} by server CPU`,
     );
-    request.on('error', reject);
-    request.end(body);
+    summary.push({
+      figure: `${name} whole edge`,
+      value: `${edge.rps.toFixed(0)} req/s`,
+      anchor: `bare createMcpHandler ${bareMcp.rps.toFixed(0)} req/s`,
+      ratio: `${ratio(edge.rps, bareMcp.rps)}× (by CPU ${cpuRatio(edge, bareMcp)}×)`,
+      target: '>= 0.90×',
+      ok: edge.rps >= 0.9 * bareMcp.rps,
+    });
+    if (name === 'tools/list')
+      summary.push({
+        figure: 'tools/list whole edge',
+        value: `${edge.rps.toFixed(0)} req/s`,
+        anchor: `bare Hono JSON route ${hono.rps.toFixed(0)} req/s`,
+        ratio: `${ratio(edge.rps, hono.rps)}×`,
+        target: '>= 0.15×',
+        ok: edge.rps >= 0.15 * hono.rps,
+      });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2–3. sess_ask: closed loop beside the trivial tool, then an open loop.
+interface Waiting {
+  handle: string;
+  humanUrl: string;
+  token: string;
+}
+
+/** One sess_ask through the edge; the interaction it made, or undefined when it failed. */
+async function askOnce(i: number, token: string): Promise<Waiting | undefined> {
+  const request = ask(i);
+  const response = await fetch(`${ready.edge}/mcp`, { method: 'POST', headers: withToken(request, token), body: request.body });
+  const text = await response.text();
+  const handle = /"handle":"(hdl_[a-z2-7]+)"/.exec(text)?.[1];
+  const humanUrl = /"humanUrl":"([^"]+)"/.exec(text)?.[1];
+  if (response.status !== 200 || !handle || !humanUrl || text.includes('"isError":true')) return undefined;
+  return { handle, humanUrl, token };
+}
+
+/** `count` sess_ask calls, closed loop, round-robin over `tokens` (≤ 100 each): figures and what they made. */
+async function askClosedLoop(count: number, tokens: string[]): Promise<[LoopFigures, Waiting[]]> {
+  const made: Waiting[] = [];
+  const figures = await closedLoop(CLIENTS, count, async (i) => {
+    const waiting = await askOnce(i, tokens[i % tokens.length]!);
+    if (waiting) made.push(waiting);
+    return waiting !== undefined;
+  });
+  return [figures, made];
+}
+
+/** Fresh principals enough for `count` unfinished interactions. */
+const principalsFor = (count: number) => connectPrincipals(Math.ceil(count / 100) + 1);
+
+async function trivialClosedLoop(count: number): Promise<LoopFigures> {
+  const request = modern('tools/call', { name: 'ping', arguments: {} }, 'ping');
+  return closedLoop(CLIENTS, count, async () => {
+    const response = await fetch(`${ready.bare}/trivial`, { method: 'POST', headers: request.headers, body: request.body });
+    const text = await response.text();
+    return response.status === 200 && text.includes('pong');
   });
 }
 
+function printLoop(label: string, f: LoopFigures, cpuMs?: number) {
+  const cpu = cpuMs === undefined ? '' : `   server CPU ${cpuMs.toFixed(2)} ms/call`;
+  console.log(
+    `  ${label.padEnd(30)} ${(f.calls / f.seconds).toFixed(0).padStart(6)} calls/s   p50 ${ms(quantile(f.latencies, 0.5)).padStart(8)}   p99 ${ms(quantile(f.latencies, 0.99)).padStart(9)}${cpu}   errors ${f.errors}`,
+  );
+}
+
+async function askSection(): Promise<Waiting[]> {
+  const askTokens = ready.tokens.slice(2);
+  // Warm-ups: the trivial tool, and sess_ask on a principal of its own (token 1).
+  await trivialClosedLoop(500);
+  await closedLoop(CLIENTS, 100, async (i) => (await askOnce(i, ready.tokens[1]!)) !== undefined);
+  const [[asks, made], askCpu] = await withServerCpu(
+    () => askClosedLoop(ASKS, askTokens),
+    ([f]) => f.calls,
+  );
+  const [trivial, trivialCpu] = await withServerCpu(
+    () => trivialClosedLoop(ASKS),
+    (f) => f.calls,
+  );
+  const askRate = asks.calls / asks.seconds;
+  const trivialRate = trivial.calls / trivial.seconds;
+  console.log(`\nsess_ask beside a trivial tool, closed loop, ${CLIENTS} clients, ${ASKS} calls each`);
+  printLoop(`sess_ask (${askTokens.length} principals, PG)`, asks, askCpu);
+  printLoop('trivial tool (parsedBody)', trivial, trivialCpu);
+  const ratio = askRate / trivialRate;
+  console.log(
+    `  sess_ask / trivial = ${ratio.toFixed(2)} by calls/s, ${(trivialCpu / askCpu).toFixed(2)} by server CPU   (target >= 0.50 by calls/s: ${verdict(ratio >= 0.5)})`,
+  );
+  summary.push({
+    figure: 'sess_ask closed loop',
+    value: `${askRate.toFixed(0)} calls/s, ${askCpu.toFixed(2)} ms CPU/call`,
+    anchor: `trivial tool ${trivialRate.toFixed(0)} calls/s, ${trivialCpu.toFixed(2)} ms CPU/call`,
+    ratio: `${ratio.toFixed(2)}× (by CPU ${(trivialCpu / askCpu).toFixed(2)}×)`,
+    target: '>= 0.50× by calls/s',
+    ok: ratio >= 0.5 && asks.errors === 0,
+  });
+  await askOpenLoop(askRate);
+  return made;
+}
+
+async function askOpenLoop(maxRate: number) {
+  console.log(`\nsess_ask, open loop (fixed arrival rate, latency from the scheduled start), ${SECONDS} s per rate`);
+  for (const share of [0.25, 0.5]) {
+    const rate = Math.max(1, Math.round(maxRate * share));
+    const tokens = await principalsFor(rate * SECONDS);
+    const figures = await openLoop(rate, SECONDS, async (i) => (await askOnce(i, tokens[i % tokens.length]!)) !== undefined);
+    const p99 = quantile(figures.latencies, 0.99);
+    console.log(
+      `  ${`${share * 100} % of max = ${rate}/s`.padEnd(22)} p50 ${ms(quantile(figures.latencies, 0.5)).padStart(8)}   p99 ${ms(p99).padStart(9)}   max ${ms(Math.max(...figures.latencies)).padStart(9)}   errors ${figures.errors}${share === 0.5 ? `   (target p99 <= 30 ms: ${verdict(p99 <= 30)})` : ''}`,
+    );
+    if (share === 0.5)
+      summary.push({
+        figure: `sess_ask open loop at 50 % (${rate}/s)`,
+        value: `p99 ${ms(p99)}, errors ${figures.errors}`,
+        anchor: `closed-loop max ${maxRate.toFixed(0)} calls/s`,
+        ratio: '-',
+        target: 'p99 <= 30 ms, 0 errors',
+        ok: p99 <= 30 && figures.errors === 0,
+      });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Wake: parked waits answered on their pages, beside the NOTIFY→LISTEN floor.
+
+/** The form post that answers `waiting` (Sushi), read from its answer page. */
+async function answerForm(waiting: Waiting): Promise<string> {
+  const html = await (await fetch(waiting.humanUrl)).text();
+  const form = parseHtmlForms(html).find((f) => f.action === new URL(waiting.humanUrl).pathname)!;
+  const body = new URLSearchParams(form.fields);
+  body.set('choice', 'Sushi');
+  const button = Object.keys(form.buttons)[0];
+  if (button) body.set(button, form.buttons[button]![0]!);
+  return body.toString();
+}
+
+/** Posts the answer; when its response came (performance.now()), or undefined when it failed. */
+async function answer(waiting: Waiting, form: string): Promise<number | undefined> {
+  const response = await fetch(waiting.humanUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(waiting.humanUrl).origin },
+    body: form,
+  });
+  const at = performance.now();
+  await response.arrayBuffer();
+  return response.status === 303 ? at : undefined;
+}
+
+const answeredWith = (o: SocketOutcome) =>
+  !o.error && o.status === 200 && o.text.includes('"state":"answered"') && o.text.includes('Sushi');
+
+/** Opens a sess_response wait (wait_ms 45 000) per interaction, each on its own socket. */
+const openWaits = (targets: Waiting[]) =>
+  targets.map((t) => {
+    const request = responseWait(t.handle, 45_000);
+    return postOnOwnSocket(`${ready.edge}/mcp`, withToken(request, t.token), request.body);
+  });
+
+/** Polls until `count` /mcp requests are in flight on the server (or `timeoutMs` passed). */
+async function untilParked(count: number, timeoutMs: number): Promise<ServerStats> {
+  const deadline = performance.now() + timeoutMs;
+  let stats = await serverStats();
+  while (stats.inflight < count && performance.now() < deadline) {
+    await sleep(250);
+    stats = await serverStats();
+  }
+  return stats;
+}
+
+async function wakeSection(made: Waiting[]) {
+  const missing = Math.max(0, WAITS - made.length);
+  const extra = missing ? (await askClosedLoop(missing, await principalsFor(missing)))[1] : [];
+  const targets = [...made, ...extra].slice(0, WAITS);
+  const forms = await Promise.all(targets.map((t) => answerForm(t)));
+  const before = await serverStatsAfterGc();
+  const waits = openWaits(targets);
+  const parked = await untilParked(targets.length, 40_000);
+  await sleep(500);
+  const peak = await serverStats();
+  // People answer a few at a time (four answer pages in flight), so the wake time is the wake
+  // itself rather than a queue of answers the one server core is still working through, and all
+  // of them are answered well within the 45 s wait.
+  const answeredAt: Array<number | undefined> = new Array(targets.length);
+  await closedLoop(4, targets.length, async (i) => {
+    answeredAt[i] = await answer(targets[i]!, forms[i]!);
+    return answeredAt[i] !== undefined;
+  });
+  const outcomes = await Promise.all(waits.map((w) => w.outcome));
+  const wakes: number[] = [];
+  let errors = targets.length < WAITS ? WAITS - targets.length : 0;
+  for (const [i, o] of outcomes.entries()) {
+    if (answeredWith(o) && answeredAt[i] !== undefined && o.at !== undefined) wakes.push(o.at - answeredAt[i]);
+    else errors++;
+  }
+  const after = await serverStats();
+  const floor = await notifyListenFloor(dbUrl.toString(), FLOOR_SAMPLES);
+  const wakeP50 = quantile(wakes, 0.5);
+  const wakeP99 = quantile(wakes, 0.99);
+  const floorP50 = quantile(floor, 0.5);
+  const floorP99 = quantile(floor, 0.99);
+  const rss = Math.max(peak.rss, after.rss);
+  console.log(`\n${WAITS} concurrent sess_response waits (wait_ms 45000), then answered on their pages, four at a time`);
+  console.log(
+    `  parked ${parked.inflight} of ${targets.length}; RSS before ${mib(before.rss)}, parked ${mib(peak.rss)} (heap ${mib(peak.heapUsed)})   (target <= 1024 MiB: ${verdict(rss <= 1024 * 1048576)})`,
+  );
+  console.log(
+    `  wake p50 ${ms(wakeP50)}   p99 ${ms(wakeP99)}   (target p99 <= 5 ms: ${verdict(wakeP99 <= 5)})   errors ${errors} (target 0: ${verdict(errors === 0)})`,
+  );
+  console.log(
+    `  floor: NOTIFY→LISTEN, two PostgreSQL connections, one at a time, ${FLOOR_SAMPLES} samples: p50 ${ms(floorP50)}   p99 ${ms(floorP99)}   (wake p99 / floor p99 = ${(wakeP99 / floorP99).toFixed(1)}×)`,
+  );
+  summary.push({
+    figure: `wake (${WAITS} parked, answered four at a time)`,
+    value: `p50 ${ms(wakeP50)}, p99 ${ms(wakeP99)}, errors ${errors}`,
+    anchor: `NOTIFY→LISTEN p50 ${ms(floorP50)}, p99 ${ms(floorP99)}`,
+    ratio: `${(wakeP99 / floorP99).toFixed(1)}× at p99`,
+    target: 'p99 <= 5 ms, 0 errors',
+    ok: wakeP99 <= 5 && errors === 0,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Storm: STORM waits connecting at once, each on a fresh socket.
+
+/** How many requests ended each way (by error code, or by status when not 200). */
+function tally(outcomes: SocketOutcome[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const o of outcomes) {
+    const key = o.error ?? (o.status === 200 ? undefined : `HTTP ${o.status}`);
+    if (key) counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** The edge answers /healthz and a tools/list again, and nothing is left in flight. */
+async function healthyAfter(timeoutMs: number): Promise<{ ok: boolean; detail: string }> {
+  const started = performance.now();
+  let drained = await serverStats();
+  while (drained.inflight > 0 && performance.now() - started < timeoutMs) {
+    await sleep(100);
+    drained = await serverStats();
+  }
+  const health = await fetch(`${ready.edge}/healthz`);
+  const list = modern('tools/list', {});
+  const listed = await fetch(`${ready.edge}/mcp`, {
+    method: 'POST',
+    headers: withToken(list, ready.tokens[0]!),
+    body: list.body,
+  });
+  await Promise.all([health.arrayBuffer(), listed.arrayBuffer()]);
+  const ok = drained.inflight === 0 && health.status === 200 && listed.status === 200;
+  return {
+    ok,
+    detail: `in flight ${drained.inflight} after ${ms(performance.now() - started)}, /healthz ${health.status}, tools/list ${listed.status}`,
+  };
+}
+
+async function stormSection() {
+  const [created, made] = await askClosedLoop(STORM, await principalsFor(STORM));
+  const targets = made.slice(0, STORM);
+  const sample = targets.slice(0, Math.min(100, targets.length));
+  const forms = await Promise.all(sample.map((t) => answerForm(t)));
+  const before = await serverStatsAfterGc();
+  // All at once: no batching, no pool; the kernel queues what the server has not accepted yet in
+  // the listen backlog.
+  const waits = openWaits(targets);
+  const parked = await untilParked(targets.length, 30_000);
+  const parkedStats = await serverStatsAfterGc();
+  const earlyEnded = await settledNow(waits.map((w) => w.outcome));
+  const heapPerWait = (parkedStats.heapUsed - before.heapUsed) / Math.max(1, targets.length);
+  // Release: answer a sample on their pages, then end every other socket.
+  await closedLoop(4, sample.length, async (i) => (await answer(sample[i]!, forms[i]!)) !== undefined);
+  const sampleOutcomes = await Promise.all(waits.slice(0, sample.length).map((w) => w.outcome));
+  const sampleAnswered = sampleOutcomes.filter(answeredWith).length;
+  for (const w of waits.slice(sample.length)) w.close();
+  const outcomes = await Promise.all(waits.map((w) => w.outcome));
+  const health = await healthyAfter(10_000);
+  const connectMs = outcomes.flatMap((o, i) => (o.connectedAt ? [o.connectedAt - waits[i]!.startedAt] : []));
+  const failures = tally(outcomes.filter((o) => o.error !== 'closed'));
+  const errors = Object.values(failures).reduce((a, b) => a + b, 0) + (STORM - targets.length) + earlyEnded;
+  const failureText = Object.entries(failures)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+
+  console.log(`\nStorm: ${STORM} sess_response waits (wait_ms 45000) opened at once, each on a fresh socket`);
+  console.log(
+    `  edge listen backlog ${ready.backlog} (net.core.somaxconn ${ready.somaxconn ?? '?'}); created ${targets.length} with sess_ask at ${(created.calls / created.seconds).toFixed(0)} calls/s`,
+  );
+  console.log(
+    `  parked ${parked.inflight} of ${targets.length}; connect p50 ${ms(quantile(connectMs, 0.5))}   p99 ${ms(quantile(connectMs, 0.99))}   max ${ms(Math.max(0, ...connectMs))}`,
+  );
+  console.log(
+    `  errors ${errors}${failureText ? ` (${failureText})` : ''}${earlyEnded ? ` (${earlyEnded} ended before release)` : ''}   (target 0: ${verdict(errors === 0)})`,
+  );
+  console.log(
+    `  heap per parked wait ${(heapPerWait / 1024).toFixed(1)} KiB (heap after gc ${mib(before.heapUsed)} → ${mib(parkedStats.heapUsed)})   (target <= 20 KiB: ${verdict(heapPerWait <= 20 * 1024)})`,
+  );
+  console.log(
+    `  RSS parked ${mib(parkedStats.rss)} (before ${mib(before.rss)})   (target <= 500 MiB: ${verdict(parkedStats.rss <= 500 * 1048576)})`,
+  );
+  console.log(
+    `  released: ${sampleAnswered} of ${sample.length} answered on their pages, ${waits.length - sample.length} sockets ended; server ${health.ok ? 'healthy' : 'NOT healthy'} (${health.detail})`,
+  );
+  summary.push(
+    {
+      figure: `storm ${STORM} waits at once`,
+      value: `${errors} errors, ${parked.inflight} parked`,
+      anchor: `backlog ${ready.backlog}, connect p99 ${ms(quantile(connectMs, 0.99))}`,
+      ratio: '-',
+      target: '0 errors',
+      ok: errors === 0,
+    },
+    {
+      figure: 'storm heap per parked wait',
+      value: `${(heapPerWait / 1024).toFixed(1)} KiB`,
+      anchor: `heap before ${mib(before.heapUsed)}`,
+      ratio: '-',
+      target: '<= 20 KiB',
+      ok: heapPerWait <= 20 * 1024,
+    },
+    {
+      figure: 'storm RSS parked',
+      value: mib(parkedStats.rss),
+      anchor: `RSS before ${mib(before.rss)}`,
+      ratio: `${(parkedStats.rss / before.rss).toFixed(2)}×`,
+      target: '<= 500 MiB',
+      ok: parkedStats.rss <= 500 * 1048576,
+    },
+    {
+      figure: 'storm release',
+      value: `${sampleAnswered}/${sample.length} answered, server ${health.ok ? 'healthy' : 'NOT healthy'}`,
+      anchor: health.detail,
+      ratio: '-',
+      target: 'all answered, healthy',
+      ok: health.ok && sampleAnswered === sample.length,
+    },
+  );
+}
+
+/** How many of `promises` have already settled (a wait that ended while it should be parked). */
+async function settledNow(promises: Promise<unknown>[]): Promise<number> {
+  let settled = 0;
+  for (const p of promises) p.then(() => settled++);
+  await sleep(0);
+  return settled;
+}
+
+// ---------------------------------------------------------------------------------------------
 try {
   const started = performance.now();
-  const ready = await startServer();
-  statsUrl = ready.stats;
+  console.log(`load average at start: ${loadAverage()}`);
+  ready = await startServer();
   console.log(`MCP figures — node ${process.version}; server on core 0, load generator on core 1; PostgreSQL`);
-  console.log(`(setup: ${USERS_LINE(ready)} in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  const auth = { authorization: `Bearer ${ready.tokens[0]}` };
-  const list = modern('tools/list', {});
-  const read = modern(
-    'tools/call',
-    { name: 'sess_response', arguments: { handle: ready.handle, revision: 1, wait_ms: 0 } },
-    'sess_response',
+  console.log(
+    `(setup: ${ready.tokens.length} apps connected through the OAuth flow in ${((performance.now() - started) / 1000).toFixed(1)} s; ulimit -n ${execFileSync('sh', ['-c', 'ulimit -n']).toString().trim()})`,
   );
 
-  const only = argv.includes('--case') ? argv[argv.indexOf('--case') + 1] : undefined;
+  const only = option('--case');
   if (only) {
     // Profiling aid: one case alone (edge-list | edge-response | bare-list | bare-response).
     const [where, what] = only.split('-') as ['edge' | 'bare', 'list' | 'response'];
-    const request = what === 'list' ? list : read;
+    const request = what === 'list' ? modern('tools/list', {}) : responseWait(ready.handle, 0);
     const url = where === 'edge' ? `${ready.edge}/mcp` : `${ready.bare}/mcp`;
-    const headers = where === 'edge' ? { ...request.headers, ...auth } : request.headers;
+    const headers = where === 'edge' ? withToken(request, ready.tokens[0]!) : request.headers;
     const f = await load(url, { headers, body: request.body }, SECONDS);
     console.log(`${only}: ${f.rps.toFixed(0)} req/s, server CPU ${f.cpuMs.toFixed(3)} ms/req, errors ${f.errors}`);
     throw new Stop();
   }
-  const skipCompare = argv.includes('--skip-compare');
-  /** One request three ways: a bare Hono route, a bare createMcpHandler, and the whole edge (with a token). */
-  const threeWays = async (
-    name: string,
-    request: { headers: Record<string, string>; body: string },
-  ): Promise<Record<string, Figure>> =>
-    skipCompare
-      ? {}
-      : compare(name, [
-          ['bare Hono JSON route', `${ready.bare}/json`, request],
-          ['bare createMcpHandler', `${ready.bare}/mcp`, request],
-          ['whole edge', `${ready.edge}/mcp`, { headers: { ...request.headers, ...auth }, body: request.body }],
-        ]);
-  const toolsList = await threeWays('tools/list', list);
-  const response = await threeWays('sess_response, wait_ms 0 (a waiting interaction)', read);
-
-  if (argv.includes('--compare-only')) throw new Stop();
-  // 2. sess_ask at 50 concurrent clients, round-robin over the people.
-  const ask = (i: number) =>
-    modern(
-      'tools/call',
-      {
-        name: 'sess_ask',
-        arguments: {
-          question: `Lunch at ${i}?`,
-          fields: [{ name: 'choice', label: 'Where?', type: 'choice', options: ['Pizza', 'Sushi', 'Salad'] }],
-        },
-      },
-      'sess_ask',
-    );
-  // Warm-up on a principal of its own (token 1; token 0 holds the sess_response handle).
-  await pool(
-    Array.from({ length: 100 }, (_, i) => i),
-    50,
-    async (i) => {
-      const r = ask(i);
-      await fetch(`${ready.edge}/mcp`, {
-        method: 'POST',
-        headers: { ...r.headers, authorization: `Bearer ${ready.tokens[1]}` },
-        body: r.body,
-      }).then((x) => x.text());
-    },
-  );
-  const latencies: number[] = [];
-  let askErrors = 0;
-  const askCpuBefore = await serverCpuMicros();
-  const askStarted = performance.now();
-  const made = await pool(
-    Array.from({ length: ASKS }, (_, i) => i),
-    50,
-    async (i) => {
-      const token = ready.tokens[2 + (i % (ready.tokens.length - 2))]!;
-      const r = ask(i);
-      const t0 = performance.now();
-      const res = await fetch(`${ready.edge}/mcp`, {
-        method: 'POST',
-        headers: { ...r.headers, authorization: `Bearer ${token}` },
-        body: r.body,
-      });
-      const text = await res.text();
-      latencies.push(performance.now() - t0);
-      const handle = /"handle":"(hdl_[a-z2-7]+)"/.exec(text)?.[1];
-      const humanUrl = /"humanUrl":"([^"]+)"/.exec(text)?.[1];
-      if (res.status !== 200 || !handle || !humanUrl || text.includes('"isError":true')) {
-        askErrors++;
-        return undefined;
-      }
-      return { handle, humanUrl, token };
-    },
-  );
-  const askSeconds = (performance.now() - askStarted) / 1000;
-  const askCpuMs = ((await serverCpuMicros()) - askCpuBefore) / 1000 / ASKS;
-  const askP99 = quantile(latencies, 0.99);
-  console.log(`\nsess_ask, 50 concurrent clients, ${ASKS} calls over ${ready.tokens.length - 2} principals (PostgreSQL)`);
-  console.log(
-    `  ${(ASKS / askSeconds).toFixed(0)} calls/s   p50 ${ms(quantile(latencies, 0.5))}   p99 ${ms(askP99)}   server CPU ${askCpuMs.toFixed(2)} ms/call   errors ${askErrors}   (target p99 <= 30 ms: ${verdict(askP99 <= 30)})`,
-  );
-
-  // 3. WAITS concurrent waits, then every one answered on its page.
-  const targets = made.filter((m): m is NonNullable<typeof m> => m !== undefined).slice(0, WAITS);
-  const pages = await pool(targets, 50, async (t) => {
-    const html = await (await fetch(t.humanUrl)).text();
-    const form = parseHtmlForms(html).find((f) => f.action === new URL(t.humanUrl).pathname)!;
-    const body = new URLSearchParams(form.fields);
-    body.set('choice', 'Sushi');
-    const button = Object.keys(form.buttons)[0];
-    if (button) body.set(button, form.buttons[button]![0]!);
-    return body.toString();
-  });
-  const statsOf = async () =>
-    (await (await fetch(`${ready.stats}/stats`)).json()) as { rss: number; heapUsed: number; inflight: number };
-  await fetch(`${ready.stats}/gc`, { method: 'POST' });
-  const before = await statsOf();
-  const waits = targets.map((t) => {
-    const r = modern(
-      'tools/call',
-      { name: 'sess_response', arguments: { handle: t.handle, revision: 1, wait_ms: 45_000 } },
-      'sess_response',
-    );
-    return postRaw(`${ready.edge}/mcp`, { ...r.headers, authorization: `Bearer ${t.token}` }, r.body);
-  });
-  let parked = await statsOf();
-  const parkDeadline = performance.now() + 40_000;
-  while (parked.inflight < targets.length && performance.now() < parkDeadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    parked = await statsOf();
-  }
-  await new Promise((r) => setTimeout(r, 500));
-  const peak = await statsOf();
-  const answeredAt: number[] = new Array(targets.length);
-  let answerErrors = 0;
-  // People answer a few at a time (four answer pages in flight), so the wake time is the wake
-  // itself rather than a queue of answers the one server core is still working through, and all
-  // 5,000 are answered well within the 45 s wait.
-  await pool(targets, 4, async (t, i) => {
-    const res = await fetch(t.humanUrl, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(t.humanUrl).origin },
-      body: pages[i]!,
-    });
-    answeredAt[i] = performance.now();
-    await res.arrayBuffer();
-    if (res.status !== 303) answerErrors++;
-  });
-  const results = await Promise.allSettled(waits);
-  const wakes: number[] = [];
-  let waitErrors = 0;
-  for (const [i, result] of results.entries()) {
-    if (
-      result.status !== 'fulfilled' ||
-      result.value.status !== 200 ||
-      !result.value.text.includes('"state":"answered"') ||
-      !result.value.text.includes('Sushi')
-    ) {
-      waitErrors++;
-      continue;
-    }
-    wakes.push(result.value.at - answeredAt[i]!);
-  }
-  const after = await statsOf();
-  const wakeP99 = quantile(wakes, 0.99);
-  const rssMiB = Math.max(peak.rss, after.rss) / 1024 / 1024;
-  const errors = waitErrors + answerErrors + (targets.length < WAITS ? WAITS - targets.length : 0);
-  console.log(`\n${WAITS} concurrent sess_response waits (wait_ms 45000), then answered on their pages, four at a time`);
-  console.log(
-    `  parked ${parked.inflight} of ${targets.length}; RSS before ${(before.rss / 1048576).toFixed(0)} MiB, parked ${(peak.rss / 1048576).toFixed(0)} MiB (heap ${(peak.heapUsed / 1048576).toFixed(0)} MiB)   (target <= 1024 MiB: ${verdict(rssMiB <= 1024)})`,
-  );
-  console.log(
-    `  wake p50 ${ms(quantile(wakes, 0.5))}   p99 ${ms(wakeP99)}   (target p99 <= 50 ms: ${verdict(wakeP99 <= 50)})   errors ${errors} (target 0: ${verdict(errors === 0)})`,
-  );
-
-  if (skipCompare) throw new Stop();
-  const ratio = (a: number, b: number) => (a / b).toFixed(2);
-  const cpuRatio = (edge: Figure, base: Figure) => (base.cpuMs / edge.cpuMs).toFixed(2);
-  console.log('\nRatios by server CPU per request (capacity per core; load-independent)');
-  console.log(
-    `  tools/list: edge / bare createMcpHandler = ${cpuRatio(toolsList['whole edge']!, toolsList['bare createMcpHandler']!)}; edge / bare Hono = ${cpuRatio(toolsList['whole edge']!, toolsList['bare Hono JSON route']!)}`,
-  );
-  console.log(
-    `  sess_response: edge / bare createMcpHandler = ${cpuRatio(response['whole edge']!, response['bare createMcpHandler']!)}; edge / bare Hono = ${cpuRatio(response['whole edge']!, response['bare Hono JSON route']!)}`,
-  );
-  console.log('Ratios by measured requests/s');
-  console.log(
-    `  tools/list: edge / bare createMcpHandler = ${ratio(toolsList['whole edge']!.rps, toolsList['bare createMcpHandler']!.rps)} (target >= 0.90: ${verdict(toolsList['whole edge']!.rps >= 0.9 * toolsList['bare createMcpHandler']!.rps)}); edge / bare Hono = ${ratio(toolsList['whole edge']!.rps, toolsList['bare Hono JSON route']!.rps)} (target >= 0.15: ${verdict(toolsList['whole edge']!.rps >= 0.15 * toolsList['bare Hono JSON route']!.rps)})`,
-  );
-  console.log(
-    `  sess_response: edge / bare createMcpHandler = ${ratio(response['whole edge']!.rps, response['bare createMcpHandler']!.rps)} (target >= 0.90: ${verdict(response['whole edge']!.rps >= 0.9 * response['bare createMcpHandler']!.rps)}); edge / bare Hono = ${ratio(response['whole edge']!.rps, response['bare Hono JSON route']!.rps)}`,
-  );
+  if (runs('compare')) await compareSection();
+  const made = runs('ask') ? await askSection() : [];
+  if (runs('wake')) await wakeSection(made);
+  if (runs('storm')) await stormSection();
+  printSummary();
+  console.log(`load average at end: ${loadAverage()}`);
 } catch (error) {
   if (!(error instanceof Stop)) throw error;
 } finally {
   await cleanup();
-}
-
-function USERS_LINE(ready: Ready): string {
-  return `${ready.tokens.length} apps connected through the OAuth flow`;
 }

@@ -6,15 +6,25 @@
  * - a bare `createMcpHandler` serving the same seven tools (the same server factory, no
  *   preflight, no token verification, the SDK reading the body itself) at `BARE/mcp`;
  * - a bare Hono JSON route (parse the body, answer a JSON-RPC-shaped object) at `BARE/json`;
- * - `STATS/stats`: RSS, heap and how many /mcp requests are in flight.
+ * - `BARE/trivial`: a `createMcpHandler` whose server has ONE trivial tool (`ping`, a fixed text),
+ *   fed an already-parsed body as the edge does (`fetch(request, { authInfo, parsedBody })`): the
+ *   anchor for sess_ask (what any tools/call costs before the tool does anything);
+ * - `STATS/stats`: RSS, heap, CPU time and how many /mcp requests are in flight; `STATS/gc`;
+ *   `STATS/connect` (POST `{ count }`): connects `count` more apps, one new workspace each, and
+ *   answers their tokens (each principal may hold at most 100 unfinished interactions, so every
+ *   section of run.ts takes fresh ones).
+ *
+ * The edge listens with a backlog of 4096 (apps/server's LISTEN_BACKLOG, the product's setting;
+ * the kernel caps it at net.core.somaxconn, printed too).
  *
  * One person signs in through the real OAuth flow (DCR, sign-in page, consent, token) and connects
  * GRANTS apps, one per workspace; it prints one JSON line with the URLs, the tokens and one waiting
  * handle.
  */
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createAdaptorServer, serve } from '@hono/node-server';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { createLogger } from '@sess/core';
 import { openDatabase, workspaces } from '@sess/db';
 import { createFormsRuntime } from '@sess/forms';
@@ -38,24 +48,20 @@ await migrate(database.db);
 // The whole edge: the real app, PUBLIC_URL = its own address.
 let inflight = 0;
 let appFetch: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
-const edgeServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
-  const s = serve(
-    {
-      fetch: async (request, env) => {
-        const isMcp = request.url.endsWith('/mcp');
-        if (isMcp) inflight++;
-        try {
-          return await appFetch(request, env);
-        } finally {
-          if (isMcp) inflight--;
-        }
-      },
-      port: 0,
-      hostname: '127.0.0.1',
-    },
-    () => resolve(s),
-  );
+/** The product's listen backlog (apps/server/src/server.ts, LISTEN_BACKLOG). */
+const BACKLOG = 4096;
+const edgeServer = createAdaptorServer({
+  fetch: async (request, env) => {
+    const isMcp = request.url.endsWith('/mcp');
+    if (isMcp) inflight++;
+    try {
+      return await appFetch(request, env);
+    } finally {
+      if (isMcp) inflight--;
+    }
+  },
 });
+await new Promise<void>((resolve) => edgeServer.listen({ port: 0, host: '127.0.0.1', backlog: BACKLOG }, resolve));
 (edgeServer as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 120_000;
 const edgeUrl = `http://127.0.0.1:${(edgeServer.address() as AddressInfo).port}`;
 const config = loadConfig({
@@ -65,6 +71,9 @@ const config = loadConfig({
   LOG_LEVEL: 'warn',
   SESS_SECRET: SECRET,
   SESS_SIGNUP: 'open',
+  // Required in production over http; notifications stay on (their outbox rows are part of the cost;
+  // no worker runs here, so nothing is sent to that address).
+  SESS_VAPID_SUBJECT: process.env.SESS_VAPID_SUBJECT ?? 'mailto:bench@sess.dev',
   DATABASE_URL,
   SESS_MCP_RATE_PER_IP: process.env.SESS_MCP_RATE_PER_IP ?? '6000',
   SESS_MCP_RATE_PER_PRINCIPAL: process.env.SESS_MCP_RATE_PER_PRINCIPAL ?? '600',
@@ -75,20 +84,33 @@ appFetch = (request, env) => app.fetch(request, env);
 
 // Real tokens: one person signs in once and connects GRANTS apps, each to a workspace of its own
 // (a principal per workspace, so the 100-unfinished cap applies to each), on a plan without an
-// open-session limit. One sign-in and GRANTS registrations stay within the per-IP limits of the
-// sign-in page (30) and of registration (60 an hour).
+// open-session limit. The first app registers through DCR; the others reuse its client id (one
+// grant per person, workspace and client, so still one principal each): one sign-in and one
+// registration whatever GRANTS is, within the per-IP limits of the sign-in page (30) and of
+// registration (60 an hour, which no setting raises).
 const tokens: string[] = [];
 const person = await createTestUser(database.db);
-const workspaceIds = [person.workspaceId];
-for (let i = 1; i < GRANTS; i++)
-  workspaceIds.push((await createTestWorkspace(database.db, { userId: person.userId, role: 'owner' })).workspaceId);
 let browser: CookieJar | undefined;
-for (const workspaceId of workspaceIds) {
-  await database.db.update(workspaces).set({ plan: 'enterprise' }).where(eq(workspaces.id, workspaceId));
-  const connected = await signInAndAuthorize({ baseUrl: edgeUrl, user: person, workspaceId, ...(browser ? { browser } : {}) });
+let client: { kind: 'existing'; clientId: string; redirectUri: string } | undefined;
+
+/** A new workspace of the person's, on enterprise, connected to the app: its access token. */
+async function connectWorkspace(workspaceId?: string): Promise<string> {
+  const id = workspaceId ?? (await createTestWorkspace(database.db, { userId: person.userId, role: 'owner' })).workspaceId;
+  await database.db.update(workspaces).set({ plan: 'enterprise' }).where(eq(workspaces.id, id));
+  const connected = await signInAndAuthorize({
+    baseUrl: edgeUrl,
+    user: person,
+    workspaceId: id,
+    ...(browser ? { browser } : {}),
+    ...(client ? { client } : {}),
+  });
   browser = connected.browser;
-  tokens.push(connected.tokens.accessToken);
+  client ??= { kind: 'existing', clientId: connected.clientId, redirectUri: connected.redirectUri };
+  return connected.tokens.accessToken;
 }
+
+tokens.push(await connectWorkspace(person.workspaceId));
+for (let i = 1; i < GRANTS; i++) tokens.push(await connectWorkspace());
 
 // One waiting interaction of person 0, for the sess_response cases.
 const created = await fetch(`${edgeUrl}/mcp`, {
@@ -144,6 +166,18 @@ bare.post('/json', async (c) => {
   return c.json({ jsonrpc: '2.0', id: body.id ?? null, result: { ok: true } });
 });
 bare.all('/mcp', (c) => bareMcp.fetch(c.req.raw, { authInfo }));
+
+// The trivial-tool anchor: one tool that does nothing, the body parsed before the SDK sees it
+// (as the edge's body step does), so the difference to sess_ask is the tool's own work.
+const trivialMcp = createMcpHandler(() => {
+  const server = new McpServer({ name: 'trivial', version: '1' });
+  server.registerTool('ping', { description: 'Answers pong.' }, () => ({ content: [{ type: 'text', text: 'pong' }] }));
+  return server;
+});
+bare.post('/trivial', async (c) => {
+  const parsedBody: unknown = JSON.parse(await c.req.text());
+  return trivialMcp.fetch(c.req.raw, { authInfo, parsedBody });
+});
 const bareServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
   const s = serve({ fetch: bare.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
 });
@@ -159,6 +193,12 @@ stats.post('/gc', (c) => {
   (globalThis as { gc?: () => void }).gc?.();
   return c.json({ ok: true });
 });
+stats.post('/connect', async (c) => {
+  const { count } = (await c.req.json()) as { count: number };
+  const fresh: string[] = [];
+  for (let i = 0; i < count; i++) fresh.push(await connectWorkspace());
+  return c.json({ tokens: fresh });
+});
 const statsServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
   const s = serve({ fetch: stats.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
 });
@@ -172,8 +212,19 @@ console.log(
     stats: `http://127.0.0.1:${(statsServer.address() as AddressInfo).port}`,
     tokens,
     handle,
+    backlog: BACKLOG,
+    somaxconn: somaxconn(),
   }),
 );
+
+/** The kernel's cap on any listen backlog (undefined off Linux). */
+function somaxconn(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+}
 
 process.on('SIGTERM', async () => {
   edgeServer.close();
