@@ -69,11 +69,10 @@ async function read(call: ToolCall, record: HandleRecord, waitMs: number, signal
 }
 
 /**
- * The one more authenticated read after verification: the session must still be at this revision
- * with this very answer, or completed at it. A failed read changes nothing (`SESS_UNAVAILABLE`);
- * a session that moved on blocks the handle (`RECOVERY_BLOCKED`).
+ * The one more authenticated read: whether the session is still at this revision with this very
+ * answer, or completed at it (false: it moved on). A failed read throws `SESS_UNAVAILABLE`.
  */
-async function confirmStillCurrent(call: ToolCall, record: HandleRecord, eventId: string): Promise<void> {
+async function stillCurrent(call: ToolCall, record: HandleRecord, eventId: string): Promise<boolean> {
   let view: SessionView;
   try {
     view = await read(call, record, 0);
@@ -83,9 +82,32 @@ async function confirmStillCurrent(call: ToolCall, record: HandleRecord, eventId
     throw failure.kind === 'aborted' ? readFailure({ kind: 'unknown', cause: error }) : readFailure(failure);
   }
   const sameAnswer = view.revision === record.revision && view.answer?.eventId === eventId;
-  if (!sameAnswer || (view.state !== 'open' && view.state !== 'lapsed' && view.state !== 'completed')) {
-    throw await block(call, record, 'moved_on', movedOn());
-  }
+  return sameAnswer && (view.state === 'open' || view.state === 'lapsed' || view.state === 'completed');
+}
+
+/**
+ * Starts the confirming read now and returns the step that acts on it: resolves when the answer
+ * is still current; a failed read changes nothing (`SESS_UNAVAILABLE`); a session that moved on
+ * blocks the handle (`RECOVERY_BLOCKED`). Started before the receipt is verified, the read runs
+ * while the CPU checks the signature; it is still a second read, issued after the one that
+ * brought the answer, and nothing is saved or released until both have settled. Its outcome is
+ * held as a value, so an early failure is never an unhandled rejection.
+ */
+function startConfirming(call: ToolCall, record: HandleRecord, eventId: string): () => Promise<void> {
+  const outcome = stillCurrent(call, record, eventId).then(
+    (current) => ({ current }),
+    (error: unknown) => ({ error }),
+  );
+  return async () => {
+    const settled = await outcome;
+    if ('error' in settled) throw settled.error;
+    if (!settled.current) throw await block(call, record, 'moved_on', movedOn());
+  };
+}
+
+/** The confirming read, awaited at once (an answer saved earlier, re-confirmed before its release). */
+function confirmStillCurrent(call: ToolCall, record: HandleRecord, eventId: string): Promise<void> {
+  return startConfirming(call, record, eventId)();
 }
 
 async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<InteractionResult> {
@@ -195,6 +217,7 @@ export async function readResponse(call: ToolCall, rawArgs: unknown): Promise<In
   if (view.revision > record.revision) throw await block(call, record, 'moved_on', movedOn());
 
   if (view.answer) {
+    const confirmed = startConfirming(call, record, view.answer.eventId);
     let response: ResponseResult;
     try {
       response = await verifyAnswer(call.deps, view.answer, {
@@ -209,7 +232,8 @@ export async function readResponse(call: ToolCall, rawArgs: unknown): Promise<In
         throw await block(call, record, 'verification_failed', error);
       throw error;
     }
-    await confirmStillCurrent(call, record, response.eventId);
+    // The receipt verified, so its event id is the answer's; a verification failure above wins over the read.
+    await confirmed();
     const saved: SavedResponse = {
       eventId: response.eventId,
       revision: record.revision,
