@@ -228,10 +228,12 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
   }
 
   return {
-    async fetch(request, info) {
-      const { response, done } = await serve(toIncoming(request, info));
-      // Keep the deadline armed until a stream ends, then clear it.
-      return isEventStream(response) && response.body ? untilStreamEnds(response, done) : response;
+    // Not an async function: a parked wait would keep one more suspended frame for up to 45 s.
+    fetch(request, info) {
+      return serve(toIncoming(request, info)).then(({ response, done }) =>
+        // Keep the deadline armed until a stream ends, then clear it.
+        isEventStream(response) && response.body ? untilStreamEnds(response, done) : response,
+      );
     },
 
     async close() {

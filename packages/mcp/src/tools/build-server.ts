@@ -5,7 +5,6 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  type ServerContext,
 } from '@modelcontextprotocol/server';
 import { SERVER_INSTRUCTIONS, TOOL_NAMES, TOOLS, type ToolName, toolInputJsonSchema, toolOutputJsonSchema } from '@sess/contract';
 import { isId, isSessError, SessError } from '@sess/core';
@@ -86,14 +85,23 @@ export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ct
     }),
   };
 
-  async function callTool(name: string, args: unknown, ctx: ServerContext, resolveScope: () => ReturnType<ScopeResolver>) {
+  /**
+   * Runs one tool call. It takes the SDK request's abort signal, not its whole context: a parked
+   * wait's frame keeps everything it was passed for up to 45 s.
+   */
+  async function callTool(
+    name: string,
+    args: unknown,
+    requestSignal: AbortSignal,
+    resolveScope: () => ReturnType<ScopeResolver>,
+  ) {
     if (!outputs.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     const started = performance.now();
     let outcome = 'ok';
     try {
       const scope = await resolveScope();
       if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
-      const signal = AbortSignal.any([ctx.mcpReq.signal, scope.deadline]);
+      const signal = AbortSignal.any([requestSignal, scope.deadline]);
       const result = await runOperation(name as ToolName, { deps, scope, signal }, args ?? {});
       const state = (result.structuredContent as { interaction?: { state?: string } } | undefined)?.interaction?.state;
       if (state) outcome = state;
@@ -126,7 +134,7 @@ export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ct
     server.setRequestHandler('tools/list', () => listing as unknown as ListToolsResult);
     server.setRequestHandler('tools/call', async (request, handlerCtx) => {
       const { name, arguments: args } = request.params;
-      const result = await callTool(name, args, handlerCtx, () => scopeOf(ctx));
+      const result = await callTool(name, args, handlerCtx.mcpReq.signal, () => scopeOf(ctx));
       return server.projectCallToolResult(result, outputs.get(name));
     });
     return server;
