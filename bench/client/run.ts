@@ -36,7 +36,7 @@ import {
   type SessPrincipal,
   type ToolCall,
 } from '@sess/interactions';
-import { createPostgresHandleStore, transactionOfUnit } from '@sess/mcp';
+import { createPostgresHandleStore } from '@sess/mcp';
 import { buildApp, loadConfig } from '@sess/server';
 import type { Surface } from '@sess/surface';
 import postgres from 'postgres';
@@ -151,7 +151,7 @@ interface Setup {
 const setups: Setup[] = [
   {
     name: 'in-process',
-    backend: createInProcessBackend(runtime, { transactionOf: transactionOfUnit }),
+    backend: createInProcessBackend(runtime),
     receipts: { keys: createRuntimeKeySet(runtime), issuer: origin },
   },
   {

@@ -29,7 +29,7 @@ import { createLogger } from '@sess/core';
 import { openDatabase, workspaces } from '@sess/db';
 import { createFormsRuntime } from '@sess/forms';
 import type { RequestScope } from '@sess/interactions';
-import { createPostgresHandleStore, createServerFactory, transactionOfUnit } from '@sess/mcp';
+import { createPostgresHandleStore, createServerFactory } from '@sess/mcp';
 import { createAccessTokenVerifier } from '@sess/oauth';
 import { buildApp, loadConfig } from '@sess/server';
 import { type CookieJar, createTestUser, createTestWorkspace, sampleSurface, signInAndAuthorize } from '@sess/testkit';
@@ -137,7 +137,7 @@ const verified = await verifier.verify(tokens[0]!);
 if (!verified.ok) throw new Error('token 0 did not verify');
 const principal = verified.principal;
 const forms = createFormsRuntime({ database, publicUrl: edgeUrl, secret: SECRET, logger });
-const backend = createInProcessBackend(forms, { transactionOf: transactionOfUnit });
+const backend = createInProcessBackend(forms);
 const store = createPostgresHandleStore({ db: database.db, secret: SECRET });
 const binding = {
   origin: backend.origin,

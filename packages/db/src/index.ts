@@ -28,6 +28,8 @@ export {
   oauthGrants,
   oauthRefreshTokens,
   oauthSigningKeys,
+  openCounts,
+  principalUnfinishedKey,
   pushSubscriptions,
   signInAttempts,
   signingKeys,
@@ -35,6 +37,7 @@ export {
   userIdentities,
   users,
   vapidKeys,
+  workspaceOpenKey,
   workspaces,
 } from './schema/index.ts';
 export type { Database, Db, DbOrTx, Driver, NotifyBus, NotifyHandler, Schema, Tx } from './types.ts';

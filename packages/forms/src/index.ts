@@ -47,8 +47,15 @@ export {
 } from './runtime/forms-runtime.ts';
 export { type CompleteSessionInput, completeSession } from './sessions/complete-session.ts';
 export type { WorkspaceContext } from './sessions/context.ts';
-export { type CreateAskInput, type CreatedAsk, createAsk } from './sessions/create-ask.ts';
-export { type CreatedSession, type CreateSessionInput, createSession } from './sessions/create-session.ts';
+export { type CreateAskInput, type CreatedAsk, createAsk, prepareAsk } from './sessions/create-ask.ts';
+export {
+  type CreatedSession,
+  type CreateSessionInput,
+  createSession,
+  prepareSession,
+  type RequestArguments,
+} from './sessions/create-session.ts';
+export type { CreateExtras, PreparedCreate } from './sessions/insert-session.ts';
 export {
   LIST_STATUSES,
   type ListSessionsInput,
@@ -59,4 +66,5 @@ export {
 } from './sessions/list-sessions.ts';
 export { type PublishSessionInput, publishSession } from './sessions/publish-session.ts';
 export { type ReadSessionInput, readSession } from './sessions/read-session.ts';
+export type { CreateCompanion, CreateGate } from './sessions/session-rows.ts';
 export { type WithdrawnSession, type WithdrawSessionInput, withdrawSession } from './sessions/withdraw-session.ts';

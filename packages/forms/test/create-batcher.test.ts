@@ -69,7 +69,7 @@ describe('CreateBatcher', () => {
   it('stores the creates of one moment with one statement', async () => {
     const batcher = new CreateBatcher(database.db);
     const rows = Array.from({ length: 20 }, () => row());
-    expect(await Promise.all(rows.map((r) => batcher.store(r)))).toEqual(rows.map(() => true));
+    expect(await Promise.all(rows.map((r) => batcher.store(r)))).toEqual(rows.map(() => ({ stored: true })));
     expect(await writers(rows.map((r) => r.session.id))).toBe(1);
     const [revisions] = await queryRows<{ n: number }>(
       database.db,
@@ -133,7 +133,7 @@ describe('CreateBatcher', () => {
     const claimKey = key();
     const [first, second] = [row({ claimKey }), row({ claimKey })];
     // They go in separate statements; on PostgreSQL either may commit first.
-    expect((await Promise.all([batcher.store(first), batcher.store(second)])).sort()).toEqual([false, true]);
+    expect((await Promise.all([batcher.store(first), batcher.store(second)])).map((o) => o.stored).sort()).toEqual([false, true]);
     const [sessions] = await queryRows<{ n: number }>(
       database.db,
       sql`select count(*)::int as n from form_sessions where id in (${first.session.id}, ${second.session.id})`,

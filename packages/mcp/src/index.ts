@@ -14,6 +14,12 @@ export {
   REVIEW_STATES,
   retireHandle,
 } from './store/owner-review.ts';
-export { createPostgresHandleStore, type PostgresHandleStoreOptions, transactionOfUnit } from './store/postgres-handle-store.ts';
+export {
+  createPostgresHandleStore,
+  HANDLE_COMPANION,
+  type HandleCreateExtras,
+  type PostgresHandleStoreOptions,
+  stageCreateInUnit,
+} from './store/postgres-handle-store.ts';
 export { createSealer, type Sealer } from './store/seal.ts';
 export { createServerFactory, type ScopeResolver, SERVER_INFO, TOOL_NAMES, toolError } from './tools/build-server.ts';

@@ -1,3 +1,4 @@
+import { HANDLE_STATES, isUnfinishedHandleState, STORED_SESSION_MACHINE } from '@sess/contract';
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { type HandleBinding, type HandleRecord, MAX_UNFINISHED_PER_PRINCIPAL } from '@sess/interactions';
@@ -110,6 +111,35 @@ describe('PostgreSQL handle store', () => {
       sql`select count(*)::int as n from mcp_handles where principal_id = ${b.principalId}`,
     );
     expect(count!.n).toBe(MAX_UNFINISHED_PER_PRINCIPAL);
+  });
+
+  it('the cap is the principal’s counter in open_counts, which the triggers keep through every change of a row', async () => {
+    const b = { ...binding, principalId: newId('user') };
+    const bound = store.bind(b);
+    const counter = async () =>
+      (
+        await queryRows<{ n: number }>(
+          database.db,
+          sql`select coalesce((select counted from open_counts where key = ${`principal:${b.workspaceId}:${b.principalId}`}), 0)::int as n`,
+        )
+      )[0]!.n;
+    const [waiting, answered, done] = [record(b), record(b, { state: 'answered' }), record(b, { state: 'completed' })];
+    for (const r of [waiting, answered, done]) await bound.insert(r);
+    expect(await counter()).toBe(2);
+    await bound.update(waiting.handle, waiting.version, { state: 'cancelled' });
+    expect(await counter()).toBe(1);
+    await bound.update(answered.handle, answered.version, { blockedReason: 'unchanged state' });
+    expect(await counter()).toBe(1);
+    await database.db.execute(sql`delete from mcp_handles where principal_id = ${b.principalId}`);
+    expect(await counter()).toBe(0);
+  });
+
+  it('the counters’ triggers name the contract’s unfinished handle states and its open session state', async () => {
+    for (const state of HANDLE_STATES) {
+      const [row] = await queryRows<{ unfinished: boolean }>(database.db, sql`select sess_unfinished_handle(${state}) as unfinished`);
+      expect([state, row!.unfinished]).toEqual([state, isUnfinishedHandleState(state)]);
+    }
+    expect(STORED_SESSION_MACHINE.initial).toEqual(['open']);
   });
 
   it('a store whose database is gone answers STATE_STORE_ERROR, retryable', async () => {

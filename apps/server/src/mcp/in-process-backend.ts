@@ -2,10 +2,11 @@ import { isSessError } from '@sess/core';
 import { databaseSessError, type Tx } from '@sess/db';
 import {
   completeSession,
-  createAsk,
-  createSession,
   type FormsRuntime,
   type SessionView as FormsSessionView,
+  type PreparedCreate,
+  prepareAsk,
+  prepareSession,
   publishSession,
   readAsk,
   readSession,
@@ -14,13 +15,16 @@ import {
 import {
   type AnswerView,
   type BackendContext,
+  type CreatedSession,
   type SessBackend,
   type SessionSummary,
   type SessionView,
   toAnswerView,
   type UnitOfWork,
 } from '@sess/interactions';
+import { HANDLE_COMPANION, type HandleCreateExtras, stageCreateInUnit } from '@sess/mcp';
 import type { ReceiptKeySet } from '@sess/receipts';
+import type { Surface } from '@sess/surface';
 import type { FormNotices } from './form-notices.ts';
 
 /*
@@ -85,36 +89,29 @@ const PLAN_CACHE_MAX = 10_000;
 /**
  * The in-process SessBackend over a forms runtime.
  *
- * Creates pass the workspace's plan to forms, read at most every 30 s per workspace: a plan
- * without an open-session limit then lets forms write the session in one statement, with no
- * savepoint and no plan read. A plan with a limit is read again by forms under its lock, so the
- * cached name is only a hint there; a plan changed from unlimited to limited takes effect within
- * 30 s.
+ * Creates pass the workspace's plan to forms, read at most every 30 s per workspace, so forms
+ * needs no plan read: the create is one statement checking the plan's open-session limit by its
+ * gate; a plan changed from unlimited to limited takes effect within 30 s.
  */
 export function createInProcessBackend(
   runtime: FormsRuntime,
   options: {
     /**
-     * The transaction behind a handle store's unit of work (the PostgreSQL store's
-     * `transactionOfUnit`): a create in it commits with its handle record.
-     */
-    transactionOf: (unit: UnitOfWork) => Tx;
-    /**
-     * The person's notifications (absent: SESS_NOTIFICATIONS=off). They are written in the
-     * create's unit of work — the hosted /mcp path — so they commit with the form; a create
+     * The person's notifications (absent: SESS_NOTIFICATIONS=off). They are written with the
+     * create in the unit of work — the hosted /mcp path — so they commit with the form; a create
      * outside one (no handle store unit) tells no one and reports `notified: false`.
      */
     notices?: FormNotices | undefined;
-  },
+  } = {},
 ): SessBackend {
   const notices = options.notices;
+  // The handle record a unit of work stages is written in the create's own statement.
+  runtime.addCreateCompanion(HANDLE_COMPANION);
   const plans = new Map<string, { plan: string; readAt: number }>();
-  // Read through the caller's transaction when there is one: PGlite is a single connection, and a
-  // read beside an open transaction would wait for it forever.
-  async function planOf(workspaceId: string, tx?: Tx): Promise<string | undefined> {
+  async function planOf(workspaceId: string): Promise<string | undefined> {
     const cached = plans.get(workspaceId);
     if (cached && Date.now() - cached.readAt < PLAN_TTL_MS) return cached.plan;
-    const row = await (tx ?? runtime.database.db).query.workspaces.findFirst({
+    const row = await runtime.database.db.query.workspaces.findFirst({
       columns: { plan: true },
       where: (workspace, { eq }) => eq(workspace.id, workspaceId),
     });
@@ -123,82 +120,119 @@ export function createInProcessBackend(
     plans.set(workspaceId, { plan: row.plan, readAt: Date.now() });
     return row.plan;
   }
-  const ctxOf = (ctx: BackendContext, tx?: Tx, plan?: string) => ({
+  const ctxOf = (ctx: BackendContext, plan?: string) => ({
     runtime,
     workspaceId: ctx.workspaceId,
-    ...(tx ? { tx } : {}),
     ...(plan !== undefined ? { plan } : {}),
   });
-  /** The create's context: inside the unit of work's transaction when it has one. */
-  async function createCtx(ctx: BackendContext, unit: UnitOfWork | undefined) {
-    const tx = unit ? options.transactionOf(unit) : undefined;
-    return { ctx: ctxOf(ctx, tx, await planOf(ctx.workspaceId, tx)), tx };
+
+  /**
+   * Stages a prepared create in the handle store's unit of work: when the unit's work is done,
+   * the create, its handle record (`extras`) and — when notifications are on — the person's
+   * notice are written together. Without notices that is ONE statement, shared with the creates
+   * of the same moment; with them, that statement and the notice's in one transaction. `told`
+   * receives whether anyone will be told, before the unit of work returns.
+   */
+  function stage<R>(
+    unit: UnitOfWork,
+    prepared: PreparedCreate<R>,
+    notice: ((tx: Tx) => Promise<boolean>) | undefined,
+    told: (notified: boolean) => void,
+  ): void {
+    stageCreateInUnit(unit, async (extras: HandleCreateExtras | undefined) => {
+      if (!notice) {
+        await prepared.store({ extras });
+        return;
+      }
+      await runtime.database.db.transaction(async (tx) => {
+        await prepared.store({ extras, tx });
+        told(await notice(tx));
+      });
+    });
   }
+
   return {
     origin: runtime.publicUrl,
     joinsUnitsOfWork: true,
 
     async createSession(ctx, input, createOptions) {
       return guarded(async () => {
-        const args: { interaction: unknown; expires_in?: number } = { interaction: input.surface };
+        const args: { interaction: Surface; expires_in?: number } = { interaction: input.surface };
         if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
-        // Inside the unit of work the create and its handle commit together, so there is no lost
-        // outcome to replay and no idempotency record to write.
-        const { ctx: formsCtx, tx } = await createCtx(ctx, createOptions?.unit);
-        const created = await createSession({
-          ctx: formsCtx,
-          input: args,
-          idempotencyKey: tx ? undefined : input.idempotencyKey,
+        const unit = createOptions?.unit;
+        // The Surface was validated by the tool layer (parseRequestArguments) and is not parsed again.
+        const prepared = await prepareSession({
+          ctx: ctxOf(ctx, await planOf(ctx.workspaceId)),
+          args,
+          surfaceSha256: input.surfaceSha256,
+          // Inside the unit of work the create and its handle commit together, so there is no
+          // lost outcome to replay and no idempotency record to write.
+          idempotencyKey: unit ? undefined : input.idempotencyKey,
         });
-        const notified =
-          tx && notices
-            ? await notices.form(tx, ctx, {
-                sessionId: created.sessionId,
-                title: input.surface.title,
-                url: created.humanUrl,
-                expiresAt: created.expiresAt,
-              })
-            : false;
-        return {
-          sessionId: created.sessionId,
+        const made = prepared.result;
+        const created: CreatedSession = {
+          sessionId: made.sessionId,
           workspaceId: ctx.workspaceId,
           state: 'open',
-          revision: created.revision,
-          surfaceSha256: created.surfaceSha256,
-          expiresAt: created.expiresAt,
-          humanUrl: created.humanUrl,
-          notified,
+          revision: made.revision,
+          surfaceSha256: made.surfaceSha256,
+          expiresAt: made.expiresAt,
+          humanUrl: made.humanUrl,
+          notified: false,
         };
+        if (!unit) {
+          await prepared.store();
+          return created;
+        }
+        const notice =
+          notices &&
+          ((tx: Tx) =>
+            notices.form(tx, ctx, {
+              sessionId: made.sessionId,
+              title: input.surface.title,
+              url: made.humanUrl,
+              expiresAt: made.expiresAt,
+            }));
+        stage(unit, prepared, notice, (notified) => {
+          created.notified = notified;
+        });
+        return created;
       });
     },
 
     async createAsk(ctx, input, createOptions) {
       return guarded(async () => {
-        const { ctx: formsCtx, tx } = await createCtx(ctx, createOptions?.unit);
-        const created = await createAsk({
-          ctx: formsCtx,
+        const unit = createOptions?.unit;
+        const prepared = await prepareAsk({
+          ctx: ctxOf(ctx, await planOf(ctx.workspaceId)),
           input: input.ask,
-          idempotencyKey: tx ? undefined : input.idempotencyKey,
+          idempotencyKey: unit ? undefined : input.idempotencyKey,
         });
-        // Its owner watches it (told of its answers or its close); the link itself goes to no one,
-        // so `notified` stays false: the agent shares it.
-        if (tx && notices) {
-          await notices.askWatch(tx, ctx, {
-            sessionId: created.askId,
-            title: input.ask.question,
-            url: created.humanUrl,
-            expiresAt: created.expiresAt,
-          });
+        const made = prepared.result;
+        if (!unit) await prepared.store();
+        else {
+          // Its owner watches it (told of its answers or its close); the link itself goes to no
+          // one, so `notified` stays false: the agent shares it.
+          const watch =
+            notices &&
+            ((tx: Tx) =>
+              notices.askWatch(tx, ctx, {
+                sessionId: made.askId,
+                title: input.ask.question,
+                url: made.humanUrl,
+                expiresAt: made.expiresAt,
+              }));
+          stage(unit, prepared, watch, () => {});
         }
         return {
-          askId: created.askId,
+          askId: made.askId,
           workspaceId: ctx.workspaceId,
           state: 'open',
-          surfaceSha256: created.surfaceSha256,
-          expiresAt: created.expiresAt,
-          counts: { started: 0, answered: 0, max: created.ask.max },
+          surfaceSha256: made.surfaceSha256,
+          expiresAt: made.expiresAt,
+          counts: { started: 0, answered: 0, max: made.ask.max },
           answers: [],
-          humanUrl: created.humanUrl,
+          humanUrl: made.humanUrl,
           notified: false,
         };
       });

@@ -3,7 +3,7 @@ import type { ApiKeyAuthenticator } from '@sess/accounts';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
-import { createPostgresHandleStore, transactionOfUnit } from '@sess/mcp';
+import { createPostgresHandleStore } from '@sess/mcp';
 import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
 import { createSessMcpHttpHandler, type SessMcpHttpHandler } from '@sess/stdio/http';
 import type { Hono } from 'hono';
@@ -75,7 +75,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     allowedOrigins: deps.config.mcp.allowedOrigins,
     requiredScopes: [SCOPE_INTERACT],
     resourceMetadataUrl: urls.protectedResourceMetadata,
-    backend: createInProcessBackend(deps.runtime, { transactionOf: transactionOfUnit, notices: deps.notices }),
+    backend: createInProcessBackend(deps.runtime, { notices: deps.notices }),
     receipts: { keys: createRuntimeKeySet(deps.runtime), issuer: deps.runtime.publicUrl },
     logger: deps.logger,
     now: deps.now,

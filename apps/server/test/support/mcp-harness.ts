@@ -18,7 +18,6 @@ import {
   createSessMcpHttpHandler,
   type SessMcpHttpHandler,
   type SessMcpHttpHandlerOptions,
-  transactionOfUnit,
 } from '@sess/mcp';
 import {
   createTestClock,
@@ -119,7 +118,7 @@ export async function startMcpHarness(options: HarnessOptions = {}): Promise<Mcp
   const kind = options.backend ?? 'in-process';
   const sent: SentRequest[] = [];
   const remote = kind === 'http' ? await startRemote(database, runtime, clock, sent, options.network) : undefined;
-  const real = remote?.backend ?? createInProcessBackend(runtime, { transactionOf: transactionOfUnit });
+  const real = remote?.backend ?? createInProcessBackend(runtime);
   const backend = options.wrapBackend ? options.wrapBackend(real) : real;
   const receipts: ReceiptVerification = remote?.receipts ?? { keys: createRuntimeKeySet(runtime), issuer: runtime.publicUrl };
   // One real API key per workspace, made on first use (the http backend's credential for it).

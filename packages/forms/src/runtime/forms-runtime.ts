@@ -7,6 +7,8 @@ import { SIGNING_KEYS_CHANNEL } from '../keys/signing-keys.ts';
 import { DEFAULT_LINK_HORIZON_SECONDS } from '../model/lifetimes.ts';
 import { prepareQueries, type Queries } from '../model/queries.ts';
 import { CreateBatcher } from '../sessions/create-batcher.ts';
+import { KeyedQueue } from '../sessions/keyed-queue.ts';
+import type { CreateCompanion } from '../sessions/session-rows.ts';
 import { WaiterHub } from '../waits/waiter-hub.ts';
 
 export interface FormsRuntimeOptions {
@@ -88,6 +90,20 @@ export interface FormsRuntime {
   readonly queries: Queries;
   /** Internal: group commit of the creates that need no transaction. */
   readonly creates: CreateBatcher;
+  /**
+   * Internal: the creates of a workspace whose plan's bound is full are counted exactly one at a
+   * time per process, so they wait here rather than each holding a connection on the gate's lock.
+   */
+  readonly exactAdmissions: KeyedQueue;
+  /** Internal: the companions added with `addCreateCompanion`, written in every create's statement. */
+  readonly createCompanions: readonly CreateCompanion[];
+  /**
+   * Adds rows another module writes in a create's own statement (the in-process MCP backend:
+   * the hosted handle record), given per create in `PreparedCreate.store`'s `extras`. Add it
+   * before the first create; adding the same companion again changes nothing.
+   * @throws Error for another companion of a name already taken
+   */
+  addCreateCompanion(companion: CreateCompanion): void;
   /** Internal: the parked waits of this process. */
   readonly waiters: WaiterHub;
   /** Internal: the hook of `FormsRuntimeOptions.onAskAnswer`. */
@@ -112,7 +128,8 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
   const keys = new KeyRingCache(options.database.db, options.secret, now, options.logger);
   const waiters = new WaiterHub(options.database.bus, options.logger);
   let queries: Queries | undefined;
-  const creates = new CreateBatcher(options.database.db, options.logger);
+  const createCompanions: CreateCompanion[] = [];
+  const creates = new CreateBatcher(options.database.db, options.logger, createCompanions);
   const sweepIfDue = createSweeper({
     name: 'forms',
     logger: options.logger,
@@ -133,6 +150,14 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
       return queries;
     },
     creates,
+    createCompanions,
+    exactAdmissions: new KeyedQueue(),
+    addCreateCompanion(companion) {
+      const known = createCompanions.find((c) => c.name === companion.name);
+      if (known === companion) return;
+      if (known) throw new Error(`A create companion named "${companion.name}" is already in this forms runtime.`);
+      createCompanions.push(companion);
+    },
     waiters,
     onAskAnswer: options.onAskAnswer,
     apiKeyNotices: options.apiKeyNotices,

@@ -5,7 +5,7 @@ import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../model/lifeti
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import { planFor } from '../model/plans.ts';
 import type { WorkspaceContext } from './context.ts';
-import { checkLifetime, type Lifetime, linkTimes, storeNewSession } from './insert-session.ts';
+import { checkLifetime, type Lifetime, linkTimes, type PreparedCreate, prepareNewSession } from './insert-session.ts';
 
 /** A new Ask (@sess/contract's `CreatedAskSchema`): one shared link, many respondents. */
 export type { CreatedAsk };
@@ -24,7 +24,12 @@ export interface CreateAskInput {
  * `expires_in`, else the default; Asks are not extendable. `max` is at most 1,000.
  * @throws SessError `INVALID_ARGUMENTS` (with `field`), `PLAN_LIMIT_REACHED`, `IDEMPOTENCY_KEY_REUSED`.
  */
-export async function createAsk({ ctx, input, idempotencyKey }: CreateAskInput): Promise<CreatedAsk> {
+export async function createAsk(input: CreateAskInput): Promise<CreatedAsk> {
+  return (await prepareAsk(input)).store();
+}
+
+/** Builds an Ask as `createAsk` does, for a later `store` that may carry the caller's own rows in the same statement. */
+export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput): Promise<PreparedCreate<CreatedAsk>> {
   const args = parseAskArguments(input);
   const respondents = args.respondents;
   if (!respondents) {
@@ -59,7 +64,7 @@ export async function createAsk({ ctx, input, idempotencyKey }: CreateAskInput):
   const surface = toSurface(args);
   const surfaceSha256 = hashSurface(surface);
   const { runtime } = ctx;
-  return storeNewSession(
+  return prepareNewSession(
     ctx,
     idempotencyKey === undefined ? undefined : { key: idempotencyKey, operation: 'asks.create', request: input, sealed: true },
     (plan, now) => {

@@ -1,17 +1,22 @@
 import type { Logger } from '@sess/core';
 import { type DbOrTx, isDatabaseUnavailable } from '@sess/db';
-import { insertSessionRows, type SessionRow } from './session-rows.ts';
+import { type CreateCompanion, insertSessionRows, type RowOutcome, type SessionRow } from './session-rows.ts';
 
 /** The most creates one statement carries. */
 export const MAX_BATCH = 64;
 
 interface Pending {
   row: SessionRow;
-  resolve(stored: boolean): void;
+  resolve(outcome: RowOutcome): void;
   reject(error: unknown): void;
 }
 
-const claimOf = (row: SessionRow) => (row.claim ? `${row.session.workspaceId}\n${row.claim.scope}\n${row.claim.key}` : undefined);
+/** What two creates of one statement must not share: an idempotency key, a gate's counter. */
+function exclusiveKeys(row: SessionRow): string[] {
+  const keys = row.gates?.map((gate) => `gate\n${gate.key}`) ?? [];
+  if (row.claim) keys.push(`claim\n${row.session.workspaceId}\n${row.claim.scope}\n${row.claim.key}`);
+  return keys;
+}
 
 /**
  * Group commit for creates that need no transaction (a plan without an open-session limit):
@@ -24,6 +29,8 @@ const claimOf = (row: SessionRow) => (row.claim ? `${row.session.workspaceId}\n$
  * could not be reached, which fails them all at once. Two creates claiming
  * the same idempotency key never share a statement: the second goes in another one, where the
  * key's unique index makes it wait for the first to commit, find the key taken and replay it.
+ * Likewise two creates under one gate (a counter of `open_counts`): the second statement waits
+ * on the gate's row lock and counts what the first one added.
  */
 export class CreateBatcher {
   #queue: Pending[] = [];
@@ -33,10 +40,12 @@ export class CreateBatcher {
     /** The database the batches run on; a create inside a caller's transaction never comes here. */
     private readonly db: DbOrTx,
     private readonly logger?: Logger,
+    /** The runtime's companions (see `CreateCompanion`), written in every batch's statement. */
+    private readonly companions: readonly CreateCompanion[] = [],
   ) {}
 
-  /** Stores `row`; false when its idempotency key was already taken (nothing was stored). */
-  store(row: SessionRow): Promise<boolean> {
+  /** Stores `row`: not stored when its idempotency key was already taken or a gate had no room. */
+  store(row: SessionRow): Promise<RowOutcome> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ row, resolve, reject });
       if (!this.#scheduled) {
@@ -53,12 +62,12 @@ export class CreateBatcher {
     while (queue.length > 0) {
       const batch: Pending[] = [];
       const rest: Pending[] = [];
-      const claims = new Set<string>();
+      const taken = new Set<string>();
       for (const pending of queue) {
-        const claim = claimOf(pending.row);
-        if (batch.length >= MAX_BATCH || (claim !== undefined && claims.has(claim))) rest.push(pending);
+        const keys = exclusiveKeys(pending.row);
+        if (batch.length >= MAX_BATCH || keys.some((key) => taken.has(key))) rest.push(pending);
         else {
-          if (claim !== undefined) claims.add(claim);
+          for (const key of keys) taken.add(key);
           batch.push(pending);
         }
       }
@@ -69,11 +78,12 @@ export class CreateBatcher {
 
   async #run(batch: Pending[]): Promise<void> {
     try {
-      const stored = await insertSessionRows(
+      const outcomes = await insertSessionRows(
         this.db,
         batch.map((p) => p.row),
+        this.companions,
       );
-      for (const p of batch) p.resolve(stored.has(p.row.session.id));
+      for (const p of batch) p.resolve(outcomes.get(p.row.session.id) ?? { stored: false });
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
       // A database out of reach fails every create alike: retrying each alone would only knock
@@ -87,7 +97,7 @@ export class CreateBatcher {
       await Promise.all(
         batch.map(async (p) => {
           try {
-            p.resolve((await insertSessionRows(this.db, [p.row])).has(p.row.session.id));
+            p.resolve((await insertSessionRows(this.db, [p.row], this.companions)).get(p.row.session.id) ?? { stored: false });
           } catch (single) {
             p.reject(single);
           }

@@ -3,9 +3,18 @@ import { newId } from '@sess/core';
 import { hashSurface, parseRequestArguments } from '@sess/surface';
 import { DEFAULT_EXPIRES_IN_SECONDS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
+import type { Plan } from '../model/plans.ts';
 import { planFor } from '../model/plans.ts';
 import type { WorkspaceContext } from './context.ts';
-import { checkLifetime, linkTimes, type OwnersNotice, storeNewSession } from './insert-session.ts';
+import {
+  checkLifetime,
+  linkTimes,
+  type NewSession,
+  type OwnersNotice,
+  type PreparedCreate,
+  prepareNewSession,
+  storeNewSession,
+} from './insert-session.ts';
 
 /**
  * A new interaction (@sess/contract's `CreatedSessionSchema`): the link is in `humanUrl`, shown
@@ -32,6 +41,54 @@ const OWNERS_NOTICE: OwnersNotice<CreatedSession> = {
   told: (created) => ({ ...created, notified: true }),
 };
 
+/** sess_request's arguments as `parseRequestArguments` returns them. */
+export type RequestArguments = ReturnType<typeof parseRequestArguments>;
+
+/** The idempotency of a create, and how it is built, for validated arguments. */
+function sessionCreate(ctx: WorkspaceContext, args: RequestArguments, surfaceSha256: string, idempotencyKey: string | undefined) {
+  const { runtime } = ctx;
+  if (ctx.plan !== undefined && args.expires_in !== undefined) {
+    checkLifetime(planFor(ctx.plan), { seconds: args.expires_in, field: '/expires_in' });
+  }
+  // The validated arguments, with the Surface as its canonical hash: two requests that mean the
+  // same create are the same request, and the Surface is not serialised a second time.
+  const request = { expires_in: args.expires_in ?? null, interaction_sha256: surfaceSha256 };
+  const idempotency =
+    idempotencyKey === undefined ? undefined : { key: idempotencyKey, operation: 'sessions.create', request, sealed: true };
+  const build = (plan: Plan, now: Date) => {
+    const seconds = args.expires_in ?? Math.min(DEFAULT_EXPIRES_IN_SECONDS, plan.linkLifetimeSeconds);
+    checkLifetime(plan, { seconds, field: '/expires_in' });
+    const id = newId('session');
+    const token = newLinkToken();
+    const times = linkTimes(runtime, now, seconds, true);
+    const result: CreatedSession = {
+      sessionId: id,
+      kind: 'interaction',
+      revision: 1,
+      state: 'waiting',
+      humanUrl: linkUrl(runtime.linkUrl, token),
+      createdAt: times.createdAt.toISOString(),
+      expiresAt: times.expiresAt.toISOString(),
+      horizonAt: times.horizonAt?.toISOString() ?? null,
+      extendable: times.extendable,
+      surfaceSha256,
+      notified: false,
+    };
+    const session: NewSession = {
+      id,
+      workspaceId: ctx.workspaceId,
+      kind: 'interaction',
+      token,
+      lifetimeSeconds: seconds,
+      times,
+      surface: args.interaction,
+      surfaceSha256,
+    };
+    return { session, result };
+  };
+  return { idempotency, build };
+}
+
 /**
  * Creates an interaction from a valid Surface. `expires_in` (whole seconds, 30 up to the plan's
  * link lifetime; default 20 hours or the plan's ceiling if lower) sets `expiresAt`; a lifetime
@@ -43,50 +100,24 @@ const OWNERS_NOTICE: OwnersNotice<CreatedSession> = {
  */
 export async function createSession({ ctx, input, idempotencyKey, notifyOwners }: CreateSessionInput): Promise<CreatedSession> {
   const args = parseRequestArguments(input);
-  const { runtime } = ctx;
-  if (ctx.plan !== undefined && args.expires_in !== undefined) {
-    checkLifetime(planFor(ctx.plan), { seconds: args.expires_in, field: '/expires_in' });
-  }
-  const surfaceSha256 = hashSurface(args.interaction);
-  // The validated arguments, with the Surface as its canonical hash: two requests that mean the
-  // same create are the same request, and the Surface is not serialised a second time.
-  const request = { expires_in: args.expires_in ?? null, interaction_sha256: surfaceSha256 };
-  return storeNewSession(
-    ctx,
-    idempotencyKey === undefined ? undefined : { key: idempotencyKey, operation: 'sessions.create', request, sealed: true },
-    (plan, now) => {
-      const seconds = args.expires_in ?? Math.min(DEFAULT_EXPIRES_IN_SECONDS, plan.linkLifetimeSeconds);
-      checkLifetime(plan, { seconds, field: '/expires_in' });
-      const id = newId('session');
-      const token = newLinkToken();
-      const times = linkTimes(runtime, now, seconds, true);
-      const result: CreatedSession = {
-        sessionId: id,
-        kind: 'interaction',
-        revision: 1,
-        state: 'waiting',
-        humanUrl: linkUrl(runtime.linkUrl, token),
-        createdAt: times.createdAt.toISOString(),
-        expiresAt: times.expiresAt.toISOString(),
-        horizonAt: times.horizonAt?.toISOString() ?? null,
-        extendable: times.extendable,
-        surfaceSha256,
-        notified: false,
-      };
-      return {
-        session: {
-          id,
-          workspaceId: ctx.workspaceId,
-          kind: 'interaction',
-          token,
-          lifetimeSeconds: seconds,
-          times,
-          surface: args.interaction,
-          surfaceSha256,
-        },
-        result,
-      };
-    },
-    notifyOwners ? OWNERS_NOTICE : undefined,
-  );
+  const { idempotency, build } = sessionCreate(ctx, args, hashSurface(args.interaction), idempotencyKey);
+  return storeNewSession(ctx, idempotency, build, notifyOwners ? OWNERS_NOTICE : undefined);
+}
+
+/**
+ * Builds an interaction from arguments the caller already validated with
+ * `parseRequestArguments` (the MCP tool layer does, before it calls the in-process backend), for
+ * a later `store` that may carry the caller's own rows in the same statement. `surfaceSha256`,
+ * when the caller has it, is `hashSurface(args.interaction)`.
+ * @throws SessError as `createSession` (from `store` for the limits)
+ */
+export function prepareSession(input: {
+  ctx: WorkspaceContext;
+  args: RequestArguments;
+  surfaceSha256?: string | undefined;
+  idempotencyKey?: string | undefined;
+}): Promise<PreparedCreate<CreatedSession>> {
+  const surfaceSha256 = input.surfaceSha256 ?? hashSurface(input.args.interaction);
+  const { idempotency, build } = sessionCreate(input.ctx, input.args, surfaceSha256, input.idempotencyKey);
+  return prepareNewSession(input.ctx, idempotency, build);
 }

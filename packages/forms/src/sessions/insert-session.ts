@@ -1,6 +1,5 @@
 import { SessError } from '@sess/core';
-import type { Tx } from '@sess/db';
-import { queryRows } from '@sess/db';
+import { type DbOrTx, queryRows, type Tx, workspaceOpenKey } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { type Idempotency, resolveIdempotency } from '../idempotency/idempotency-key.ts';
 import { runIdempotent } from '../idempotency/run-idempotent.ts';
@@ -10,7 +9,7 @@ import { describeSeconds, type Plan, planFor } from '../model/plans.ts';
 import { isoParam } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import type { WorkspaceContext } from './context.ts';
-import { insertSessionRows, type LinkTimes, type NewSession, type SessionRow } from './session-rows.ts';
+import { type CreateGate, insertSessionRows, type LinkTimes, type NewSession, type SessionRow } from './session-rows.ts';
 
 export type { NewSession } from './session-rows.ts';
 
@@ -31,39 +30,52 @@ export function checkLifetime(plan: Plan, lifetime: Lifetime): void {
   }
 }
 
+/** The workspace's plan (`NOT_FOUND` for no such workspace). */
+async function readPlan(db: DbOrTx, workspaceId: string): Promise<Plan> {
+  const [row] = await queryRows<{ plan: string }>(db, sql`select plan from workspaces where id = ${workspaceId}`);
+  if (!row) throw new SessError('NOT_FOUND', `No workspace ${workspaceId}.`);
+  return planFor(row.plan);
+}
+
+/** The gate of a plan's open-session limit (none for a plan without one). */
+function planGates(plan: Plan, workspaceId: string): CreateGate[] {
+  return plan.openSessions === null ? [] : [{ key: workspaceOpenKey(workspaceId), limit: plan.openSessions }];
+}
+
 /**
- * Reads the workspace's plan inside the create's transaction. A plan with an open-session limit
- * locks the workspace row (`for no key update`, which does not block the foreign-key checks of
- * concurrent inserts elsewhere), so two creates cannot both take the last place.
+ * Counts the workspace's open sessions exactly, under its gate's row lock (the lock every create
+ * of a limited plan takes in its statement, so none can slip in between), and refuses a create
+ * at the limit. Runs in the create's transaction, before its insert.
+ */
+async function admitExactly(tx: Tx, workspaceId: string, plan: Plan, now: Date): Promise<void> {
+  if (plan.openSessions === null) return;
+  await tx.execute(
+    sql`insert into open_counts (key, counted) values (${workspaceOpenKey(workspaceId)}, 0)
+        on conflict (key) do update set counted = open_counts.counted`,
+  );
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from (
+          select 1 from form_sessions
+           where workspace_id = ${workspaceId} and state = 'open' and closes_at > ${isoParam(now)}::timestamptz
+           limit ${plan.openSessions}) open_sessions`,
+  );
+  if (Number(row?.n ?? 0) >= plan.openSessions) {
+    throw new SessError(
+      'PLAN_LIMIT_REACHED',
+      `This workspace has ${plan.openSessions} open sessions, the most its plan (${plan.name}) allows. Complete or withdraw some, or let them expire, then try again.`,
+      { limit: plan.openSessions, plan: plan.name },
+    );
+  }
+}
+
+/**
+ * Reads the workspace's plan inside the create's transaction and, for a plan with an
+ * open-session limit, counts its open sessions exactly under the gate's lock (`admitExactly`).
  */
 export async function admitCreate(tx: Tx, ctx: WorkspaceContext, now: Date): Promise<Plan> {
-  const known = ctx.plan !== undefined ? planFor(ctx.plan) : undefined;
-  let plan = known;
-  if (!known || known.openSessions !== null) {
-    const [row] = await queryRows<{ plan: string }>(
-      tx,
-      sql`select plan from workspaces where id = ${ctx.workspaceId} for no key update`,
-    );
-    if (!row) throw new SessError('NOT_FOUND', `No workspace ${ctx.workspaceId}.`);
-    plan = planFor(row.plan);
-  }
-  if (!plan) throw new Error('unreachable');
-  if (plan.openSessions !== null) {
-    const [row] = await queryRows<{ n: number }>(
-      tx,
-      sql`select count(*)::int as n from (
-            select 1 from form_sessions
-             where workspace_id = ${ctx.workspaceId} and state = 'open' and closes_at > ${isoParam(now)}::timestamptz
-             limit ${plan.openSessions}) open_sessions`,
-    );
-    if (Number(row?.n ?? 0) >= plan.openSessions) {
-      throw new SessError(
-        'PLAN_LIMIT_REACHED',
-        `This workspace has ${plan.openSessions} open sessions, the most its plan (${plan.name}) allows. Complete or withdraw some, or let them expire, then try again.`,
-        { limit: plan.openSessions, plan: plan.name },
-      );
-    }
-  }
+  const plan = ctx.plan !== undefined ? planFor(ctx.plan) : await readPlan(tx, ctx.workspaceId);
+  await admitExactly(tx, ctx.workspaceId, plan, now);
   return plan;
 }
 
@@ -75,11 +87,6 @@ export function linkTimes(runtime: FormsRuntime, now: Date, seconds: number, ext
     ? new Date(Math.max(now.getTime() + runtime.linkHorizonSeconds * 1000, expiresAt.getTime()))
     : null;
   return { createdAt: now, expiresAt, deadlineAt: expiresAt, horizonAt, closesAt: horizonAt ?? expiresAt, extendable };
-}
-
-/** Inserts the session and its revision 1 (inside the create's transaction). */
-export async function insertSession(tx: Tx, session: NewSession): Promise<void> {
-  await insertSessionRows(tx, [{ session }]);
 }
 
 /** How a create tells its workspace's owners (`FormsRuntimeOptions.apiKeyNotices`). */
@@ -112,16 +119,107 @@ async function tellOwners<R>(tx: Tx, runtime: FormsRuntime, session: NewSession,
 }
 
 /**
- * Stores a new session with the plan's checks, at most once per idempotency key.
- *
- * A plan without an open-session limit (known from the API key) needs no lock and no count,
- * so the key claim, the session and its revision go in ONE autocommitted statement, shared with
- * the other creates of the same moment (`CreateBatcher`). Other plans run in a transaction
- * that locks the workspace row and counts its open sessions first (`admitCreate`). With
- * `ctx.tx` everything runs in the caller's transaction.
+ * What a caller adds to a create's statement: gates of its own, its companions' rows (see
+ * `FormsRuntimeOptions.createCompanions`), and the error for one of its gates found full.
+ */
+export interface CreateExtras {
+  gates?: CreateGate[] | undefined;
+  companions?: Record<string, unknown> | undefined;
+  refusal?: ((gateKey: string) => Error) | undefined;
+}
+
+/** A create built (its id, link, times and result fixed) and not yet stored. */
+export interface PreparedCreate<R> {
+  readonly result: R;
+  /**
+   * Stores it, once (a second call returns the first's outcome): in ONE statement shared with
+   * the creates of the same moment, or inside `tx` (default: the context's); with `extras` in that
+   * same statement.
+   * @throws SessError `PLAN_LIMIT_REACHED`, the extras' refusal, `IDEMPOTENCY_KEY_REUSED`
+   */
+  store(options?: { extras?: CreateExtras | undefined; tx?: Tx | undefined }): Promise<R>;
+}
+
+function refusalOf(extras: CreateExtras | undefined, gateKey: string): Error {
+  return extras?.refusal?.(gateKey) ?? new Error(`A create was refused by the gate ${gateKey}, which has no refusal.`);
+}
+
+/**
+ * Builds a new session (reading the plan when the context does not carry it) for a later
+ * `store`. The store checks the plan's open-session limit by its gate in the create's own
+ * statement: the gate's counter (stored-open sessions) is an upper bound, so a create it admits
+ * is within the limit; one it refuses is counted again exactly, under the gate's lock, in a
+ * transaction (a workspace whose lapsed links keep the bound high), and refused only if the
+ * exact count is at the limit. Idempotent creates claim their key in the same statement.
+ */
+export async function prepareNewSession<R>(
+  ctx: WorkspaceContext,
+  idempotency: Idempotency | undefined,
+  build: (plan: Plan, now: Date) => { session: NewSession; result: R },
+): Promise<PreparedCreate<R>> {
+  const { runtime, workspaceId } = ctx;
+  void runtime.sweepIfDue();
+  const plan = ctx.plan !== undefined ? planFor(ctx.plan) : await readPlan(ctx.tx ?? runtime.database.db, workspaceId);
+  const { session, result } = build(plan, runtime.now());
+  const resolved = idempotency ? resolveIdempotency(workspaceId, idempotency) : undefined;
+  const companions = runtime.createCompanions;
+
+  async function store({ extras, tx = ctx.tx }: { extras?: CreateExtras | undefined; tx?: Tx | undefined }): Promise<R> {
+    for (const name of Object.keys(extras?.companions ?? {})) {
+      // Rows of an unknown companion would be dropped without a word: refuse instead.
+      if (!companions.some((c) => c.name === name)) throw new Error(`No create companion "${name}" in this forms runtime.`);
+    }
+    const gates = [...planGates(plan, workspaceId), ...(extras?.gates ?? [])];
+    const row: SessionRow = {
+      session,
+      claim: resolved && {
+        scope: resolved.scope,
+        key: resolved.key,
+        requestSha256: resolved.requestSha256,
+        response: storedResponse(runtime.secret, resolved, result),
+      },
+      gates,
+      companions: extras?.companions,
+    };
+    const outcome = tx
+      ? ((await insertSessionRows(tx, [row], companions)).get(session.id) ?? { stored: false })
+      : await runtime.creates.store(row);
+    if (outcome.stored) return result;
+    if (outcome.refusedBy === undefined) {
+      if (!resolved) throw new Error('A create without an idempotency key was not stored.');
+      return replayStored<R>(runtime.secret, tx ?? runtime.database.db, resolved);
+    }
+    if (outcome.refusedBy !== workspaceOpenKey(workspaceId)) throw refusalOf(extras, outcome.refusedBy);
+    const exactly = async () => {
+      const { value } = await runIdempotent(
+        runtime,
+        workspaceId,
+        idempotency,
+        async (t) => {
+          await admitExactly(t, workspaceId, plan, runtime.now());
+          const exact: SessionRow = { session, gates: extras?.gates, companions: extras?.companions };
+          const again = (await insertSessionRows(t, [exact], companions)).get(session.id);
+          if (!again?.stored) throw refusalOf(extras, again?.refusedBy ?? 'unknown');
+          return result;
+        },
+        tx,
+      );
+      return value;
+    };
+    // Inside a caller's transaction it runs there; otherwise one at a time per workspace.
+    return tx ? exactly() : runtime.exactAdmissions.run(workspaceId, exactly);
+  }
+
+  let stored: Promise<R> | undefined;
+  return { result, store: (options = {}) => (stored ??= store(options)) };
+}
+
+/**
+ * Stores a new session with the plan's checks, at most once per idempotency key
+ * (`prepareNewSession`, then its store; with `ctx.tx` inside the caller's transaction).
  *
  * `ownersNotice` (an API key's create): when the runtime's `apiKeyNotices` say someone of the
- * workspace wants to be told, the create takes the transaction and enqueues the notice in it
+ * workspace wants to be told, the create takes a transaction and enqueues the notice in it
  * (`tellOwners`); otherwise nothing changes.
  */
 export async function storeNewSession<R>(
@@ -131,26 +229,9 @@ export async function storeNewSession<R>(
   ownersNotice?: OwnersNotice<R>,
 ): Promise<R> {
   const { runtime } = ctx;
-  void runtime.sweepIfDue();
-  const known = ctx.plan !== undefined ? planFor(ctx.plan) : undefined;
   const notice = ownersNotice && (await ownersWantNotice(ctx)) ? ownersNotice : undefined;
-  if (known && known.openSessions === null && !notice) {
-    const { session, result } = build(known, runtime.now());
-    const resolved = idempotency ? resolveIdempotency(ctx.workspaceId, idempotency) : undefined;
-    const row: SessionRow = {
-      session,
-      claim: resolved && {
-        scope: resolved.scope,
-        key: resolved.key,
-        requestSha256: resolved.requestSha256,
-        response: storedResponse(runtime.secret, resolved, result),
-      },
-    };
-    // Outside a caller's transaction, creates share statements with their neighbours in time.
-    const stored = ctx.tx ? (await insertSessionRows(ctx.tx, [row])).has(session.id) : await runtime.creates.store(row);
-    if (stored || !resolved) return result;
-    return replayStored<R>(runtime.secret, ctx.tx ?? runtime.database.db, resolved);
-  }
+  if (!notice) return (await prepareNewSession(ctx, idempotency, build)).store();
+  void runtime.sweepIfDue();
   const { value } = await runIdempotent(
     runtime,
     ctx.workspaceId,
@@ -159,8 +240,8 @@ export async function storeNewSession<R>(
       const now = runtime.now();
       const plan = await admitCreate(tx, ctx, now);
       const { session, result } = build(plan, now);
-      await insertSession(tx, session);
-      return notice ? tellOwners(tx, runtime, session, result, notice) : result;
+      await insertSessionRows(tx, [{ session }], runtime.createCompanions);
+      return tellOwners(tx, runtime, session, result, notice);
     },
     ctx.tx,
   );

@@ -3,7 +3,7 @@ import { hashSecret } from '@sess/core';
 import type { DbOrTx } from '@sess/db';
 import { queryRows } from '@sess/db';
 import type { Surface } from '@sess/surface';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/stored-response.ts';
 import { stateLiteral } from '../model/sql-values.ts';
 
@@ -42,16 +42,48 @@ export interface CreateClaim {
   response: StoredResponse;
 }
 
-/** One create: a session, and the key it claims when it has one. */
+/**
+ * A counter of `open_counts` a create must find room under: it is admitted only while
+ * `counted < limit`. The row is locked in the create's own statement, so concurrent creates
+ * under one counter are exact (the triggers of migration 0008 keep the counter).
+ */
+export interface CreateGate {
+  key: string;
+  limit: number;
+}
+
+/**
+ * Rows another module writes in a create's own statement (the hosted handle record, say), so
+ * they commit with the session or not at all. `insert` is a data-modifying statement reading
+ * the admitted creates from `admitted`, each with its rows in `admitted.companions -> name`.
+ * Companions are fixed when the runtime is made, so the statement text stays one prepared
+ * statement.
+ */
+export interface CreateCompanion {
+  name: string;
+  insert: SQL;
+}
+
+/** One create: a session, the key it claims, the counters it needs room under, its companions' rows. */
 export interface SessionRow {
   session: NewSession;
   claim?: CreateClaim | undefined;
+  gates?: CreateGate[] | undefined;
+  /** Rows for the runtime's companions, by companion name. */
+  companions?: Record<string, unknown> | undefined;
+}
+
+/** What became of one create of a statement. */
+export interface RowOutcome {
+  stored: boolean;
+  /** The gate that had no room (nothing was stored); absent when stored or when the key was taken. */
+  refusedBy?: string;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** A row as `json_to_recordset` below reads it (json, not jsonb: a Surface keeps its key order). */
-function toRecord({ session: s, claim }: SessionRow) {
+function toRecord({ session: s, claim, gates, companions }: SessionRow) {
   const t = s.times;
   return {
     id: s.id,
@@ -74,34 +106,54 @@ function toRecord({ session: s, claim }: SessionRow) {
     claim_key: claim?.key ?? null,
     claim_request_sha256: claim?.requestSha256 ?? null,
     claim_response: claim?.response ?? null,
+    gates: gates && gates.length > 0 ? gates : null,
+    companions: companions ?? null,
   };
 }
 
 /**
  * Inserts sessions with their revision 1 in ONE statement (one round trip, one commit when
- * autocommitted), whatever their number. A row with a claim is stored only if its idempotency
- * key was free: the claim, the session and the revision land together or not at all. The rows
- * travel as one JSON parameter, so the statement text is the same for 1 row or 64 and stays
- * prepared. Returns the ids of the sessions stored; a missing id means its key was taken.
- * Two rows must not claim the same key (the caller keeps them apart).
+ * autocommitted), whatever their number, together with their companions' rows. A create is
+ * stored only when every gate it names has room (the gate rows are locked, in key order, in
+ * this statement) and, with a claim, when its idempotency key was free: the claim, the session,
+ * its revision and its companions' rows land together or not at all. The rows travel as one
+ * JSON parameter, so the statement text is the same for 1 row or 64 and stays prepared.
+ * Two rows must not claim the same key or name the same gate (the caller keeps them apart).
  */
-export async function insertSessionRows(db: DbOrTx, rows: SessionRow[]): Promise<Set<string>> {
-  const stored = await queryRows<{ id: string }>(
+export async function insertSessionRows(
+  db: DbOrTx,
+  rows: SessionRow[],
+  companions: readonly CreateCompanion[] = [],
+): Promise<Map<string, RowOutcome>> {
+  const companionWrites = companions.map((c) => sql`, ${sql.raw(`companion_${c.name}`)} as (${c.insert})`);
+  const outcomes = await queryRows<{ id: string; stored: boolean; refused_by: string | null }>(
     db,
     sql`with input as (
           select * from json_to_recordset(${JSON.stringify(rows.map(toRecord))}::json) as i(
             id text, workspace_id text, kind text, link_token_hash text, lifetime_seconds int, extendable boolean,
             created_at timestamptz, expires_at timestamptz, deadline_at timestamptz, horizon_at timestamptz,
             closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, surface json,
-            surface_sha256 text, claim_scope text, claim_key text, claim_request_sha256 text, claim_response jsonb)),
+            surface_sha256 text, claim_scope text, claim_key text, claim_request_sha256 text, claim_response jsonb,
+            gates json, companions json)),
+        wanted as (
+          select i.id, g.key, g."limit" from input i cross join lateral json_to_recordset(i.gates) as g(key text, "limit" int)),
+        counts as (
+          insert into open_counts (key, counted)
+          select distinct key, 0 from wanted order by key
+          on conflict (key) do update set counted = open_counts.counted
+          returning key, counted),
+        refused as (
+          select w.id, min(w.key) as key from wanted w join counts c on c.key = w.key
+           where c.counted >= w."limit" group by w.id),
+        room as (select i.* from input i where not exists (select 1 from refused r where r.id = i.id)),
         claimed as (
           insert into idempotency_keys (workspace_id, scope, key, request_sha256, status, response, created_at)
           select workspace_id, claim_scope, claim_key, claim_request_sha256, 201, claim_response, created_at
-            from input where claim_key is not null
+            from room where claim_key is not null
           on conflict do nothing
           returning workspace_id, scope, key),
         admitted as (
-          select i.* from input i
+          select i.* from room i
            where i.claim_key is null
               or exists (select 1 from claimed c
                           where c.workspace_id = i.workspace_id and c.scope = i.claim_scope and c.key = i.claim_key)),
@@ -117,8 +169,14 @@ export async function insertSessionRows(db: DbOrTx, rows: SessionRow[]): Promise
           insert into form_revisions (session_id, revision, workspace_id, surface, surface_sha256, created_at)
           select a.id, 1, a.workspace_id, a.surface, a.surface_sha256, a.created_at
             from admitted a join s on s.id = a.id
-          returning session_id)
-        select session_id as id from r`,
+          returning session_id)${sql.join(companionWrites, sql``)}
+        select i.id, exists (select 1 from r where r.session_id = i.id) as stored,
+               (select x.key from refused x where x.id = i.id) as refused_by
+          from input i`,
   );
-  return new Set(stored.map((row) => row.id));
+  const result = new Map<string, RowOutcome>();
+  for (const row of outcomes) {
+    result.set(row.id, row.refused_by ? { stored: false, refusedBy: row.refused_by } : { stored: row.stored });
+  }
+  return result;
 }

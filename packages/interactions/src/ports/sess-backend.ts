@@ -176,7 +176,8 @@ export interface SessBackend {
   readonly joinsUnitsOfWork: boolean;
   createSession(
     ctx: BackendContext,
-    input: { surface: Surface; expiresIn?: number; idempotencyKey: string },
+    /** `surfaceSha256`, when given, is `hashSurface(surface)`: the caller has it, so a backend need not hash again. */
+    input: { surface: Surface; expiresIn?: number; idempotencyKey: string; surfaceSha256?: string },
     options?: CreateOptions,
   ): Promise<CreatedSession>;
   /**

@@ -15,7 +15,8 @@ interface CreatePlan {
   expiresIn?: number;
   /** sess_ask's arguments when they ask many people (an Ask). */
   ask?: AskArguments;
-  requestSha256: string;
+  /** The request's hash for a saved create intent; computed only when an intent is saved. */
+  requestSha256(): string;
 }
 
 /** sess_request: validates the interaction, then creates it (see `createPlanned`). */
@@ -24,7 +25,7 @@ export function planRequest(args: unknown): CreatePlan {
   const plan: CreatePlan = {
     tool: 'sess_request',
     surface: parsed.interaction,
-    requestSha256: sha256CanonicalJson({ tool: 'sess_request', args: parsed }),
+    requestSha256: () => sha256CanonicalJson({ tool: 'sess_request', args: parsed }),
   };
   if (parsed.expires_in !== undefined) plan.expiresIn = parsed.expires_in;
   return plan;
@@ -36,7 +37,7 @@ export function planAsk(args: unknown): CreatePlan {
   const plan: CreatePlan = {
     tool: 'sess_ask',
     surface: toSurface(parsed),
-    requestSha256: sha256CanonicalJson({ tool: 'sess_ask', args: parsed }),
+    requestSha256: () => sha256CanonicalJson({ tool: 'sess_ask', args: parsed }),
   };
   if (parsed.expires_in !== undefined) plan.expiresIn = parsed.expires_in;
   if (parsed.respondents) plan.ask = parsed;
@@ -93,7 +94,9 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
   const idempotencyKey = newSecret(18);
   const at = deps.now().toISOString();
   const surfaceSha256 = hashSurface(plan.surface);
-  const intentRecord: HandleRecord = {
+  // The record as first saved. A create joining the store's unit of work saves it with its
+  // outcome and without an intent, so the request's hash is only computed for a saved intent.
+  const newRecord = (): HandleRecord => ({
     ...binding,
     handle,
     kind: plan.ask ? 'ask' : 'interaction',
@@ -102,15 +105,14 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
     revision: 1,
     surfaceSha256,
     title: plan.surface.title,
-    intent: { tool: plan.tool, idempotencyKey, requestSha256: plan.requestSha256 },
     createdAt: at,
     updatedAt: at,
-  };
+  });
 
   const send = (unit?: UnitOfWork): Promise<Created> => {
     const options = unit ? { unit } : undefined;
     if (plan.ask) return backend.createAsk(ctx, { ask: plan.ask, idempotencyKey }, options);
-    const input: Parameters<typeof backend.createSession>[1] = { surface: plan.surface, idempotencyKey };
+    const input: Parameters<typeof backend.createSession>[1] = { surface: plan.surface, idempotencyKey, surfaceSha256 };
     if (plan.expiresIn !== undefined) input.expiresIn = plan.expiresIn;
     return backend.createSession(ctx, input, options);
   };
@@ -150,13 +152,12 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
         const made = await send(unit);
         const o = outcome(made);
         const record: HandleRecord = {
-          ...intentRecord,
+          ...newRecord(),
           state: o.state,
           revision: o.revision,
           expiresAt: o.expiresAt,
           humanUrl: o.humanUrl,
         };
-        delete record.intent;
         if (o.sessionId) record.sessionId = o.sessionId;
         if (o.askId) record.askId = o.askId;
         await store.insert(record, { unit });
@@ -208,6 +209,10 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
   }
 
   // Not transactional: save the intent, send once, record the outcome.
+  const intentRecord: HandleRecord = {
+    ...newRecord(),
+    intent: { tool: plan.tool, idempotencyKey, requestSha256: plan.requestSha256() },
+  };
   await store.insert(intentRecord);
   let created: Created;
   try {

@@ -1,6 +1,13 @@
 import { type HandleState, REVIEW_HANDLE_STATES, UNFINISHED_HANDLE_STATES } from '@sess/contract';
 import { createLogger, createSweeper, isSessError, type Logger, SessError } from '@sess/core';
-import { classifyDatabaseError, type Db, type DbOrTx, mcpHandles, queryRows, type Tx, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
+import {
+  classifyDatabaseError,
+  type Db,
+  mcpHandles,
+  principalUnfinishedKey,
+  queryRows,
+  UNSTORABLE_INPUT_MESSAGE,
+} from '@sess/db';
 import {
   type CreateIntent,
   type HandleBinding,
@@ -18,7 +25,6 @@ import {
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { deleteFinishedHandles } from './delete-finished-handles.ts';
 import { createSealer, type Sealer } from './seal.ts';
-import { UNFINISHED_STATE_SQL } from './state-literals.ts';
 
 type Row = typeof mcpHandles.$inferSelect;
 
@@ -51,18 +57,60 @@ function storeError(error: unknown): SessError {
   );
 }
 
-/** The transaction behind each unit of work this store opened; a unit itself carries nothing. */
-const unitTransactions = new WeakMap<UnitOfWork, Tx>();
+/**
+ * What the handle store adds to a create's statement (structurally @sess/forms' `CreateExtras`):
+ * the principal's 100-unfinished gate, the handle row for `HANDLE_COMPANION`, and the error
+ * for that gate found full.
+ */
+export interface HandleCreateExtras {
+  gates: Array<{ key: string; limit: number }>;
+  companions: { handle: Record<string, unknown> };
+  refusal(gateKey: string): Error;
+}
+
+/** A unit of work of this store: the create staged in it and the handle record to store with it. */
+interface StagedUnit {
+  create?: (extras: HandleCreateExtras | undefined) => Promise<void>;
+  handle?: HandleCreateExtras;
+}
+
+/** The staged work of each unit this store opened; a unit itself carries nothing. */
+const stagedUnits = new WeakMap<UnitOfWork, StagedUnit>();
 
 /**
- * The transaction of a unit of work opened by a PostgreSQL handle store, for a backend on the
- * same database (the in-process backend creates its session in it).
- * @throws Error for a unit of work this store did not open
+ * Stages a backend's create in a unit of work opened by a PostgreSQL handle store (the
+ * in-process backend, on the same database). When the unit's work is done the store calls
+ * `store` once with the handle record inserted in the unit, and `store` writes the create and
+ * that record in ONE statement (forms' `PreparedCreate.store` with these extras): they commit
+ * together or not at all, and the create's and the handle's caps are checked in it.
+ * @throws Error for a unit of work this store did not open, or one with a create already staged
  */
-export function transactionOfUnit(unit: UnitOfWork): Tx {
-  const tx = unitTransactions.get(unit);
-  if (!tx) throw new Error('This unit of work was not opened by a PostgreSQL handle store.');
-  return tx;
+export function stageCreateInUnit(unit: UnitOfWork, store: (extras: HandleCreateExtras | undefined) => Promise<void>): void {
+  const staged = stagedUnits.get(unit);
+  if (!staged) throw new Error('This unit of work was not opened by a PostgreSQL handle store.');
+  if (staged.create) throw new Error('A unit of work carries one create.');
+  staged.create = store;
+}
+
+/**
+ * The hosted handle record as a create's companion: `mcp_handles` rows inserted, in the
+ * create's statement, from each admitted create's `companions -> 'handle'` (the row's columns by
+ * name, see `handleRow`). Give it to the forms runtime (`createCompanions`).
+ */
+export const HANDLE_COMPANION = {
+  name: 'handle',
+  insert: sql`insert into mcp_handles
+              select h.* from admitted a
+               cross join lateral json_populate_record(null::mcp_handles, a.companions -> 'handle') h
+               where a.companions -> 'handle' is not null`,
+} as const;
+
+function storeFull(): SessError {
+  return new SessError(
+    'STATE_STORE_FULL',
+    `You have ${MAX_UNFINISHED_PER_PRINCIPAL} unfinished interactions. Complete or cancel some (sess_list shows them) before starting another.`,
+    { limit: MAX_UNFINISHED_PER_PRINCIPAL },
+  );
 }
 
 /**
@@ -183,39 +231,62 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
   function bind(binding: HandleBinding): HandleStore {
     const scope = (handle: string) => and(eq(mcpHandles.handle, handle), eq(mcpHandles.workspaceId, binding.workspaceId));
 
-    async function insertIn(tx: DbOrTx, record: HandleRecord): Promise<void> {
-      // One writer per principal at a time while counting, so two creates cannot both take slot
-      // 100. The lock is its own statement: in READ COMMITTED the insert's snapshot is then taken
-      // after it, and sees every handle committed by whoever held the lock before.
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtextextended(${`mcp_handles:${binding.workspaceId}:${binding.principalId}`}, 0))`,
-      );
-      const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+    const gateKey = principalUnfinishedKey(binding.workspaceId, binding.principalId);
+
+    /** A record's row for `json_populate_record(null::mcp_handles, …)`: every column, by name. */
+    function handleRow(record: HandleRecord): Record<string, unknown> {
+      return {
+        handle: record.handle,
+        workspace_id: record.workspaceId,
+        principal_id: record.principalId,
+        client_id: record.clientId,
+        grant_id: record.grantId,
+        grant_generation: record.grantGeneration,
+        origin: record.origin,
+        kind: record.kind,
+        state: record.state,
+        version: record.version,
+        session_id: record.sessionId ?? null,
+        ask_id: record.askId ?? null,
+        revision: record.revision,
+        surface_sha256: record.surfaceSha256 ?? null,
+        title: record.title,
+        expires_at: record.expiresAt ?? null,
+        intent: record.intent ?? null,
+        pending: record.pending ?? null,
+        confirmed: record.confirmed ?? null,
+        sealed: sealedOf(record.handle, { humanUrl: record.humanUrl, response: record.response } as SealedData),
+        blocked_reason: record.blockedReason ?? null,
+        created_at: record.createdAt,
+        updated_at: record.updatedAt,
+      };
+    }
+
+    function createExtras(record: HandleRecord): HandleCreateExtras {
+      return {
+        gates: [{ key: gateKey, limit: MAX_UNFINISHED_PER_PRINCIPAL }],
+        companions: { handle: handleRow(record) },
+        refusal: storeFull,
+      };
+    }
+
+    /**
+     * Inserts a record alone, in one statement: the principal's gate row (see `open_counts`) is
+     * locked and read at its latest, so two inserts cannot both take slot 100.
+     */
+    async function insertAlone(extras: HandleCreateExtras): Promise<void> {
       const inserted = await queryRows<{ handle: string }>(
-        tx,
-        sql`insert into mcp_handles
-              (handle, workspace_id, principal_id, client_id, grant_id, grant_generation, origin, kind, state, version,
-               session_id, ask_id, revision, surface_sha256, title, expires_at, intent, pending, confirmed, sealed,
-               blocked_reason, created_at, updated_at)
-            select ${record.handle}, ${record.workspaceId}, ${record.principalId}, ${record.clientId}, ${record.grantId},
-                   ${record.grantGeneration}, ${record.origin}, ${record.kind}, ${record.state}, ${record.version},
-                   ${record.sessionId ?? null}, ${record.askId ?? null}, ${record.revision}, ${record.surfaceSha256 ?? null},
-                   ${record.title}, ${record.expiresAt ?? null}::timestamptz, ${json(record.intent)}::jsonb,
-                   ${json(record.pending)}::json, ${json(record.confirmed)}::json,
-                   ${sealedOf(record.handle, { humanUrl: record.humanUrl, response: record.response } as SealedData)},
-                   ${record.blockedReason ?? null}, ${record.createdAt}::timestamptz, ${record.updatedAt}::timestamptz
-             where (select count(*) from mcp_handles
-                     where workspace_id = ${binding.workspaceId} and principal_id = ${binding.principalId}
-                       and state in (${UNFINISHED_STATE_SQL})) < ${MAX_UNFINISHED_PER_PRINCIPAL}
+        db,
+        sql`with gate as (
+              insert into open_counts (key, counted) values (${gateKey}, 0)
+              on conflict (key) do update set counted = open_counts.counted
+              returning counted)
+            insert into mcp_handles
+            select h.* from json_populate_record(null::mcp_handles, ${JSON.stringify(extras.companions.handle)}::json) h
+             where (select counted from gate) < ${MAX_UNFINISHED_PER_PRINCIPAL}
             returning handle`,
       );
-      if (inserted.length === 0) {
-        throw new SessError(
-          'STATE_STORE_FULL',
-          `You have ${MAX_UNFINISHED_PER_PRINCIPAL} unfinished interactions. Complete or cancel some (sess_list shows them) before starting another.`,
-          { limit: MAX_UNFINISHED_PER_PRINCIPAL },
-        );
-      }
+      if (inserted.length === 0) throw storeFull();
     }
 
     return {
@@ -230,9 +301,16 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
       },
       async insert(record, insertOptions) {
         void sweepIfDue();
+        const extras = createExtras(record);
+        if (insertOptions?.unit) {
+          // Written with the unit's create, in its statement, when the unit's work is done.
+          const staged = stagedUnits.get(insertOptions.unit);
+          if (!staged) throw new Error('This unit of work was not opened by a PostgreSQL handle store.');
+          staged.handle = extras;
+          return;
+        }
         try {
-          if (insertOptions?.unit) await insertIn(transactionOfUnit(insertOptions.unit), record);
-          else await db.transaction((tx) => insertIn(tx, record));
+          await insertAlone(extras);
         } catch (error) {
           throw storeError(error);
         }
@@ -307,12 +385,14 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
         }
       },
       async atomically(work) {
+        const unit: UnitOfWork = { kind: 'unit-of-work' };
+        const staged: StagedUnit = {};
+        stagedUnits.set(unit, staged);
         try {
-          return await db.transaction((tx) => {
-            const unit: UnitOfWork = { kind: 'unit-of-work' };
-            unitTransactions.set(unit, tx);
-            return work(unit);
-          });
+          const value = await work(unit);
+          if (staged.create) await staged.create(staged.handle);
+          else if (staged.handle) await insertAlone(staged.handle);
+          return value;
         } catch (error) {
           throw unitFailure(error);
         }

@@ -1,4 +1,4 @@
-import { FINISHED_HANDLE_STATES, REVIEW_HANDLE_STATES, UNFINISHED_HANDLE_STATES } from '@sess/contract';
+import { FINISHED_HANDLE_STATES, REVIEW_HANDLE_STATES } from '@sess/contract';
 import { type SQL, sql } from 'drizzle-orm';
 
 /**
@@ -12,6 +12,5 @@ function stateLiterals(states: readonly string[]): SQL {
   return sql.raw(states.map((state) => `'${state}'`).join(', '));
 }
 
-export const UNFINISHED_STATE_SQL = stateLiterals(UNFINISHED_HANDLE_STATES);
 export const FINISHED_STATE_SQL = stateLiterals(FINISHED_HANDLE_STATES);
 export const REVIEW_STATE_SQL = stateLiterals(REVIEW_HANDLE_STATES);
