@@ -136,7 +136,10 @@ describe('PostgreSQL handle store', () => {
 
   it('the counters’ triggers name the contract’s unfinished handle states and its open session state', async () => {
     for (const state of HANDLE_STATES) {
-      const [row] = await queryRows<{ unfinished: boolean }>(database.db, sql`select sess_unfinished_handle(${state}) as unfinished`);
+      const [row] = await queryRows<{ unfinished: boolean }>(
+        database.db,
+        sql`select sess_unfinished_handle(${state}) as unfinished`,
+      );
       expect([state, row!.unfinished]).toEqual([state, isUnfinishedHandleState(state)]);
     }
     expect(STORED_SESSION_MACHINE.initial).toEqual(['open']);
