@@ -202,7 +202,11 @@ try {
   const releaseDeadline = performance.now() + 10_000;
   while (inflight > 0 && performance.now() < releaseDeadline) await new Promise((r) => setTimeout(r, 100));
   const releasedHeap = await settledHeap();
+  if (SNAPSHOT) console.log(`heap snapshot (released): ${writeHeapSnapshot()}`);
   await worker.terminate();
+  // Measured again a little later: anything still held now is kept, not merely not yet collected.
+  await new Promise((r) => setTimeout(r, 5000));
+  const releasedLaterHeap = await settledHeap();
 
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -216,6 +220,7 @@ try {
       baseHeap: mib(baseHeap),
       parkedHeap: mib(parkedHeap),
       releasedHeap: mib(releasedHeap),
+      releasedHeap5sLater: mib(releasedLaterHeap),
       baseRss: mib(baseRss),
       parkedRss: mib(parkedRss),
       rssPerWait: kib((parkedRss - baseRss) / parkedCount),
