@@ -127,6 +127,42 @@ describe('Web Push for forms made through /mcp', () => {
     return client;
   };
 
+  it('a create — its session, revision, handle record and notice — commits in ONE statement, shared with the creates of its moment', async () => {
+    const people = await Promise.all(Array.from({ length: 4 }, () => person(server, push)));
+    const quiet = await person(server, push, { device: false });
+    const agents = await Promise.all([...people, quiet].map(({ user }) => signedIn(user)));
+    const made = (await Promise.all(agents.map((agent) => agent.callTool({ name: 'sess_ask', arguments: ASK })))).map(
+      interactionOf,
+    );
+    expect(made.map((m) => m.notified)).toEqual([true, true, true, true, false]);
+    const list = sql.raw(`(${made.map((m) => `'${m.handle}'`).join(',')})`);
+    // Rows written by one statement share its transaction id: each create's rows have one, and
+    // the creates that reached the server in the same turn share theirs.
+    const writers = await queryRows<{ handle: string; xids: string[]; tables: string[] }>(
+      server.database.db,
+      sql`with h as (select handle, session_id from mcp_handles where handle in ${list})
+          select handle, array_agg(distinct xid) as xids, array_agg(distinct t order by t) as tables from (
+            select h.handle, x.xmin::text as xid, 'mcp_handles' as t from mcp_handles x join h on h.handle = x.handle
+            union all select h.handle, s.xmin::text, 'form_sessions' from form_sessions s join h on h.session_id = s.id
+            union all select h.handle, r.xmin::text, 'form_revisions' from form_revisions r join h on h.session_id = r.session_id
+            union all select h.handle, o.xmin::text, 'notification_outbox' from notification_outbox o join h on h.session_id = o.session_id
+          ) w group by handle`,
+    );
+    expect(writers).toHaveLength(5);
+    for (const writer of writers) {
+      expect(writer.xids).toHaveLength(1);
+      const noticed = writer.handle !== made[4]!.handle;
+      expect(writer.tables).toEqual(
+        noticed
+          ? ['form_revisions', 'form_sessions', 'mcp_handles', 'notification_outbox']
+          : ['form_revisions', 'form_sessions', 'mcp_handles'],
+      );
+    }
+    // One notice per person with a device, none for the person without one.
+    for (const [i, { user }] of [...people, quiet].entries()) expect(await outboxRows(server, user.userId)).toBe(i < 4 ? 1 : 0);
+    expect(await worker.runOnce()).toBe(4);
+  });
+
   it('sess_ask → notified, the push carries the title and the link (TTL the link’s life, urgency high); sess_publish → a second push with the same Topic', async () => {
     const { user, device } = await person(server, push);
     const client = await signedIn(user);

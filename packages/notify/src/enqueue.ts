@@ -1,5 +1,5 @@
 import { type DbOrTx, notify, queryRows } from '@sess/db';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { NotifySealers } from './sealers.ts';
 import { topicOf } from './topic.ts';
 
@@ -42,10 +42,11 @@ export function reminderAt(createdAt: Date, expiresAt: Date): Date {
   return new Date(expiresAt.getTime() - Math.min(60 * 60_000, Math.floor(life / 4)));
 }
 
-/** The people a notice is for who have a channel that can reach them (SQL; joined by the enqueues). */
-function recipients(recipient: NoticeRecipient, workspaceId: string, emailAvailable: boolean) {
-  const who =
-    'userId' in recipient ? sql`u.id = ${recipient.userId}` : sql`m.role = 'owner' and coalesce(s.api_key_forms, false)`;
+/**
+ * The people a notice is for who have a channel that can reach them (SQL; joined by the
+ * enqueues). `who` picks them among the workspace's members `m` (users `u`, settings `s`).
+ */
+function recipientsWhere(who: SQL, workspaceId: SQL, emailAvailable: SQL) {
   return sql`
     select u.id as user_id, coalesce(s.reminders, false) as reminders, coalesce(s.ask_updates, 'closed') as ask_updates
       from users u
@@ -53,7 +54,15 @@ function recipients(recipient: NoticeRecipient, workspaceId: string, emailAvaila
       left join notification_settings s on s.user_id = u.id
      where ${who}
        and ((coalesce(s.push_enabled, true) and exists (select 1 from push_subscriptions p where p.user_id = u.id))
-            or (coalesce(s.email_enabled, true) and ${emailAvailable}::boolean))`;
+            or (coalesce(s.email_enabled, true) and ${emailAvailable}))`;
+}
+
+/** The owners who chose to hear of forms made with the workspace's API keys. */
+const API_KEY_FORM_OWNERS = sql`m.role = 'owner' and coalesce(s.api_key_forms, false)`;
+
+function recipients(recipient: NoticeRecipient, workspaceId: string, emailAvailable: boolean) {
+  const who = 'userId' in recipient ? sql`u.id = ${recipient.userId}` : API_KEY_FORM_OWNERS;
+  return recipientsWhere(who, sql`${workspaceId}`, sql`${emailAvailable}::boolean`);
 }
 
 /**
@@ -123,6 +132,58 @@ export async function enqueueFormNotice(
   );
   await wakeWorkers(db, Number(rows[0]?.total ?? 0));
   return Number(rows[0]?.n ?? 0) > 0;
+}
+
+/**
+ * A new form's notice as the `notice` create companion writes it (see `FORM_NOTICE_COMPANION`):
+ * what `enqueueFormNotice` writes, with the recipients found in the create's own statement.
+ */
+export function formNoticeRow(sealers: NotifySealers, notice: Omit<FormNotice, 'kind'>, options: { emailAvailable: boolean }) {
+  return {
+    user_id: 'userId' in notice.recipient ? notice.recipient.userId : null,
+    owners: 'workspaceOwners' in notice.recipient,
+    topic: topicOf(notice.sessionId),
+    payload: sealers.outbox.seal(
+      notice.sessionId,
+      JSON.stringify({ title: notice.title, url: notice.url } satisfies NoticePayload),
+    ),
+    now: notice.now.toISOString(),
+    expires_at: notice.expiresAt.toISOString(),
+    remind_at: reminderAt(notice.now, notice.expiresAt).toISOString(),
+    email: options.emailAvailable,
+  };
+}
+
+/**
+ * The notices of new forms as a create companion (@sess/forms' `CreateCompanion`): for each
+ * admitted create with a `notice` row (`formNoticeRow`), the `form` row — and the reminder of
+ * those who chose reminders — of each person it is for who can be reached, written in the
+ * create's own statement, so they commit with the form or not at all. A `form` row counts as
+ * written (the create's `notified`). The workers are not woken by this statement: the caller
+ * sends `wakeOutboxWorkers` after the commit when a notice was written.
+ */
+export const FORM_NOTICE_COMPANION = {
+  name: 'notice',
+  insert: sql`insert into notification_outbox (id, user_id, workspace_id, session_id, kind, topic, payload, not_before, expires_at, created_at)
+              select ${NEW_ID}, r.user_id, a.workspace_id, a.id, k.kind, n.topic, n.payload, k.not_before, n.expires_at, n.now
+                from admitted a
+               cross join lateral json_to_record(a.companions -> 'notice') as n(
+                 user_id text, owners boolean, topic text, payload text, now timestamptz, expires_at timestamptz,
+                 remind_at timestamptz, email boolean)
+               cross join lateral (${recipientsWhere(
+                 sql`((n.user_id is not null and u.id = n.user_id) or (n.owners and ${API_KEY_FORM_OWNERS}))`,
+                 sql`a.workspace_id`,
+                 sql`n.email`,
+               )}) r
+               cross join lateral (values ('form', n.now), ('reminder', n.remind_at)) as k(kind, not_before)
+               where a.companions -> 'notice' is not null
+                 and (k.kind = 'form' or (r.reminders and n.remind_at > n.now))
+              returning case when kind = 'form' then session_id end as session_id`,
+} as const;
+
+/** Wakes the outbox workers of every replica (after a commit that wrote due rows). */
+export async function wakeOutboxWorkers(db: DbOrTx): Promise<void> {
+  await notify(db, OUTBOX_CHANNEL, '');
 }
 
 /**

@@ -4,11 +4,14 @@ export {
   enqueueAskAnswer,
   enqueueAskWatch,
   enqueueFormNotice,
+  FORM_NOTICE_COMPANION,
   type FormNotice,
+  formNoticeRow,
   type NoticePayload,
   type NoticeRecipient,
   OUTBOX_CHANNEL,
   reminderAt,
+  wakeOutboxWorkers,
   workspaceOwnersWantApiKeyForms,
 } from './enqueue.ts';
 export {

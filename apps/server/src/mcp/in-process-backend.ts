@@ -23,6 +23,7 @@ import {
   type UnitOfWork,
 } from '@sess/interactions';
 import { HANDLE_COMPANION, type HandleCreateExtras, stageCreateInUnit } from '@sess/mcp';
+import { FORM_NOTICE_COMPANION } from '@sess/notify';
 import type { ReceiptKeySet } from '@sess/receipts';
 import type { Surface } from '@sess/surface';
 import type { FormNotices } from './form-notices.ts';
@@ -105,8 +106,9 @@ export function createInProcessBackend(
   } = {},
 ): SessBackend {
   const notices = options.notices;
-  // The handle record a unit of work stages is written in the create's own statement.
+  // The handle record a unit of work stages, and the person's notice, are written in the create's own statement.
   runtime.addCreateCompanion(HANDLE_COMPANION);
+  if (notices) runtime.addCreateCompanion(FORM_NOTICE_COMPANION);
   const plans = new Map<string, { plan: string; readAt: number }>();
   async function planOf(workspaceId: string): Promise<string | undefined> {
     const cached = plans.get(workspaceId);
@@ -127,26 +129,23 @@ export function createInProcessBackend(
   });
 
   /**
-   * Stages a prepared create in the handle store's unit of work: when the unit's work is done,
-   * the create, its handle record (`extras`) and — when notifications are on — the person's
-   * notice are written together. Without notices that is ONE statement, shared with the creates
-   * of the same moment; with them, that statement and the notice's in one transaction. `told`
-   * receives whether anyone will be told, before the unit of work returns.
+   * Stages a prepared Ask in the handle store's unit of work: when the unit's work is done, the
+   * Ask and its handle record (`extras`) are written in ONE statement; with notifications on,
+   * that statement and its owner's watch in one transaction.
    */
-  function stage<R>(
+  function stageAsk(
     unit: UnitOfWork,
-    prepared: PreparedCreate<R>,
-    notice: ((tx: Tx) => Promise<boolean>) | undefined,
-    told: (notified: boolean) => void,
+    prepared: PreparedCreate<unknown>,
+    watch: ((tx: Tx) => Promise<unknown>) | undefined,
   ): void {
     stageCreateInUnit(unit, async (extras: HandleCreateExtras | undefined) => {
-      if (!notice) {
+      if (!watch) {
         await prepared.store({ extras });
         return;
       }
       await runtime.database.db.transaction(async (tx) => {
         await prepared.store({ extras, tx });
-        told(await notice(tx));
+        await watch(tx);
       });
     });
   }
@@ -184,17 +183,23 @@ export function createInProcessBackend(
           await prepared.store();
           return created;
         }
-        const notice =
-          notices &&
-          ((tx: Tx) =>
-            notices.form(tx, ctx, {
-              sessionId: made.sessionId,
-              title: input.surface.title,
-              url: made.humanUrl,
-              expiresAt: made.expiresAt,
-            }));
-        stage(unit, prepared, notice, (notified) => {
-          created.notified = notified;
+        const notice = notices?.formRow(ctx, {
+          sessionId: made.sessionId,
+          title: input.surface.title,
+          url: made.humanUrl,
+          expiresAt: made.expiresAt,
+        });
+        // The session, its handle record and the person's notice: one statement, when the unit's work is done.
+        stageCreateInUnit(unit, async (extras: HandleCreateExtras | undefined) => {
+          const companions = { ...extras?.companions, ...(notice ? { notice } : {}) };
+          const { written } = await prepared.storeWith({ extras: { ...extras, companions } });
+          created.notified = written.has(FORM_NOTICE_COMPANION.name);
+          // The workers' poll is the backstop: a lost wake delays the push, it never loses it.
+          if (created.notified) {
+            notices?.wake().catch((error: unknown) => {
+              runtime.logger.warn({ event: 'notify.wake_failed', err: error }, 'could not wake the outbox workers');
+            });
+          }
         });
         return created;
       });
@@ -222,7 +227,7 @@ export function createInProcessBackend(
                 url: made.humanUrl,
                 expiresAt: made.expiresAt,
               }));
-          stage(unit, prepared, watch, () => {});
+          stageAsk(unit, prepared, watch);
         }
         return {
           askId: made.askId,

@@ -137,8 +137,18 @@ export interface PreparedCreate<R> {
    * same statement.
    * @throws SessError `PLAN_LIMIT_REACHED`, the extras' refusal, `IDEMPOTENCY_KEY_REUSED`
    */
-  store(options?: { extras?: CreateExtras | undefined; tx?: Tx | undefined }): Promise<R>;
+  store(options?: StoreOptions): Promise<R>;
+  /** `store`, also saying which companions wrote a row that counts (none on an idempotent replay). */
+  storeWith(options?: StoreOptions): Promise<{ result: R; written: ReadonlySet<string> }>;
 }
+
+export interface StoreOptions {
+  extras?: CreateExtras | undefined;
+  /** The transaction to store in (default: the context's). */
+  tx?: Tx | undefined;
+}
+
+const NONE: ReadonlySet<string> = new Set();
 
 function refusalOf(extras: CreateExtras | undefined, gateKey: string): Error {
   return extras?.refusal?.(gateKey) ?? new Error(`A create was refused by the gate ${gateKey}, which has no refusal.`);
@@ -164,7 +174,7 @@ export async function prepareNewSession<R>(
   const resolved = idempotency ? resolveIdempotency(workspaceId, idempotency) : undefined;
   const companions = runtime.createCompanions;
 
-  async function store({ extras, tx = ctx.tx }: { extras?: CreateExtras | undefined; tx?: Tx | undefined }): Promise<R> {
+  async function store({ extras, tx = ctx.tx }: StoreOptions): Promise<{ result: R; written: ReadonlySet<string> }> {
     for (const name of Object.keys(extras?.companions ?? {})) {
       // Rows of an unknown companion would be dropped without a word: refuse instead.
       if (!companions.some((c) => c.name === name)) throw new Error(`No create companion "${name}" in this forms runtime.`);
@@ -184,14 +194,15 @@ export async function prepareNewSession<R>(
     const outcome = tx
       ? ((await insertSessionRows(tx, [row], companions)).get(session.id) ?? { stored: false })
       : await runtime.creates.store(row);
-    if (outcome.stored) return result;
+    if (outcome.stored) return { result, written: new Set(outcome.written) };
     if (outcome.refusedBy === undefined) {
       if (!resolved) throw new Error('A create without an idempotency key was not stored.');
-      return replayStored<R>(runtime.secret, tx ?? runtime.database.db, resolved);
+      return { result: await replayStored<R>(runtime.secret, tx ?? runtime.database.db, resolved), written: NONE };
     }
     if (outcome.refusedBy !== workspaceOpenKey(workspaceId)) throw refusalOf(extras, outcome.refusedBy);
+    let written: ReadonlySet<string> = NONE;
     const exactly = async () => {
-      const { value } = await runIdempotent(
+      const { value, replayed } = await runIdempotent(
         runtime,
         workspaceId,
         idempotency,
@@ -200,18 +211,20 @@ export async function prepareNewSession<R>(
           const exact: SessionRow = { session, gates: extras?.gates, companions: extras?.companions };
           const again = (await insertSessionRows(t, [exact], companions)).get(session.id);
           if (!again?.stored) throw refusalOf(extras, again?.refusedBy ?? 'unknown');
+          written = new Set(again.written);
           return result;
         },
         tx,
       );
-      return value;
+      return { result: value, written: replayed ? NONE : written };
     };
     // Inside a caller's transaction it runs there; otherwise one at a time per workspace.
     return tx ? exactly() : runtime.exactAdmissions.run(workspaceId, exactly);
   }
 
-  let stored: Promise<R> | undefined;
-  return { result, store: (options = {}) => (stored ??= store(options)) };
+  let stored: ReturnType<typeof store> | undefined;
+  const storeWith = (options: StoreOptions = {}) => (stored ??= store(options));
+  return { result, storeWith, store: async (options) => (await storeWith(options)).result };
 }
 
 /**

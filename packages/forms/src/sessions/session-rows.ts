@@ -55,9 +55,11 @@ export interface CreateGate {
 /**
  * Rows another module writes in a create's own statement (the hosted handle record, say), so
  * they commit with the session or not at all. `insert` is a data-modifying statement reading
- * the admitted creates from `admitted`, each with its rows in `admitted.companions -> name`.
- * Companions are fixed when the runtime is made, so the statement text stays one prepared
- * statement.
+ * the admitted creates from `admitted` (`id` is the session's), each with its rows in
+ * `admitted.companions -> name`; it returns one column, `session_id`, the session a row that
+ * counts was written for (null for a row that does not count), which the create's outcome
+ * reports in `written`. The runtime's companions are fixed before its first create, so the
+ * statement text stays one prepared statement.
  */
 export interface CreateCompanion {
   name: string;
@@ -76,6 +78,8 @@ export interface SessionRow {
 /** What became of one create of a statement. */
 export interface RowOutcome {
   stored: boolean;
+  /** The companions that wrote a row that counts for it (see `CreateCompanion`). */
+  written?: string[];
   /** The gate that had no room (nothing was stored); absent when stored or when the key was taken. */
   refusedBy?: string;
 }
@@ -125,8 +129,16 @@ export async function insertSessionRows(
   rows: SessionRow[],
   companions: readonly CreateCompanion[] = [],
 ): Promise<Map<string, RowOutcome>> {
-  const companionWrites = companions.map((c) => sql`, ${sql.raw(`companion_${c.name}`)} as (${c.insert})`);
-  const outcomes = await queryRows<{ id: string; stored: boolean; refused_by: string | null }>(
+  const cte = (c: CreateCompanion) => sql.raw(`companion_${c.name.replace(/[^a-z0-9_]/g, '_')}`);
+  const companionWrites = companions.map((c) => sql`, ${cte(c)} as (${c.insert})`);
+  const written =
+    companions.length === 0
+      ? sql`array[]::text[]`
+      : sql`array_remove(array[${sql.join(
+          companions.map((c) => sql`case when exists (select 1 from ${cte(c)} w where w.session_id = i.id) then ${c.name} end`),
+          sql`, `,
+        )}]::text[], null)`;
+  const outcomes = await queryRows<{ id: string; stored: boolean; refused_by: string | null; written: string[] }>(
     db,
     sql`with input as (
           select * from json_to_recordset(${JSON.stringify(rows.map(toRecord))}::json) as i(
@@ -171,12 +183,15 @@ export async function insertSessionRows(
             from admitted a join s on s.id = a.id
           returning session_id)${sql.join(companionWrites, sql``)}
         select i.id, exists (select 1 from r where r.session_id = i.id) as stored,
-               (select x.key from refused x where x.id = i.id) as refused_by
+               (select x.key from refused x where x.id = i.id) as refused_by, ${written} as written
           from input i`,
   );
   const result = new Map<string, RowOutcome>();
   for (const row of outcomes) {
-    result.set(row.id, row.refused_by ? { stored: false, refusedBy: row.refused_by } : { stored: row.stored });
+    result.set(
+      row.id,
+      row.refused_by ? { stored: false, refusedBy: row.refused_by } : { stored: row.stored, written: row.written },
+    );
   }
   return result;
 }

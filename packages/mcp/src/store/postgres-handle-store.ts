@@ -102,7 +102,8 @@ export const HANDLE_COMPANION = {
   insert: sql`insert into mcp_handles
               select h.* from admitted a
                cross join lateral json_populate_record(null::mcp_handles, a.companions -> 'handle') h
-               where a.companions -> 'handle' is not null`,
+               where a.companions -> 'handle' is not null
+              returning coalesce(session_id, ask_id) as session_id`,
 } as const;
 
 function storeFull(): SessError {
