@@ -8,11 +8,13 @@ CREATE TABLE "open_counts" (
 -- states: form_sessions.state = 'open'; mcp_handles.state in the unfinished states (the
 -- contract's UNFINISHED_HANDLE_STATES, also the predicate of mcp_handles_principal_unfinished_idx).
 -- Inserts and deletes are counted per statement (a group-committed create of 64 rows is one
--- upsert per key); a state change per row, and only when the state really changes.
+-- upsert per key, in key order, the order every create locks its gates in, so two statements
+-- never wait on each other's counters in a cycle); a state change per row, and only when the
+-- state really changes.
 CREATE FUNCTION "sess_count_sessions_added"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO open_counts (key, counted)
-    SELECT 'workspace:' || workspace_id, count(*) FROM added WHERE state = 'open' GROUP BY workspace_id
+    SELECT 'workspace:' || workspace_id, count(*) FROM added WHERE state = 'open' GROUP BY workspace_id ORDER BY 1
   ON CONFLICT (key) DO UPDATE SET counted = open_counts.counted + excluded.counted;
   RETURN NULL;
 END $$;
@@ -53,7 +55,7 @@ CREATE FUNCTION "sess_count_handles_added"() RETURNS trigger LANGUAGE plpgsql AS
 BEGIN
   INSERT INTO open_counts (key, counted)
     SELECT 'principal:' || workspace_id || ':' || principal_id, count(*) FROM added
-     WHERE sess_unfinished_handle(state) GROUP BY workspace_id, principal_id
+     WHERE sess_unfinished_handle(state) GROUP BY workspace_id, principal_id ORDER BY 1
   ON CONFLICT (key) DO UPDATE SET counted = open_counts.counted + excluded.counted;
   RETURN NULL;
 END $$;

@@ -69,7 +69,7 @@ describe('CreateBatcher', () => {
   it('stores the creates of one moment with one statement', async () => {
     const batcher = new CreateBatcher(database.db);
     const rows = Array.from({ length: 20 }, () => row());
-    expect(await Promise.all(rows.map((r) => batcher.store(r)))).toEqual(rows.map(() => ({ stored: true })));
+    expect((await Promise.all(rows.map((r) => batcher.store(r)))).map((o) => o.stored)).toEqual(rows.map(() => true));
     expect(await writers(rows.map((r) => r.session.id))).toBe(1);
     const [revisions] = await queryRows<{ n: number }>(
       database.db,

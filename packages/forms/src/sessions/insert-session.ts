@@ -47,10 +47,14 @@ function planGates(plan: Plan, workspaceId: string): CreateGate[] {
  * of a limited plan takes in its statement, so none can slip in between), and refuses a create
  * at the limit. Runs in the create's transaction, before its insert.
  */
-async function admitExactly(tx: Tx, workspaceId: string, plan: Plan, now: Date): Promise<void> {
+async function admitExactly(tx: Tx, workspaceId: string, plan: Plan, now: Date, otherGates: CreateGate[] = []): Promise<void> {
   if (plan.openSessions === null) return;
+  // Every gate of the create, in key order as a create's statement locks them: taking the
+  // workspace's first and a principal's later would deadlock against a concurrent create.
+  const keys = [workspaceOpenKey(workspaceId), ...otherGates.map((gate) => gate.key)].sort();
   await tx.execute(
-    sql`insert into open_counts (key, counted) values (${workspaceOpenKey(workspaceId)}, 0)
+    sql`insert into open_counts (key, counted)
+        select key, 0 from json_array_elements_text(${JSON.stringify(keys)}::json) as k(key) order by key
         on conflict (key) do update set counted = open_counts.counted`,
   );
   const [row] = await queryRows<{ n: number }>(
@@ -207,7 +211,7 @@ export async function prepareNewSession<R>(
         workspaceId,
         idempotency,
         async (t) => {
-          await admitExactly(t, workspaceId, plan, runtime.now());
+          await admitExactly(t, workspaceId, plan, runtime.now(), extras?.gates);
           const exact: SessionRow = { session, gates: extras?.gates, companions: extras?.companions };
           const again = (await insertSessionRows(t, [exact], companions)).get(session.id);
           if (!again?.stored) throw refusalOf(extras, again?.refusedBy ?? 'unknown');
