@@ -145,6 +145,23 @@ describe('PostgreSQL handle store', () => {
     expect(STORED_SESSION_MACHINE.initial).toEqual(['open']);
   });
 
+  it('recording an answer skips only its own commit’s WAL flush: the row is saved, the connection keeps synchronous_commit', async () => {
+    const b = { ...binding, principalId: newId('user') };
+    const bound = store.bind(b);
+    const r = record(b);
+    await bound.insert(r);
+    const saved = await bound.update(r.handle, r.version, { state: 'answered' });
+    expect(saved).toMatchObject({ state: 'answered', version: r.version + 1 });
+    expect((await bound.get(r.handle))?.state).toBe('answered');
+    // Every connection of the pool answers with the server's setting afterwards.
+    const settings = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        queryRows<{ v: string }>(database.db, sql`select current_setting('synchronous_commit') as v`),
+      ),
+    );
+    expect(new Set(settings.map((rows) => rows[0]!.v))).toEqual(new Set(['on']));
+  });
+
   it('a store whose database is gone answers STATE_STORE_ERROR, retryable', async () => {
     const gone = await createTestDatabase();
     const broken = createPostgresHandleStore({ db: gone.db, secret: TEST_SECRET }).bind(binding);

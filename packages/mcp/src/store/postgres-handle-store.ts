@@ -332,11 +332,17 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
         if (patch.confirmed !== undefined) set.confirmed = patch.confirmed;
         if (patch.sealed !== undefined) set.sealed = sealedOf(handle, patch.sealed);
         if (patch.blockedReason !== undefined) set.blockedReason = patch.blockedReason;
+        // Recording an answer copies what the runtime already holds durably (and verified): that
+        // commit need not wait for the WAL flush. A crash loses at most the copy, and the next
+        // sess_response reads, verifies and saves the same answer again. (set_config's `true`
+        // scopes it to this statement's own transaction.)
+        const copyOnly =
+          patch.state === 'answered' ? sql`(select set_config('synchronous_commit', 'off', true)) = 'off'` : undefined;
         try {
           const rows = await db
             .update(mcpHandles)
             .set(set)
-            .where(and(scope(handle), eq(mcpHandles.version, expectedVersion)))
+            .where(and(scope(handle), eq(mcpHandles.version, expectedVersion), copyOnly))
             .returning();
           return rows[0] ? decode(rows[0]) : undefined;
         } catch (error) {
