@@ -227,6 +227,9 @@ async function spawnServer(databaseUrl: string): Promise<{ base: string; child: 
       PUBLIC_URL: PUBLIC_URL,
       DATABASE_URL: databaseUrl,
       DB_POOL_MAX: String(POOL),
+      // Notifications stay on (the product's default): a production server over http needs a
+      // contact address for push services; no device exists, so nothing is sent.
+      SESS_VAPID_SUBJECT: 'mailto:bench@sess.dev',
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
