@@ -48,6 +48,8 @@ async function measure(driver: 'pglite' | 'postgres') {
   const secret = newSecret(32);
   const config = loadConfig({
     NODE_ENV: 'production',
+    // A production server over http needs a push contact address (notifications stay on; no device, nothing sent).
+    SESS_VAPID_SUBJECT: 'mailto:bench@sess.dev',
     PORT: '0',
     LOG_LEVEL: 'warn',
     SESS_SECRET: secret,

@@ -104,6 +104,8 @@ const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const config = loadConfig({
   NODE_ENV: 'production',
+  // A production server over http needs a push contact address (notifications stay on; no device, nothing sent).
+  SESS_VAPID_SUBJECT: 'mailto:bench@sess.dev',
   PORT: '0',
   PUBLIC_URL: origin,
   LOG_LEVEL: 'silent',

@@ -30,6 +30,8 @@ try {
   const secret = newSecret(32);
   const config = loadConfig({
     NODE_ENV: 'production',
+    // A production server over http needs a push contact address (notifications stay on; no device, nothing sent).
+    SESS_VAPID_SUBJECT: 'mailto:bench@sess.dev',
     PUBLIC_URL: url,
     LOG_LEVEL: 'warn',
     SESS_SECRET: secret,

@@ -157,7 +157,15 @@ console.log(
 // 2. The real server: posts of the worst pattern's answers while /healthz is polled.
 const dataDir = mkdtempSync(join(tmpdir(), 'sess-bench-patterns-'));
 const secret = newSecret(32);
-const config = loadConfig({ NODE_ENV: 'production', PORT: '0', LOG_LEVEL: 'warn', SESS_SECRET: secret, SESS_DATA_DIR: dataDir });
+const config = loadConfig({
+  NODE_ENV: 'production',
+  // A production server over http needs a push contact address (notifications stay on; no device, nothing sent).
+  SESS_VAPID_SUBJECT: 'mailto:bench@sess.dev',
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  SESS_SECRET: secret,
+  SESS_DATA_DIR: dataDir,
+});
 const logger = createLogger({ level: 'warn' });
 const server = await startServer(config, { logger });
 const runtime = createFormsRuntime({ database: server.database, publicUrl: config.publicUrl, secret, logger });
