@@ -160,6 +160,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     logger: deps.logger,
     now: deps.now,
     clientAddress,
+    linkOrigins,
     apiKeys,
     onClose: deps.onClose,
     notices,

@@ -1,9 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import type { Context } from 'hono';
 import proxyAddr from 'proxy-addr';
 
-/** The address a request came from, as the per-IP limits (sign-in, sign-up, registration, /mcp) key on it. */
-export type ClientAddress = (c: Context) => string;
+/**
+ * The address a request came from, as the per-IP limits (sign-in, sign-up, registration, /mcp) key
+ * on it. It reads only the request's env (a Hono Context is one), so /mcp, served ahead of Hono's
+ * chain, asks it too.
+ */
+export type ClientAddress = (c: { env: unknown }) => string;
 
 /**
  * Checks a `SESS_TRUSTED_PROXIES` list (addresses, CIDR ranges, or `loopback`, `linklocal`,

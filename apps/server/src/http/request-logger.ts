@@ -49,6 +49,29 @@ export function lazyChildLogger(root: Logger, bindings: { requestId: string }): 
   return new Proxy(state, LAZY_CHILD) as unknown as Logger;
 }
 
+/** What the one `http.request` line reports. */
+export interface RequestLine {
+  method: string;
+  /** The matched route pattern (`/s/:token`), never the raw path. */
+  route: string;
+  status: number;
+  /** `performance.now()` when the request arrived. */
+  started: number;
+}
+
+/** Writes the one `http.request` line: at error for a 5xx, else at info; nothing when that level is off. */
+export function writeRequestLine(root: Logger, logger: Logger, line: RequestLine): void {
+  const level = line.status >= 500 ? 'error' : 'info';
+  if (!root.isLevelEnabled(level)) return;
+  logger[level]({
+    event: 'http.request',
+    method: line.method,
+    route: line.route,
+    status: line.status,
+    ms: Math.round((performance.now() - line.started) * 10) / 10,
+  });
+}
+
 /**
  * One log line per request. It names the matched route pattern (`/s/:token`), never the raw
  * path or query, because links and OAuth codes travel in URLs. Every line written while handling
@@ -60,15 +83,6 @@ export function requestLogger(root: Logger): MiddlewareHandler<AppEnv> {
     const logger = lazyChildLogger(root, { requestId: c.get('requestId') });
     c.set('logger', logger);
     await next();
-    const status = c.res.status;
-    const level = status >= 500 ? 'error' : 'info';
-    if (!root.isLevelEnabled(level)) return;
-    logger[level]({
-      event: 'http.request',
-      method: c.req.method,
-      route: routePath(c),
-      status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    });
+    writeRequestLine(root, logger, { method: c.req.method, route: routePath(c), status: c.res.status, started });
   };
 }

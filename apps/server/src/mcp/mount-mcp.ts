@@ -10,6 +10,8 @@ import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import type { ClientAddress } from '../http/client-address.ts';
+import { serveAheadOfMiddleware } from '../http/direct-route.ts';
+import type { LinkOrigins } from '../http/link-host.ts';
 import { createApiKeyOrOAuthAuthenticate } from './api-key-or-oauth-authenticate.ts';
 import type { FormNotices } from './form-notices.ts';
 import { createInProcessBackend, createRuntimeKeySet } from './in-process-backend.ts';
@@ -23,6 +25,8 @@ export interface McpMountDeps {
   now: () => Date;
   /** The client address the per-IP limit keys on (see `createClientAddress`). */
   clientAddress: ClientAddress;
+  /** Which Host is SESS_LINK_URL's: /mcp is refused there by the app's middleware. */
+  linkOrigins: LinkOrigins;
   /** Workspace API keys, accepted as the bearer beside OAuth access tokens (the app's one authenticator). */
   apiKeys: ApiKeyAuthenticator;
   /** Registers the verifier's close (its bus subscription and caches) with the server's shutdown. */
@@ -84,11 +88,19 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
       perPrincipal: deps.config.mcp.ratePerPrincipal > 0 ? { limit: deps.config.mcp.ratePerPrincipal, windowMs: 60_000 } : false,
     },
   });
-  app.all('/mcp', (c) => {
-    const clientAddress = deps.clientAddress(c);
-    // On @hono/node-server the socket's message is at hand: the edge reads the body from it directly.
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    return handler.fetch(c.req.raw, incoming ? { clientAddress, incoming } : { clientAddress });
+  /** On @hono/node-server the socket's message is at hand: the edge reads the body from it directly. */
+  const serve = (request: Request, env: unknown) => {
+    const clientAddress = deps.clientAddress({ env });
+    const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    return handler.fetch(request, incoming ? { clientAddress, incoming } : { clientAddress });
+  };
+  // Through the app's chain: HEAD, and the link host (refused there, before this route).
+  app.all('/mcp', (c) => serve(c.req.raw, c.env));
+  // Everything else ahead of the chain: a parked wait must not hold its frames for 45 s.
+  serveAheadOfMiddleware(app, deps.logger, {
+    path: '/mcp',
+    takes: (request) => request.method !== 'HEAD' && !deps.linkOrigins.isLinkHost(request.headers.get('host') ?? undefined),
+    fetch: serve,
   });
   return handler;
 }

@@ -71,7 +71,8 @@ export async function readSession(input: ReadSessionInput): Promise<SessionView>
   }
   if (view.state !== 'waiting' || waitMs === 0 || input.signal?.aborted) return view;
   await ctx.runtime.start();
-  const settled = await waitForChange(ctx.runtime.waiters, {
+  // Returned, not awaited: this frame ends here instead of staying parked with the wait.
+  return waitForChange(ctx.runtime.waiters, {
     sessionId,
     read: () => readOnce(ctx, sessionId),
     isDone: (v) => v.state !== 'waiting' || v.revision !== revision,
@@ -79,11 +80,16 @@ export async function readSession(input: ReadSessionInput): Promise<SessionView>
     waitMs,
     signal: input.signal,
     now: ctx.runtime.now,
-  });
-  if (settled.revision !== revision) {
-    // It moved on while we waited (a publish after an answer we missed): report our revision's answer.
-    const older = await readRevisionAnswer(ctx.runtime.database.db, sessionId, revision);
-    return { ...settled, response: older?.answer ? toAnswerView(older.answer, older.revision.surfaceSha256) : null };
-  }
-  return settled;
+  }).then((settled) => (settled.revision === revision ? settled : withRevisionAnswer(ctx, sessionId, settled, revision)));
+}
+
+/** It moved on while we waited (a publish after an answer we missed): the view with our revision's answer. */
+async function withRevisionAnswer(
+  ctx: WorkspaceContext,
+  sessionId: string,
+  settled: SessionView,
+  revision: number,
+): Promise<SessionView> {
+  const older = await readRevisionAnswer(ctx.runtime.database.db, sessionId, revision);
+  return { ...settled, response: older?.answer ? toAnswerView(older.answer, older.revision.surfaceSha256) : null };
 }

@@ -113,54 +113,121 @@ export interface WaitSpec<T> {
 }
 
 /**
+ * One wait in progress, parked as one record and one promise rather than a chain of suspended
+ * async frames (a parked wait lives up to 45 s, and thousands may be parked: issue 17). It is the
+ * abort listener itself (`handleEvent`), and its timer calls a static function with it as the
+ * argument, so a parked wait holds no closure but the hub's wake.
+ */
+class Wait<T> {
+  readonly #spec: WaitSpec<T>;
+  readonly #resolve: (value: T) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #until: number;
+  readonly #remove: () => void;
+  /** A notification arrived since the last read began. */
+  #notified = false;
+  /** Set while parked (between reads): the timer of the next time-based change or the deadline. */
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #value: T | undefined;
+  #settled = false;
+
+  constructor(hub: WaiterHub, spec: WaitSpec<T>, resolve: (value: T) => void, reject: (error: unknown) => void) {
+    this.#spec = spec;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#until = performance.now() + spec.waitMs;
+    // Registered before the first read: a change landing between the read and the park is never missed.
+    this.#remove = hub.park(spec.sessionId, () => this.#wake());
+    spec.signal?.addEventListener('abort', this, { once: true });
+    this.#read();
+  }
+
+  #read(): void {
+    let reading: Promise<T>;
+    try {
+      reading = this.#spec.read();
+    } catch (error) {
+      reading = Promise.reject(error);
+    }
+    reading.then(
+      (value) => this.#judge(value),
+      (error: unknown) => this.#fail(error),
+    );
+  }
+
+  /** After each read: done, out of time, aborted, re-read at once (notified meanwhile), or park. */
+  #judge(value: T): void {
+    if (this.#settled) return;
+    this.#value = value;
+    const spec = this.#spec;
+    const remaining = this.#until - performance.now();
+    if (spec.isDone(value) || spec.signal?.aborted || remaining <= 0) {
+      this.#settle();
+    } else if (this.#notified) {
+      this.#notified = false;
+      this.#read();
+    } else {
+      const change = spec.nextTimeChange(value);
+      const untilChange = change ? Math.max(0, change.getTime() - spec.now().getTime()) : Number.POSITIVE_INFINITY;
+      this.#timer = setTimeout(Wait.#onTimer, Math.min(remaining, untilChange, 2 ** 31 - 1), this);
+    }
+  }
+
+  /** Clears the park's timer; false when it was not parked (a read is under way). */
+  #unpark(): boolean {
+    if (this.#timer === undefined) return false;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    return true;
+  }
+
+  /** A notification for the session: re-read now if parked, else right after the read under way. */
+  #wake(): void {
+    this.#notified = true;
+    if (!this.#unpark()) return;
+    this.#notified = false;
+    this.#read();
+  }
+
+  /** The deadline or a time-based change (an expiry): re-read so the state is computed at the new time. */
+  static #onTimer<T>(wait: Wait<T>): void {
+    wait.#timer = undefined;
+    if (wait.#until - performance.now() > 0) wait.#read();
+    else wait.#settle();
+  }
+
+  /** The signal aborted: a parked wait returns its last value at once; a read under way returns when it lands. */
+  handleEvent(): void {
+    if (this.#unpark()) this.#settle();
+  }
+
+  #finish(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.#unpark();
+    this.#remove();
+    this.#spec.signal?.removeEventListener('abort', this);
+    return true;
+  }
+
+  #settle(): void {
+    if (this.#finish()) this.#resolve(this.#value as T);
+  }
+
+  #fail(error: unknown): void {
+    if (this.#finish()) this.#reject(error);
+  }
+}
+
+/**
  * Reads, and while the value is not done parks on the hub until a notification for the
  * session, the next time-based change, the deadline or an abort; each wake re-reads once. The
  * waiter is registered before the first read, so a change landing between the read and the
  * park is never missed. Returns the last value read; an abort returns at once.
  */
-export async function waitForChange<T>(hub: WaiterHub, spec: WaitSpec<T>): Promise<T> {
+export function waitForChange<T>(hub: WaiterHub, spec: WaitSpec<T>): Promise<T> {
   if (spec.waitMs <= 0 || spec.signal?.aborted) return spec.read();
-  let notified = false;
-  let wakeUp: (() => void) | undefined;
-  const remove = hub.park(spec.sessionId, () => {
-    notified = true;
-    wakeUp?.();
+  return new Promise<T>((resolve, reject) => {
+    new Wait(hub, spec, resolve, reject);
   });
-  const deadline = performance.now() + spec.waitMs;
-  let onAbort: (() => void) | undefined;
-  try {
-    let value = await spec.read();
-    while (!spec.isDone(value) && !spec.signal?.aborted) {
-      const remaining = deadline - performance.now();
-      if (remaining <= 0) break;
-      if (!notified) {
-        const change = spec.nextTimeChange(value);
-        const untilChange = change ? Math.max(0, change.getTime() - spec.now().getTime()) : Number.POSITIVE_INFINITY;
-        const delay = Math.min(remaining, untilChange, 2 ** 31 - 1);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(finish, delay);
-          function finish() {
-            clearTimeout(timer);
-            wakeUp = undefined;
-            if (onAbort) spec.signal?.removeEventListener('abort', onAbort);
-            resolve();
-          }
-          wakeUp = finish;
-          onAbort = finish;
-          spec.signal?.addEventListener('abort', onAbort, { once: true });
-        });
-      }
-      if (spec.signal?.aborted) break;
-      if (notified) {
-        notified = false;
-        value = await spec.read();
-      } else if (deadline - performance.now() > 0) {
-        // A time-based change (an expiry) is due: re-read so the state is computed at the new time.
-        value = await spec.read();
-      }
-    }
-    return value;
-  } finally {
-    remove();
-  }
 }

@@ -54,11 +54,15 @@ function movedOn(): SessError {
   );
 }
 
-async function read(call: ToolCall, record: HandleRecord, waitMs: number, signal?: AbortSignal): Promise<SessionView> {
+/** One read of the session, checked; a promise chain, not an async frame kept while a wait is parked. */
+function read(call: ToolCall, record: HandleRecord, waitMs: number, signal?: AbortSignal): Promise<SessionView> {
   const backend = call.deps.backend!;
   const input: Parameters<typeof backend.readSession>[1] = { sessionId: record.sessionId!, revision: record.revision, waitMs };
   if (signal) input.signal = signal;
-  const view = await backend.readSession(backendContext(call.scope), input);
+  return backend.readSession(backendContext(call.scope), input).then((view) => checkedView(call, record, view));
+}
+
+function checkedView(call: ToolCall, record: HandleRecord, view: SessionView): SessionView {
   if (view.sessionId !== record.sessionId || view.workspaceId !== call.scope.binding.workspaceId) {
     throw protocolError('a read returned another session');
   }

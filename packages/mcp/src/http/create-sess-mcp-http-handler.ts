@@ -119,6 +119,8 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       maxWaitMs: Math.min(options.maxWaitMs ?? MAX_WAIT_MS, MAX_WAIT_MS),
     },
     (ctx) => (ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined),
+    // The deadline ends when the client leaves (the socket closes or the request aborts) or time is up.
+    { deadlineCoversRequest: true },
   );
   const mcp = createMcpHandler(buildServer, {
     legacy: 'stateless',
@@ -195,45 +197,45 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
   /**
    * Runs the pipeline under one absolute deadline. The timer is cleared when the response is
    * complete (for a stream, when it ends), when the pipeline fails, or when the client leaves;
-   * a client leaving also aborts the deadline signal, releasing a parked wait at once.
+   * a client leaving also aborts the deadline signal, releasing a parked wait at once. Promise
+   * reactions rather than an async function: a parked wait would keep its frame for up to 45 s.
    */
-  async function serve(incoming: Incoming): Promise<{ response: Response; done: () => void }> {
+  function serve(incoming: Incoming): Promise<Response> {
     const deadline = new Deadline(timeoutMs);
+    const origin = incoming.headers.get('origin');
     let finished = false;
     // A client leaving ends the deadline at once, which releases a parked wait.
     const stopWatching = incoming.onClientGone(() => {
       deadline.expire();
       done();
     });
-    const done = () => {
+    function done(): void {
       if (finished) return;
       finished = true;
       deadline.clear();
       stopWatching();
-    };
-    let answered: Response;
-    try {
-      answered = await run(incoming, deadline);
-    } catch (error) {
+    }
+    function answer(answered: Response): Response {
+      const response = decorate(answered, origin);
+      // Content type first: on @hono/node-server, touching `.body` turns its lightweight Response
+      // into a full one, and a JSON answer would lose the direct write to the socket.
+      if (isEventStream(response) && response.body !== null) {
+        // Keep the deadline armed until the stream ends, then clear it.
+        return untilStreamEnds(response, done);
+      }
+      done();
+      return response;
+    }
+    return run(incoming, deadline).then(answer, (error: unknown) => {
       done();
       logger?.error({ event: 'mcp.http.failed', err: error }, 'mcp request failed');
-      answered = jsonRpcError(500, -32603, 'Internal server error');
-    }
-    const response = decorate(answered, incoming.headers.get('origin'));
-    // Content type first: on @hono/node-server, touching `.body` turns its lightweight Response
-    // into a full one, and a JSON answer would lose the direct write to the socket.
-    const streaming = isEventStream(response) && response.body !== null;
-    if (!streaming) done();
-    return { response, done };
+      return answer(jsonRpcError(500, -32603, 'Internal server error'));
+    });
   }
 
   return {
-    // Not an async function: a parked wait would keep one more suspended frame for up to 45 s.
     fetch(request, info) {
-      return serve(toIncoming(request, info)).then(({ response, done }) =>
-        // Keep the deadline armed until a stream ends, then clear it.
-        isEventStream(response) && response.body ? untilStreamEnds(response, done) : response,
-      );
+      return serve(toIncoming(request, info));
     },
 
     async close() {

@@ -22,18 +22,29 @@ export const SERVER_INFO = { name: 'sess', title: 'Sess', version: '0.1.0' } as 
 
 export { TOOL_NAMES };
 
-/** An operation's result as an MCP tool result: `structuredContent` and its text. */
-async function runOperation(name: ToolName, call: Parameters<(typeof OPERATIONS)[ToolName]['run']>[0], args: unknown) {
+/**
+ * An operation's result as an MCP tool result: `structuredContent` and its text. A promise chain,
+ * not an async function: a parked wait would keep its frame for up to 45 s.
+ */
+function runOperation(
+  name: ToolName,
+  call: Parameters<(typeof OPERATIONS)[ToolName]['run']>[0],
+  args: unknown,
+): Promise<CallToolResult> {
   const operation = OPERATIONS[name];
   if (operation.kind === 'list') {
-    const structured = { ...(await operation.run(call, args)) };
-    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured } as CallToolResult;
+    return operation.run(call, args).then((result) => {
+      const structured = { ...result };
+      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured } as CallToolResult;
+    });
   }
-  const interaction = await operation.run(call, args);
-  return {
-    content: [{ type: 'text', text: resultText(interaction, operation.lead) }],
-    structuredContent: { interaction },
-  } as CallToolResult;
+  return operation.run(call, args).then(
+    (interaction) =>
+      ({
+        content: [{ type: 'text', text: resultText(interaction, operation.lead) }],
+        structuredContent: { interaction },
+      }) as CallToolResult,
+  );
 }
 
 /** An MCP tool error (`isError: true`) whose structured content is `{ error }`. */
@@ -59,6 +70,16 @@ function handleOf(args: unknown): string | undefined {
  */
 export type ScopeResolver = (ctx: McpRequestContext) => RequestScope | undefined | Promise<RequestScope | undefined>;
 
+export interface ServerFactoryOptions {
+  /**
+   * True when the scope's deadline already aborts whenever the SDK request's signal would (the
+   * HTTP edge: one request per connection, its deadline ends when the client leaves): a wait then
+   * takes the deadline alone, without an `AbortSignal.any` held for its whole life. A stdio host,
+   * where a client cancels a call by message, leaves it off.
+   */
+  deadlineCoversRequest?: boolean;
+}
+
 /**
  * Builds the per-request server factory. Everything costly is made once here: the tools/list
  * result (the JSON Schemas converted once) and the handlers. Each request only constructs a
@@ -67,7 +88,11 @@ export type ScopeResolver = (ctx: McpRequestContext) => RequestScope | undefined
  * The scope of each request comes from `scopeOf` (the HTTP edge looks it up by the request it
  * authenticated; a stdio host has one fixed scope), never from headers or `authInfo`.
  */
-export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ctx: McpRequestContext) => Server {
+export function createServerFactory(
+  deps: ToolDeps,
+  scopeOf: ScopeResolver,
+  options: ServerFactoryOptions = {},
+): (ctx: McpRequestContext) => Server {
   const outputs = new Map<string, Record<string, unknown>>();
   const listing = {
     tools: TOOL_NAMES.map((name) => {
@@ -101,7 +126,7 @@ export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ct
     try {
       const scope = await resolveScope();
       if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
-      const signal = AbortSignal.any([requestSignal, scope.deadline]);
+      const signal = options.deadlineCoversRequest ? scope.deadline : AbortSignal.any([requestSignal, scope.deadline]);
       const result = await runOperation(name as ToolName, { deps, scope, signal }, args ?? {});
       const state = (result.structuredContent as { interaction?: { state?: string } } | undefined)?.interaction?.state;
       if (state) outcome = state;
@@ -132,10 +157,12 @@ export function createServerFactory(deps: ToolDeps, scopeOf: ScopeResolver): (ct
       capabilities: { tools: { listChanged: false } },
     });
     server.setRequestHandler('tools/list', () => listing as unknown as ListToolsResult);
-    server.setRequestHandler('tools/call', async (request, handlerCtx) => {
+    // Not an async function: a parked wait would keep one more suspended frame for up to 45 s.
+    server.setRequestHandler('tools/call', (request, handlerCtx) => {
       const { name, arguments: args } = request.params;
-      const result = await callTool(name, args, handlerCtx.mcpReq.signal, () => scopeOf(ctx));
-      return server.projectCallToolResult(result, outputs.get(name));
+      return callTool(name, args, handlerCtx.mcpReq.signal, () => scopeOf(ctx)).then((result) =>
+        server.projectCallToolResult(result, outputs.get(name)),
+      );
     });
     return server;
   };
