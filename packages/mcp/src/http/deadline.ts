@@ -7,7 +7,8 @@
 export class Deadline {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #expired = false;
-  #listeners = new Set<() => void>();
+  /** Made on first use: past authentication and the body nothing listens, and a wait holds the deadline 45 s. */
+  #listeners: Set<() => void> | undefined;
   #controller: AbortController | undefined;
 
   constructor(ms: number) {
@@ -23,9 +24,9 @@ export class Deadline {
     if (this.#expired) return;
     this.#expired = true;
     this.clear();
-    const listeners = [...this.#listeners];
-    this.#listeners.clear();
-    for (const listener of listeners) listener();
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
     this.#controller?.abort();
   }
 
@@ -35,8 +36,13 @@ export class Deadline {
       queueMicrotask(listener);
       return () => {};
     }
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this.#listeners ??= new Set();
+    const listeners = this.#listeners;
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.#listeners === listeners) this.#listeners = undefined;
+    };
   }
 
   /** Stops the timer: the response is complete, nothing is waiting on the deadline any more. */
