@@ -59,7 +59,14 @@ function read(call: ToolCall, record: HandleRecord, waitMs: number, signal?: Abo
   const backend = call.deps.backend!;
   const input: Parameters<typeof backend.readSession>[1] = { sessionId: record.sessionId!, revision: record.revision, waitMs };
   if (signal) input.signal = signal;
-  return backend.readSession(backendContext(call.scope), input).then((view) => checkedView(call, record, view));
+  let reading: Promise<SessionView>;
+  try {
+    reading = backend.readSession(backendContext(call.scope), input);
+  } catch (error) {
+    // As an async function would: a read that throws at once is a rejected read.
+    return Promise.reject(error);
+  }
+  return reading.then((view) => checkedView(call, record, view));
 }
 
 function checkedView(call: ToolCall, record: HandleRecord, view: SessionView): SessionView {
@@ -208,16 +215,20 @@ export async function readResponse(call: ToolCall, rawArgs: unknown): Promise<In
   }
 
   const waitMs = Math.min(args.wait_ms ?? call.deps.maxWaitMs, call.deps.maxWaitMs);
-  let view: SessionView;
-  try {
-    view = await read(call, record, waitMs, call.signal);
-  } catch (error) {
-    if (isSessError(error) && error.code === 'SESS_PROTOCOL_ERROR') throw error;
-    const failure = classifyBackendError(error, call.signal);
-    if (failure.kind === 'aborted') return base(record, 'needs_resume');
-    throw readFailure(failure);
-  }
+  // Returned, not awaited: while the read is parked, this frame has already ended.
+  return read(call, record, waitMs, call.signal).then(
+    (view) => actOnRead(call, record, view),
+    (error: unknown) => {
+      if (isSessError(error) && error.code === 'SESS_PROTOCOL_ERROR') throw error;
+      const failure = classifyBackendError(error, call.signal);
+      if (failure.kind === 'aborted') return base(record, 'needs_resume');
+      throw readFailure(failure);
+    },
+  );
+}
 
+/** What the waiting read brought: an answer released after its checks, an end state, or still waiting. */
+async function actOnRead(call: ToolCall, record: HandleRecord, view: SessionView): Promise<InteractionResult> {
   if (view.revision > record.revision) throw await block(call, record, 'moved_on', movedOn());
 
   if (view.answer) {
