@@ -1,4 +1,4 @@
-import type { CryptoKey } from 'jose';
+import { type CryptoKey, compactVerify, errors } from 'jose';
 import type { ReceiptKeySet } from '../key-set/receipt-key-set.ts';
 import {
   ACTOR_ASSURANCE,
@@ -9,7 +9,6 @@ import {
   RECEIPT_TYP,
   type ReceiptClaims,
 } from '../receipt/receipt-claims.ts';
-import { verifyEs256 } from './es256-signature.ts';
 import type { ReceiptFailureReason } from './failure-reasons.ts';
 
 /** What the verifier already knows; the receipt must say exactly the same. */
@@ -63,16 +62,8 @@ function decodeJsonSegment(segment: string): unknown {
   }
 }
 
-interface CompactJws {
-  header: Record<string, unknown>;
-  /** `header.payload`, the bytes the signature covers. */
-  signingInput: string;
-  payload: string;
-  signature: string;
-}
-
 /** Compact serialization only: three base64url segments. @see https://www.rfc-editor.org/rfc/rfc7515#section-7.1 */
-function parseCompact(jws: unknown): CompactJws | Failure {
+function parseCompact(jws: unknown): { header: Record<string, unknown> } | Failure {
   if (typeof jws !== 'string' || jws.length > MAX_RECEIPT_LENGTH) return fail('MALFORMED', 'not a receipt-sized string');
   const segments = jws.split('.');
   if (segments.length !== 3) return fail('MALFORMED', 'not a compact JWS');
@@ -82,7 +73,7 @@ function parseCompact(jws: unknown): CompactJws | Failure {
   }
   const decoded = decodeJsonSegment(header);
   if (!isRecord(decoded)) return fail('MALFORMED', 'the protected header is not a JSON object');
-  return { header: decoded, signingInput: `${header}.${payload}`, payload, signature };
+  return { header: decoded };
 }
 
 /**
@@ -100,13 +91,15 @@ function checkHeader(header: Record<string, unknown>): { kid: string } | Failure
   return { kid: header['kid'] };
 }
 
-/** The verified payload bytes, or a failure; the header was checked first (alg ES256 only). */
-function checkSignature(jws: CompactJws, key: CryptoKey): Uint8Array | Failure {
-  // Anything that does not verify, including a key that is not P-256, fails closed as a bad signature.
-  if (!verifyEs256(jws.signingInput, jws.signature, key)) {
+async function checkSignature(jws: string, key: CryptoKey): Promise<Uint8Array | Failure> {
+  try {
+    const { payload } = await compactVerify(jws, key, { algorithms: [RECEIPT_ALG] });
+    return payload;
+  } catch (error) {
+    if (error instanceof errors.JWSInvalid) return fail('MALFORMED', 'jose refused the JWS structure');
+    // Everything else, including errors we do not expect, fails closed as a bad signature.
     return fail('BAD_SIGNATURE', 'the signature does not verify with the key for this kid');
   }
-  return Buffer.from(jws.payload, 'base64url');
 }
 
 function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
@@ -182,7 +175,7 @@ export async function verifyReceipt(jws: string, options: VerifyReceiptOptions):
   if ('ok' in header) return header;
   const lookup = await options.keys.getKey(header.kid);
   if (!lookup.found) return fail(lookup.reason, lookup.message);
-  const payload = checkSignature(parsed, lookup.key);
+  const payload = await checkSignature(jws, lookup.key);
   if ('ok' in payload) return payload;
   const claims = parseClaims(payload);
   if ('ok' in claims) return claims;
