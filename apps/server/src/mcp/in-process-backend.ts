@@ -243,17 +243,20 @@ export function createInProcessBackend(
       });
     },
 
-    async readSession(ctx, input) {
-      return guarded(async () => {
-        const view = await readSession({
-          ctx: ctxOf(ctx),
-          sessionId: input.sessionId,
-          revision: input.revision,
-          waitMs: input.waitMs,
-          signal: input.signal,
-        });
-        return toSessionView(ctx.workspaceId, view);
-      });
+    readSession(ctx, input) {
+      // A promise chain, not an async frame: a parked wait holds this for up to 45 s.
+      return readSession({
+        ctx: ctxOf(ctx),
+        sessionId: input.sessionId,
+        revision: input.revision,
+        waitMs: input.waitMs,
+        signal: input.signal,
+      }).then(
+        (view) => toSessionView(ctx.workspaceId, view),
+        (error: unknown) => {
+          throw backendError(error);
+        },
+      );
     },
 
     async readAsk(ctx, input) {
