@@ -36,6 +36,11 @@ export interface AskNotice {
   now: Date;
 }
 
+/** An outbox row's payload: the form's title and link, sealed to its session. */
+function sealPayload(sealers: NotifySealers, notice: { sessionId: string; title: string; url: string }): string {
+  return sealers.outbox.seal(notice.sessionId, JSON.stringify({ title: notice.title, url: notice.url } satisfies NoticePayload));
+}
+
 /** How long before an unanswered link lapses its reminder goes: a quarter of its life, at most an hour. */
 export function reminderAt(createdAt: Date, expiresAt: Date): Date {
   const life = expiresAt.getTime() - createdAt.getTime();
@@ -106,10 +111,7 @@ export async function enqueueFormNotice(
   notice: FormNotice,
   options: { emailAvailable: boolean },
 ): Promise<boolean> {
-  const payload = sealers.outbox.seal(
-    notice.sessionId,
-    JSON.stringify({ title: notice.title, url: notice.url } satisfies NoticePayload),
-  );
+  const payload = sealPayload(sealers, notice);
   const topic = topicOf(notice.sessionId);
   const now = notice.now.toISOString();
   const expires = notice.expiresAt.toISOString();
@@ -143,10 +145,7 @@ export function formNoticeRow(sealers: NotifySealers, notice: Omit<FormNotice, '
     user_id: 'userId' in notice.recipient ? notice.recipient.userId : null,
     owners: 'workspaceOwners' in notice.recipient,
     topic: topicOf(notice.sessionId),
-    payload: sealers.outbox.seal(
-      notice.sessionId,
-      JSON.stringify({ title: notice.title, url: notice.url } satisfies NoticePayload),
-    ),
+    payload: sealPayload(sealers, notice),
     now: notice.now.toISOString(),
     expires_at: notice.expiresAt.toISOString(),
     remind_at: reminderAt(notice.now, notice.expiresAt).toISOString(),
@@ -198,10 +197,7 @@ export async function enqueueAskWatch(
   notice: AskNotice,
   options: { emailAvailable: boolean },
 ): Promise<boolean> {
-  const payload = sealers.outbox.seal(
-    notice.sessionId,
-    JSON.stringify({ title: notice.title, url: notice.url } satisfies NoticePayload),
-  );
+  const payload = sealPayload(sealers, notice);
   const now = notice.now.toISOString();
   const expires = notice.expiresAt.toISOString();
   const rows = await queryRows<{ n: number }>(
