@@ -99,7 +99,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   const sealers = createNotifySealers(deps.secret);
   const notifications = deps.config.notifications;
   const notices = notifications
-    ? createFormNotices({ db: deps.database.db, sealers, emailAvailable: notifications.mail !== null, now: deps.now })
+    ? createFormNotices({ sealers, emailAvailable: notifications.mail !== null, now: deps.now })
     : undefined;
   // The person's pages behind a link: /s/:token (answer, extend, Ask start, live wait).
   // One forms runtime per process (one waiter map, one signing-key cache); /v1 shares it.

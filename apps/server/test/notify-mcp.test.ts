@@ -6,6 +6,7 @@ import {
   listDevices,
   type NotificationWorker,
   type NotificationWorkerOptions,
+  OUTBOX_CHANNEL,
   saveSettings,
   startNotificationWorker,
 } from '@sess/notify';
@@ -23,7 +24,7 @@ import {
 import { type ReceivedPush, startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { type SmtpSink, startSmtpSink } from '@sess/testkit/smtp-sink';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { answerOnPage } from './support/answer-page.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
 import { connectSignedIn, connectWithKey, notifyThisDevice } from './support/notify-device.ts';
@@ -131,6 +132,8 @@ describe('Web Push for forms made through /mcp', () => {
     const people = await Promise.all(Array.from({ length: 4 }, () => person(server, push)));
     const quiet = await person(server, push, { device: false });
     const agents = await Promise.all([...people, quiet].map(({ user }) => signedIn(user)));
+    const wakes: string[] = [];
+    const unlisten = await server.database.bus.subscribe(OUTBOX_CHANNEL, (payload) => wakes.push(payload));
     const made = (await Promise.all(agents.map((agent) => agent.callTool({ name: 'sess_ask', arguments: ASK })))).map(
       interactionOf,
     );
@@ -160,6 +163,9 @@ describe('Web Push for forms made through /mcp', () => {
     }
     // One notice per person with a device, none for the person without one.
     for (const [i, { user }] of [...people, quiet].entries()) expect(await outboxRows(server, user.userId)).toBe(i < 4 ? 1 : 0);
+    // The statement that wrote the notices woke the workers on its commit, with no statement of its own.
+    await vi.waitFor(() => expect(wakes.length).toBeGreaterThan(0));
+    await unlisten();
     expect(await worker.runOnce()).toBe(4);
   });
 
@@ -230,12 +236,24 @@ describe('Web Push for forms made through /mcp', () => {
     expect(await outboxRows(server, user.userId)).toBe(0);
   });
 
-  it('a person with no device (and no e-mail configured) is not notified, and nothing is queued', async () => {
+  it('a person with no device (and no e-mail configured) is not notified, nothing is queued and no worker is woken', async () => {
     const { user } = await person(server, push, { device: false });
     const client = await signedIn(user);
+    const other = await person(server, push);
+    const otherClient = await signedIn(other.user);
+    const wakes: string[] = [];
+    const unlisten = await server.database.bus.subscribe(OUTBOX_CHANNEL, (payload) => wakes.push(payload));
     const created = interactionOf(await client.callTool({ name: 'sess_ask', arguments: ASK }));
     expect(created.notified).toBe(false);
     expect(await outboxRows(server, user.userId)).toBe(0);
+    // A notified create after it: notifications arrive in commit order, so if the first create had
+    // woken the workers, two wakes would be heard by the time the second one is.
+    expect(interactionOf(await otherClient.callTool({ name: 'sess_ask', arguments: ASK })).notified).toBe(true);
+    await vi.waitFor(() => expect(wakes.length).toBeGreaterThan(0));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await unlisten();
+    expect(wakes).toHaveLength(1);
+    await worker.runOnce();
   });
 
   it("an API key's forms notify the workspace's owner only once they chose so", async () => {

@@ -158,8 +158,9 @@ export function formNoticeRow(sealers: NotifySealers, notice: Omit<FormNotice, '
  * admitted create with a `notice` row (`formNoticeRow`), the `form` row — and the reminder of
  * those who chose reminders — of each person it is for who can be reached, written in the
  * create's own statement, so they commit with the form or not at all. A `form` row counts as
- * written (the create's `notified`). The workers are not woken by this statement: the caller
- * sends `wakeOutboxWorkers` after the commit when a notice was written.
+ * written (the create's `notified`). Each written row also wakes the workers (`pg_notify` in its
+ * RETURNING, delivered on the statement's commit and never for a create that did not commit;
+ * PostgreSQL folds a transaction's identical notifications into one): no second round trip.
  */
 export const FORM_NOTICE_COMPANION = {
   name: 'notice',
@@ -177,13 +178,8 @@ export const FORM_NOTICE_COMPANION = {
                cross join lateral (values ('form', n.now), ('reminder', n.remind_at)) as k(kind, not_before)
                where a.companions -> 'notice' is not null
                  and (k.kind = 'form' or (r.reminders and n.remind_at > n.now))
-              returning case when kind = 'form' then session_id end as session_id`,
+              returning case when kind = 'form' then session_id end as session_id, pg_notify(${OUTBOX_CHANNEL}, '')`,
 } as const;
-
-/** Wakes the outbox workers of every replica (after a commit that wrote due rows). */
-export async function wakeOutboxWorkers(db: DbOrTx): Promise<void> {
-  await notify(db, OUTBOX_CHANNEL, '');
-}
 
 /**
  * Registers the people an Ask tells of its progress (those whose `ask_updates` is not off): an

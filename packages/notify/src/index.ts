@@ -11,7 +11,6 @@ export {
   type NoticeRecipient,
   OUTBOX_CHANNEL,
   reminderAt,
-  wakeOutboxWorkers,
   workspaceOwnersWantApiKeyForms,
 } from './enqueue.ts';
 export {

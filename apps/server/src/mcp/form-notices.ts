@@ -1,13 +1,6 @@
 import type { DbOrTx } from '@sess/db';
 import type { BackendContext } from '@sess/interactions';
-import {
-  enqueueAskWatch,
-  enqueueFormNotice,
-  formNoticeRow,
-  type NoticeRecipient,
-  type NotifySealers,
-  wakeOutboxWorkers,
-} from '@sess/notify';
+import { enqueueAskWatch, enqueueFormNotice, formNoticeRow, type NoticeRecipient, type NotifySealers } from '@sess/notify';
 import { API_KEY_PRINCIPAL_PREFIX } from './api-key-or-oauth-authenticate.ts';
 
 /** A form just written, as its notice needs it. */
@@ -28,11 +21,10 @@ export interface NoticedForm {
 export interface FormNotices {
   /**
    * A new form's notice for the caller's person, as the row of @sess/notify's
-   * `FORM_NOTICE_COMPANION`: written in the create's own statement (`notified` when it wrote one).
+   * `FORM_NOTICE_COMPANION`: written in the create's own statement (`notified` when it wrote one),
+   * which also wakes the workers on its commit.
    */
   formRow(ctx: BackendContext, form: NoticedForm): Record<string, unknown>;
-  /** Wakes the outbox workers after a create that wrote a notice has committed. */
-  wake(): Promise<void>;
   /** sess_publish showed a new revision on the same link (`follow_up`, the same Topic). */
   followUp(tx: DbOrTx, ctx: BackendContext, form: NoticedForm): Promise<void>;
   /** A new Ask: its owner is told of its answers or its close. True when anyone watches it. */
@@ -47,12 +39,7 @@ export function recipientOf(principalId: string): NoticeRecipient {
   return principalId.startsWith(API_KEY_PRINCIPAL_PREFIX) ? { workspaceOwners: true } : { userId: principalId };
 }
 
-export function createFormNotices(deps: {
-  db: DbOrTx;
-  sealers: NotifySealers;
-  emailAvailable: boolean;
-  now: () => Date;
-}): FormNotices {
+export function createFormNotices(deps: { sealers: NotifySealers; emailAvailable: boolean; now: () => Date }): FormNotices {
   const options = { emailAvailable: deps.emailAvailable };
   const notice = (ctx: BackendContext, form: NoticedForm) => ({
     workspaceId: ctx.workspaceId,
@@ -65,7 +52,6 @@ export function createFormNotices(deps: {
   });
   return {
     formRow: (ctx, form) => formNoticeRow(deps.sealers, notice(ctx, form), options),
-    wake: () => wakeOutboxWorkers(deps.db),
     async followUp(tx, ctx, form) {
       await enqueueFormNotice(tx, deps.sealers, { ...notice(ctx, form), kind: 'follow_up' }, options);
     },

@@ -194,12 +194,6 @@ export function createInProcessBackend(
           const companions = { ...extras?.companions, ...(notice ? { notice } : {}) };
           const { written } = await prepared.storeWith({ extras: { ...extras, companions } });
           created.notified = written.has(FORM_NOTICE_COMPANION.name);
-          // The workers' poll is the backstop: a lost wake delays the push, it never loses it.
-          if (created.notified) {
-            notices?.wake().catch((error: unknown) => {
-              runtime.logger.warn({ event: 'notify.wake_failed', err: error }, 'could not wake the outbox workers');
-            });
-          }
         });
         return created;
       });
