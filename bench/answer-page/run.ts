@@ -16,7 +16,7 @@ import { createFormsRuntime, createSession } from '@sess/forms';
 import { loadConfig, startServer } from '@sess/server';
 import { sampleSurface } from '@sess/surface/test-fixtures';
 import autocannon from 'autocannon';
-import postgres from 'postgres';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 
 const argv = process.argv.slice(2);
 const secondsFlag = argv.indexOf('--seconds');
@@ -41,10 +41,11 @@ function run(url: string, paths: string[], connections: number, duration: number
 
 async function measure(driver: 'pglite' | 'postgres') {
   const dataDir = mkdtempSync(join(tmpdir(), 'sess-bench-answer-page-'));
-  const dbName = `sess_bench_answer_page_${process.pid}`;
-  const admin =
-    driver === 'postgres' ? postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} }) : null;
-  if (admin) await admin.unsafe(`create database "${dbName}"`);
+  // PostgreSQL: the local server (this bench does not read BENCH_DATABASE_URL); PGlite: no scratch database.
+  const scratch =
+    driver === 'postgres'
+      ? await createScratchDatabase('sess_bench_answer_page', 'postgres://postgres@127.0.0.1:5432/postgres')
+      : null;
   const secret = newSecret(32);
   const config = loadConfig({
     NODE_ENV: 'production',
@@ -54,7 +55,7 @@ async function measure(driver: 'pglite' | 'postgres') {
     LOG_LEVEL: 'warn',
     SESS_SECRET: secret,
     SESS_DATA_DIR: dataDir,
-    ...(admin ? { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${dbName}` } : {}),
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   });
   const logger = createLogger({ level: 'warn' });
   const server = await startServer(config, { logger });
@@ -84,10 +85,7 @@ async function measure(driver: 'pglite' | 'postgres') {
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
-    if (admin) {
-      await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-      await admin.end({ timeout: 5 });
-    }
+    await scratch?.drop();
   }
 }
 

@@ -39,8 +39,8 @@ import {
 import { createPostgresHandleStore } from '@sess/mcp';
 import { buildApp, loadConfig } from '@sess/server';
 import type { Surface } from '@sess/surface';
-import postgres from 'postgres';
 import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
@@ -79,18 +79,9 @@ if (USE_PGLITE) {
   database = await openDatabase({ dataDir: dir });
   cleanupDb = async () => rmSync(dir, { recursive: true, force: true });
 } else {
-  const name = `sess_bench_client_${newSecret(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, 'x')}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  database = await openDatabase({ url: url.toString(), poolMax: 10 });
-  cleanupDb = async () => {
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end({ timeout: 5 });
-  };
+  const scratch = await createScratchDatabase('sess_bench_client', ADMIN_URL);
+  database = await openDatabase({ url: scratch.url, poolMax: 10 });
+  cleanupDb = () => scratch.drop();
 }
 await migrate(database.db);
 

@@ -21,7 +21,7 @@ import { migrate, openDatabase, workspaces } from '@sess/db';
 import { buildApp, loadConfig } from '@sess/server';
 import { createTestUser, sampleSurface, signInAndAuthorize } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
-import postgres from 'postgres';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 
 const argv = process.argv.slice(2);
 const WAITS = Number(argv[argv.indexOf('--waits') + 1] || 2000) || 2000;
@@ -39,14 +39,8 @@ async function settledHeap(): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
-const dbName = `sess_bench_parked_${newSecret(6)
-  .toLowerCase()
-  .replace(/[^a-z0-9]/g, 'x')}`;
-const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-await admin.unsafe(`create database "${dbName}"`);
-const dbUrl = new URL(ADMIN_URL);
-dbUrl.pathname = `/${dbName}`;
-const database = await openDatabase({ url: dbUrl.toString(), poolMax: 10 });
+const scratch = await createScratchDatabase('sess_bench_parked', ADMIN_URL);
+const database = await openDatabase({ url: scratch.url, poolMax: 10 });
 
 const closers: Array<() => Promise<void>> = [];
 let inflight = 0;
@@ -77,7 +71,7 @@ try {
     SESS_SECRET: secret,
     SESS_SIGNUP: 'open',
     SESS_NOTIFICATIONS: 'off',
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: scratch.url,
     SESS_MCP_RATE_PER_IP: '100000000',
     SESS_MCP_RATE_PER_PRINCIPAL: '100000000',
   });
@@ -233,6 +227,5 @@ try {
   server.closeAllConnections();
   for (const close of closers.reverse()) await close().catch(() => {});
   await database.close();
-  await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-  await admin.end({ timeout: 5 });
+  await scratch.drop();
 }

@@ -10,17 +10,14 @@ import { migrate, openDatabase, workspaces } from '@sess/db';
 import { buildApp, loadConfig } from '@sess/server';
 import { createTestUser, sampleSurface, signInAndAuthorize } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
-import postgres from 'postgres';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 
 const which = process.argv[2] ?? 'sess_response';
 const N = Number(process.argv[3] ?? 3000);
-const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
-const name = `sess_profile_${newSecret(6)
-  .toLowerCase()
-  .replace(/[^a-z0-9]/g, 'x')}`;
-await admin.unsafe(`create database "${name}"`);
+// The local server (this script does not read BENCH_DATABASE_URL).
+const scratch = await createScratchDatabase('sess_profile', 'postgres://postgres@127.0.0.1:5432/postgres');
 try {
-  const database = await openDatabase({ url: `postgres://postgres@127.0.0.1:5432/${name}`, poolMax: 10 });
+  const database = await openDatabase({ url: scratch.url, poolMax: 10 });
   await migrate(database.db);
   let fetcher: (r: Request) => Response | Promise<Response> = () => new Response(null, { status: 503 });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -102,6 +99,5 @@ try {
   server.close();
   await database.close();
 } finally {
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.end();
+  await scratch.drop();
 }

@@ -33,9 +33,9 @@ import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
 import { parseHtmlForms } from '@sess/testkit';
 import autocannon from 'autocannon';
-import postgres from 'postgres';
 import { closedLoop, type LoopFigures, openLoop, postOnOwnSocket, type SocketOutcome } from '../support/load.ts';
 import { notifyListenFloor } from '../support/pg-floor.ts';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
@@ -82,20 +82,13 @@ function loadAverage(): string {
   }
 }
 
-const dbName = `sess_bench_mcp_${newSecret(6)
-  .toLowerCase()
-  .replace(/[^a-z0-9]/g, 'x')}`;
-const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-await admin.unsafe(`create database "${dbName}"`);
-const dbUrl = new URL(ADMIN_URL);
-dbUrl.pathname = `/${dbName}`;
+const scratch = await createScratchDatabase('sess_bench_mcp', ADMIN_URL);
 
 let server: ChildProcess | undefined;
 async function cleanup() {
   server?.kill('SIGTERM');
   await sleep(500);
-  await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-  await admin.end({ timeout: 5 });
+  await scratch.drop();
 }
 
 interface Ready {
@@ -122,7 +115,7 @@ function startServer(): Promise<Ready> {
         env: {
           ...process.env,
           NODE_ENV: 'production',
-          DATABASE_URL: dbUrl.toString(),
+          DATABASE_URL: scratch.url,
           BENCH_SECRET: newSecret(32),
           BENCH_GRANTS: String(GRANTS),
           // The limiter still runs on every request (its cost is measured) but never refuses the bench.
@@ -488,7 +481,7 @@ async function wakeSection(made: Waiting[]) {
     else errors++;
   }
   const after = await serverStats();
-  const floor = await notifyListenFloor(dbUrl.toString(), FLOOR_SAMPLES);
+  const floor = await notifyListenFloor(scratch.url, FLOOR_SAMPLES);
   const wakeP50 = quantile(wakes, 0.5);
   const wakeP99 = quantile(wakes, 0.99);
   const floorP50 = quantile(floor, 0.5);

@@ -26,8 +26,8 @@ import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
 import { openDatabase } from '@sess/db';
 import { createNotifySealers, parsePushTarget, saveDevice, sendPush } from '@sess/notify';
-import postgres from 'postgres';
 import webPush from 'web-push';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { pool, quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
@@ -59,9 +59,8 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 const summary = (xs: number[]) => `p50 ${ms(quantile(xs, 0.5))}  p99 ${ms(quantile(xs, 0.99))}  max ${ms(Math.max(...xs))}`;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
 const children: ChildProcess[] = [];
-const databases: string[] = [];
+const databases: ScratchDatabase[] = [];
 
 /** The push service's process (bench/notify/push-service.ts): subscriptions and what arrived. */
 interface PushControl {
@@ -113,15 +112,11 @@ interface Served {
   pushId: string;
 }
 
+/** A scratch database per served process (each migrated by its server); all dropped at the end. */
 async function scratchDatabase(): Promise<string> {
-  const name = `sess_bench_notify_${newSecret(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, 'x')}`;
-  await admin.unsafe(`create database "${name}"`);
-  databases.push(name);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const scratch = await createScratchDatabase('sess_bench_notify', ADMIN_URL);
+  databases.push(scratch);
+  return scratch.url;
 }
 
 async function startServed(name: string, notifications: 'on' | 'held' | 'off'): Promise<Served> {
@@ -322,6 +317,5 @@ try {
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1000));
-  for (const name of databases) await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.end({ timeout: 5 });
+  for (const scratch of databases) await scratch.drop();
 }

@@ -19,10 +19,10 @@ import { createLogger, hashSecret, newId } from '@sess/core';
 import { migrate, oauthClients, oauthCodes, openDatabase } from '@sess/db';
 import { createAccessTokenVerifier, disconnectApp } from '@sess/oauth';
 import { buildApp, loadConfig } from '@sess/server';
-import postgres from 'postgres';
 import { issueGrant } from '../../packages/oauth/src/grants/issue-grant.ts';
 import { createAccessTokenSigner } from '../../packages/oauth/src/tokens/access-token-keys.ts';
 import { signAccessToken } from '../../packages/oauth/src/tokens/sign-access-token.ts';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
 
 const SERVER_URL = process.env.SESS_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -35,13 +35,9 @@ const REVOCATION_RUNS = Number(process.env.REVOCATION_RUNS ?? 20);
 const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 
 // A database of our own, migrated exactly as in production.
-const dbName = `sess_bench_oauth_${randomBytes(4).toString('hex')}`;
-const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
-await admin.unsafe(`create database "${dbName}"`);
-const url = new URL(SERVER_URL);
-url.pathname = `/${dbName}`;
-const database = await openDatabase({ url: url.toString(), poolMax: 20 });
-const replica = await openDatabase({ url: url.toString(), poolMax: 2 });
+const scratch = await createScratchDatabase('sess_bench_oauth', SERVER_URL);
+const database = await openDatabase({ url: scratch.url, poolMax: 20 });
+const replica = await openDatabase({ url: scratch.url, poolMax: 2 });
 let listener: ReturnType<typeof serve> | undefined;
 try {
   await migrate(database.db);
@@ -57,7 +53,7 @@ try {
     NODE_ENV: 'test',
     PORT: '0',
     PUBLIC_URL: publicUrl,
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: scratch.url,
     LOG_LEVEL: 'silent',
   });
   const app = buildApp({ config, database, logger: createLogger({ level: 'silent' }), secret: SECRET, now: () => new Date() });
@@ -236,6 +232,5 @@ try {
   await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
   await replica.close();
   await database.close();
-  await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-  await admin.end({ timeout: 5 });
+  await scratch.drop();
 }

@@ -31,7 +31,6 @@ import { type Database, migrate, openDatabase, workspaces } from '@sess/db';
 import { buildApp, loadConfig } from '@sess/server';
 import { createTestUser, sampleSurface, signInAndAuthorize } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
-import postgres from 'postgres';
 import {
   buildAndPack,
   createOpenclawHome,
@@ -40,6 +39,7 @@ import {
   startGateway,
 } from '../../apps/openclaw/test/support/openclaw-host.ts';
 import { answerOnPage } from '../../packages/client/test/support/answer-page.ts';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
 
 if (!openclawInstalled) {
@@ -70,18 +70,9 @@ if (USE_PGLITE) {
   database = await openDatabase({ dataDir: join(work, 'pglite') });
   cleanupDb = async () => {};
 } else {
-  const name = `sess_bench_openclaw_${newSecret(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, 'x')}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  database = await openDatabase({ url: url.toString(), poolMax: 10 });
-  cleanupDb = async () => {
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end({ timeout: 5 });
-  };
+  const scratch = await createScratchDatabase('sess_bench_openclaw', ADMIN_URL);
+  database = await openDatabase({ url: scratch.url, poolMax: 10 });
+  cleanupDb = () => scratch.drop();
 }
 await migrate(database.db);
 

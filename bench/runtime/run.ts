@@ -29,6 +29,7 @@ import { createFormsRuntime, createSession, type FormsRuntime, readSession, subm
 import type { Surface } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 import { pool, quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
@@ -81,22 +82,15 @@ interface Scratch {
 
 async function openScratch(driver: string): Promise<Scratch> {
   if (driver === 'postgres') {
-    const name = `sess_bench_${newSecret(6)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, 'x')}`;
-    const admin = postgres(PG_URL, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ url: url.toString(), poolMax: POOL });
+    const scratch = await createScratchDatabase('sess_bench', PG_URL);
+    const database = await openDatabase({ url: scratch.url, poolMax: POOL });
     await migrate(database.db);
     return {
       database,
-      url: url.toString(),
+      url: scratch.url,
       async drop() {
         await database.close();
-        await admin.unsafe(`drop database if exists "${name}" with (force)`);
-        await admin.end({ timeout: 5 });
+        await scratch.drop();
       },
     };
   }

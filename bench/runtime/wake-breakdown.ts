@@ -30,8 +30,9 @@ import { createFormsRuntime, type FormsRuntime, submitLinkAnswer } from '@sess/f
 import type { HandleStore, RequestScope, SessBackend } from '@sess/interactions';
 import * as mcp from '@sess/mcp';
 import { sampleSurface } from '@sess/testkit';
-import postgres from 'postgres';
 import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
+import { notifyListenFloor } from '../support/pg-floor.ts';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 import { pool, quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
@@ -47,61 +48,23 @@ const PUBLIC_URL = 'http://sess.bench';
 /** Handles per principal: below the 100-unfinished cap of one principal. */
 const PER_PRINCIPAL = 50;
 
-// The in-process backend's options are being reworked beside this bench (the handle store's insert
-// path): hand it the unit-of-work transaction only where this tree still has one.
-const legacyTransactionOf = (mcp as Record<string, unknown>)['transactionOfUnit'];
-const backendOptions = (legacyTransactionOf ? { transactionOf: legacyTransactionOf } : {}) as Parameters<
-  typeof createInProcessBackend
->[1];
-
 const PHASES = ['wake', 'read', 'confirmed', 'updating', 'updated', 'response'] as const;
 type Phase = (typeof PHASES)[number];
 
 const ms = (n: number) => n.toFixed(2);
 
 async function openScratch(): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
-  const name = `sess_bench_${newSecret(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, 'x')}`;
-  const admin = postgres(PG_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolMax: 10 });
+  const scratch = await createScratchDatabase('sess_bench', PG_URL);
+  const database = await openDatabase({ url: scratch.url, poolMax: 10 });
   await migrate(database.db);
   return {
     database,
-    url: url.toString(),
+    url: scratch.url,
     async drop() {
       await database.close();
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end({ timeout: 5 });
+      await scratch.drop();
     },
   };
-}
-
-/** NOTIFY → LISTEN on two connections of the scratch database: the floor under any wake. */
-async function notifyFloor(url: string, n: number): Promise<number[]> {
-  const listener = postgres(url, { max: 1, onnotice: () => {} });
-  const notifier = postgres(url, { max: 1, onnotice: () => {} });
-  let arrived: (() => void) | undefined;
-  await listener.listen('bench_wake_probe', () => arrived?.());
-  const samples: number[] = [];
-  try {
-    for (let i = 0; i < n; i++) {
-      const got = new Promise<void>((resolve) => {
-        arrived = resolve;
-      });
-      const sent = performance.now();
-      await notifier`select pg_notify('bench_wake_probe', ${String(i)})`;
-      await got;
-      samples.push(performance.now() - sent);
-    }
-  } finally {
-    await listener.end({ timeout: 5 });
-    await notifier.end({ timeout: 5 });
-  }
-  return samples;
 }
 
 /** Marks, per session, of the current answer; the bench's wrappers fill them in. */
@@ -169,7 +132,7 @@ async function runOnce(): Promise<RunFigures> {
   const runtime = createFormsRuntime({ database: scratch.database, publicUrl: PUBLIC_URL, secret: SECRET, logger });
   const marks = new Marks();
   instrumentHub(runtime, marks);
-  const backend = instrumentBackend(createInProcessBackend(runtime, backendOptions), marks);
+  const backend = instrumentBackend(createInProcessBackend(runtime), marks);
   const store = mcp.createPostgresHandleStore({ db: scratch.database.db, secret: SECRET });
   const sessionOf = new Map<string, string>();
   try {
@@ -267,7 +230,7 @@ async function runOnce(): Promise<RunFigures> {
         if (at !== undefined) phases[phase].push(Math.max(0, at - committed));
       }
     }
-    const floor = await notifyFloor(scratch.url, 1000);
+    const floor = await notifyListenFloor(scratch.url, 1000);
     return { phases, floor, wrong };
   } finally {
     await runtime.close();

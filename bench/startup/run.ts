@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import postgres from 'postgres';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUNDLE = join(ROOT, 'dist', 'bench-startup', 'sess.mjs');
@@ -54,15 +54,15 @@ if (spawnSync(process.execPath, ['scripts/build.mjs', '--outfile', BUNDLE], { cw
   throw new Error('build failed');
 }
 const dataDir = mkdtempSync(join(tmpdir(), 'sess-bench-startup-'));
-const admin = postgres('postgres://postgres@127.0.0.1:5432/postgres', { max: 1, onnotice: () => {} });
-const dbName = `sess_bench_startup_${process.pid}`;
+let scratch: ScratchDatabase | undefined;
 try {
   const first = await startToReady({ SESS_DATA_DIR: dataDir });
   const embedded: number[] = [];
   for (let i = 0; i < RUNS; i++) embedded.push(await startToReady({ SESS_DATA_DIR: dataDir }));
 
-  await admin.unsafe(`create database "${dbName}"`);
-  const url = `postgres://postgres@127.0.0.1:5432/${dbName}`;
+  // The local server, as this bench always used (it does not read BENCH_DATABASE_URL).
+  scratch = await createScratchDatabase('sess_bench_startup', 'postgres://postgres@127.0.0.1:5432/postgres');
+  const url = scratch.url;
   const pgFirst = await startToReady({ SESS_DATA_DIR: dataDir, DATABASE_URL: url });
   const pg: number[] = [];
   for (let i = 0; i < RUNS; i++) pg.push(await startToReady({ SESS_DATA_DIR: dataDir, DATABASE_URL: url }));
@@ -75,7 +75,6 @@ try {
   console.log(`  PostgreSQL, first run (migrations): ${(pgFirst / 1000).toFixed(2)} s`);
   console.log(`  PostgreSQL, migrated database: ${summary(pg)}   target <= 1 s`);
 } finally {
-  await admin.unsafe(`drop database if exists "${dbName}" with (force)`).catch(() => {});
-  await admin.end();
+  await scratch?.drop().catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -34,7 +34,7 @@ import { type Database, migrate, openDatabase, workspaces } from '@sess/db';
 import { buildApp, loadConfig } from '@sess/server';
 import { createTestUser, sampleSurface, signInAndAuthorize } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
-import postgres from 'postgres';
+import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
@@ -65,18 +65,9 @@ if (USE_PGLITE) {
   database = await openDatabase({ dataDir: join(work, 'pglite') });
   cleanupDb = async () => {};
 } else {
-  const name = `sess_bench_stdio_${newSecret(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, 'x')}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  database = await openDatabase({ url: url.toString(), poolMax: 10 });
-  cleanupDb = async () => {
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end({ timeout: 5 });
-  };
+  const scratch = await createScratchDatabase('sess_bench_stdio', ADMIN_URL);
+  database = await openDatabase({ url: scratch.url, poolMax: 10 });
+  cleanupDb = () => scratch.drop();
 }
 await migrate(database.db);
 
