@@ -28,6 +28,7 @@ export {
   oauthGrants,
   oauthRefreshTokens,
   oauthSigningKeys,
+  lockOpenCounts,
   openCounts,
   principalUnfinishedKey,
   pushSubscriptions,

@@ -12,4 +12,4 @@ export { askRespondents, formAnswers, formRevisions, formSessions, idempotencyKe
 export { mcpHandles } from './mcp.ts';
 export { notificationOutbox, notificationSettings, pushSubscriptions, vapidKeys } from './notify.ts';
 export { oauthClients, oauthCodes, oauthGrants, oauthRefreshTokens, oauthSigningKeys } from './oauth.ts';
-export { openCounts, principalUnfinishedKey, workspaceOpenKey } from './open-counts.ts';
+export { lockOpenCounts, openCounts, principalUnfinishedKey, workspaceOpenKey } from './open-counts.ts';

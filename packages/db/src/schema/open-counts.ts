@@ -1,3 +1,4 @@
+import { type SQL, sql } from 'drizzle-orm';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 
 /**
@@ -25,4 +26,17 @@ export function workspaceOpenKey(workspaceId: string): string {
 /** The `open_counts` key of a principal's unfinished MCP handles (the 100-unfinished cap). */
 export function principalUnfinishedKey(workspaceId: string, principalId: string): string {
   return `principal:${workspaceId}:${principalId}`;
+}
+
+/**
+ * Locks the counters named by `keys` (a query of one text column) and reads them at their latest,
+ * as a create's statement must before it admits anything under them: an upsert that makes a
+ * missing row at 0, takes the rows in key order (so two creates needing the same counters cannot
+ * deadlock) and returns `(key, counted)`. A data-modifying statement, for a CTE or on its own.
+ */
+export function lockOpenCounts(keys: SQL): SQL {
+  return sql`insert into open_counts (key, counted)
+             select distinct k.key, 0 from (${keys}) as k(key) order by k.key
+             on conflict (key) do update set counted = open_counts.counted
+             returning key, counted`;
 }

@@ -1,5 +1,5 @@
 import { SessError } from '@sess/core';
-import { type DbOrTx, queryRows, type Tx, workspaceOpenKey } from '@sess/db';
+import { type DbOrTx, lockOpenCounts, queryRows, type Tx, workspaceOpenKey } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { type Idempotency, resolveIdempotency } from '../idempotency/idempotency-key.ts';
 import { runIdempotent } from '../idempotency/run-idempotent.ts';
@@ -52,11 +52,7 @@ async function admitExactly(tx: Tx, workspaceId: string, plan: Plan, now: Date, 
   // Every gate of the create, in key order as a create's statement locks them: taking the
   // workspace's first and a principal's later would deadlock against a concurrent create.
   const keys = [workspaceOpenKey(workspaceId), ...otherGates.map((gate) => gate.key)].sort();
-  await tx.execute(
-    sql`insert into open_counts (key, counted)
-        select key, 0 from json_array_elements_text(${JSON.stringify(keys)}::json) as k(key) order by key
-        on conflict (key) do update set counted = open_counts.counted`,
-  );
+  await tx.execute(lockOpenCounts(sql`select json_array_elements_text(${JSON.stringify(keys)}::json)`));
   const [row] = await queryRows<{ n: number }>(
     tx,
     sql`select count(*)::int as n from (

@@ -1,7 +1,7 @@
 import { STORED_SESSION_MACHINE } from '@sess/contract';
 import { hashSecret } from '@sess/core';
 import type { DbOrTx } from '@sess/db';
-import { queryRows } from '@sess/db';
+import { lockOpenCounts, queryRows } from '@sess/db';
 import type { Surface } from '@sess/surface';
 import { type SQL, sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/stored-response.ts';
@@ -149,11 +149,7 @@ export async function insertSessionRows(
             gates json, companions json)),
         wanted as (
           select i.id, g.key, g."limit" from input i cross join lateral json_to_recordset(i.gates) as g(key text, "limit" int)),
-        counts as (
-          insert into open_counts (key, counted)
-          select distinct key, 0 from wanted order by key
-          on conflict (key) do update set counted = open_counts.counted
-          returning key, counted),
+        counts as (${lockOpenCounts(sql`select key from wanted`)}),
         refused as (
           select w.id, min(w.key) as key from wanted w join counts c on c.key = w.key
            where c.counted >= w."limit" group by w.id),

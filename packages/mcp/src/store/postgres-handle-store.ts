@@ -3,6 +3,7 @@ import { createLogger, createSweeper, isSessError, type Logger, SessError } from
 import {
   classifyDatabaseError,
   type Db,
+  lockOpenCounts,
   mcpHandles,
   principalUnfinishedKey,
   queryRows,
@@ -278,10 +279,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
     async function insertAlone(extras: HandleCreateExtras): Promise<void> {
       const inserted = await queryRows<{ handle: string }>(
         db,
-        sql`with gate as (
-              insert into open_counts (key, counted) values (${gateKey}, 0)
-              on conflict (key) do update set counted = open_counts.counted
-              returning counted)
+        sql`with gate as (${lockOpenCounts(sql`values (${gateKey})`)})
             insert into mcp_handles
             select h.* from json_populate_record(null::mcp_handles, ${JSON.stringify(extras.companions.handle)}::json) h
              where (select counted from gate) < ${MAX_UNFINISHED_PER_PRINCIPAL}
