@@ -38,8 +38,13 @@ export interface ClaimedNotice {
   /** Undefined when the form is gone. */
   session: SessionFacts | undefined;
   settings: NotificationSettings;
-  /** The person's devices, opened (a device that does not open is left out). */
+  /**
+   * The person's devices still to be pushed to, opened (a device that does not open is left
+   * out; so is one that accepted this row on an earlier try).
+   */
   devices: DeliveryTarget[];
+  /** How many devices accepted this row on an earlier try (`sent_to`). */
+  sentBefore: number;
 }
 
 interface ClaimRow extends Record<string, unknown> {
@@ -52,6 +57,7 @@ interface ClaimRow extends Record<string, unknown> {
   payload: string;
   expires_at: string | Date;
   attempts: number;
+  sent_before: number;
   state: SessionFacts['state'] | null;
   closes_at: string | Date | null;
   ask_answered: number | null;
@@ -94,14 +100,17 @@ export async function claimDue(
         claimed as (
           update notification_outbox o set locked_until = ${lease}::timestamptz, attempts = o.attempts + 1
             from due where o.id = due.id
-          returning o.id, o.user_id, o.workspace_id, o.session_id, o.kind, o.topic, o.payload, o.expires_at, o.attempts)
-        select c.*, s.state, s.closes_at, s.ask_answered, s.ask_max,
+          returning o.id, o.user_id, o.workspace_id, o.session_id, o.kind, o.topic, o.payload, o.expires_at, o.attempts,
+                    o.sent_to)
+        select c.id, c.user_id, c.workspace_id, c.session_id, c.kind, c.topic, c.payload, c.expires_at, c.attempts,
+               cardinality(c.sent_to) as sent_before, s.state, s.closes_at, s.ask_answered, s.ask_max,
                exists (select 1 from form_answers a
                         where a.session_id = s.id and a.revision = s.current_revision and a.respondent_id is null) as answered,
                ns.push_enabled, ns.email_enabled, ns.quiet_start, ns.quiet_end, ns.time_zone, ns.reminders,
                ns.ask_updates, ns.api_key_forms,
                coalesce((select json_agg(json_build_object('id', p.id, 'sealed', p.sealed))
-                           from push_subscriptions p where p.user_id = c.user_id), '[]'::json) as devices
+                           from push_subscriptions p where p.user_id = c.user_id and p.id <> all(c.sent_to)),
+                        '[]'::json) as devices
           from claimed c
           left join form_sessions s on s.id = c.session_id and s.workspace_id = c.workspace_id
           left join notification_settings ns on ns.user_id = c.user_id`,
@@ -143,6 +152,7 @@ export async function claimDue(
     devices: toJson<{ id: string; sealed: string }[]>(row.devices)
       .map((device) => openDevice(sealers, device))
       .filter((device): device is DeliveryTarget => device !== undefined),
+    sentBefore: Number(row.sent_before),
   }));
 }
 

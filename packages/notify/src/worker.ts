@@ -187,14 +187,16 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
       : { accepted: 0, retry: false, retryAfterSeconds: 0, delivered: [] };
     let emailed = false;
     let retry = push.retry;
+    // A device that took it on an earlier try counts: the person has it.
+    const reached = push.accepted + row.sentBefore;
     // E-mail when no device took it, once no device is still to be retried (or no try is left).
-    if (push.accepted === 0 && (!push.retry || finalTry) && settings.emailEnabled && mail) {
+    if (reached === 0 && (!push.retry || finalTry) && settings.emailEnabled && mail) {
       const result = await sendMail(row, message);
       emailed = result === 'accepted';
       retry ||= result === 'retry';
     }
 
-    const delivered = push.accepted > 0 || emailed;
+    const delivered = reached > 0 || emailed;
     if (delivered)
       logger.info(
         {
@@ -208,15 +210,18 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
         'notification sent',
       );
     if (!retry) return delivered ? finished(push.delivered) : drop(row, 'no_channel');
-    // A device (or the mail server) asked for another try. The retry pushes to every device
-    // again; one that already has it gets the same Topic and tag, which replaces it.
+    // A device (or the mail server) asked for another try. The devices that took it now are
+    // remembered with the row (`sent_to`): the retry pushes only to the others, so nobody is
+    // shown it twice (a crash between a send and the delete still resends to every device:
+    // the same Topic and tag then replace the one still shown).
     const delay = Math.max(backoffMs(row.attempts), push.retryAfterSeconds * 1000);
     const next = new Date(at.getTime() + delay);
     if (finalTry || next.getTime() >= row.expiresAt.getTime()) {
       if (delivered) return finished(push.delivered);
       return drop(row, lastAttempt ? 'attempts_exhausted' : 'lapses_before_retry', 'warn');
     }
-    await db.update(notificationOutbox).set({ notBefore: next, lockedUntil: null }).where(mine(row));
+    const sentTo = sql`${notificationOutbox.sentTo} || array(select json_array_elements_text(${JSON.stringify(push.delivered)}::json))`;
+    await db.update(notificationOutbox).set({ notBefore: next, lockedUntil: null, sentTo }).where(mine(row));
     logger.info(
       { event: 'notify.retry', outboxId: row.id, kind: row.kind, attempts: row.attempts, delayMs: delay },
       'notification to be retried',

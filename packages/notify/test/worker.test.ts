@@ -172,6 +172,24 @@ describe('push', () => {
     expect(await outboxRows(fixture.database, form.sessionId)).toEqual([]);
   });
 
+  it('a retry pushes only to the devices that did not take it: one that did is not shown it twice', async () => {
+    const person = await createPerson(fixture.database);
+    const took = await addDevice(fixture, push, person.userId);
+    const failed = await addDevice(fixture, push, person.userId);
+    push.failNext(failed.subscriptionId, 500);
+    const form = await createNotifiedForm(fixture, person);
+    const sender = worker();
+
+    expect(await sender.runOnce()).toBe(0); // one device asked for another try
+    expect(push.requests(took.subscriptionId)).toEqual([201]);
+    fixture.clock.advance(20_000);
+    expect(await sender.runOnce()).toBe(1);
+    expect(push.requests(failed.subscriptionId)).toEqual([500, 201]);
+    expect(push.requests(took.subscriptionId)).toEqual([201]);
+    expect(push.received(took.subscriptionId)).toHaveLength(1);
+    expect(await outboxRows(fixture.database, form.sessionId)).toEqual([]);
+  });
+
   it('a 413 is not retried (sending the same again cannot help)', async () => {
     const person = await createPerson(fixture.database);
     const { subscriptionId } = await addDevice(fixture, push, person.userId);
@@ -356,6 +374,24 @@ describe('e-mail', () => {
     expect(push.requests(subscriptionId)).toEqual(Array.from({ length: 8 }, () => 503));
     const message = await sink.waitFor((m) => m.to.includes(person.email));
     expect(message.text.split('\n')).toContain(form.humanUrl);
+    expect(await outboxRows(fixture.database, form.sessionId)).toEqual([]);
+  });
+
+  it('a device that took it on an earlier try means no e-mail when another one keeps failing', async () => {
+    const person = await createPerson(fixture.database);
+    const took = await addDevice(fixture, push, person.userId);
+    const failing = await addDevice(fixture, push, person.userId);
+    push.failNext(failing.subscriptionId, 503, 20);
+    const form = await createNotifiedForm(fixture, person, { emailAvailable: true, expiresIn: 6 * 3600 });
+    const sender = worker({ mail: true });
+    for (let run = 1; run < 8; run++) {
+      expect(await sender.runOnce()).toBe(0);
+      fixture.clock.advance(31 * 60_000);
+    }
+    expect(await sender.runOnce()).toBe(1);
+    expect(push.requests(failing.subscriptionId)).toEqual(Array.from({ length: 8 }, () => 503));
+    expect(push.requests(took.subscriptionId)).toEqual([201]);
+    expect(sink.messages.filter((m) => m.to.includes(person.email))).toEqual([]);
     expect(await outboxRows(fixture.database, form.sessionId)).toEqual([]);
   });
 

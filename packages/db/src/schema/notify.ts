@@ -89,6 +89,11 @@ export const notificationOutbox = pgTable(
     expiresAt: at('expires_at').notNull(),
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: at('locked_until'),
+    /**
+     * The devices that already accepted this row on an earlier try: a retry (another device
+     * failed) pushes only to the others, so a device that showed it is not shown it again.
+     */
+    sentTo: text('sent_to').array().notNull().default(sql`'{}'::text[]`),
     createdAt: at('created_at').notNull(),
   },
   (t) => [
