@@ -22,13 +22,6 @@ import { loadVapidKeys } from './vapid.ts';
 export const MAX_ATTEMPTS = 8;
 const BACKOFF_BASE_MS = 15_000;
 const BACKOFF_CAP_MS = 30 * 60_000;
-/**
- * How long a wake waits before it claims. The commit that woke it usually belongs to a request
- * of this process still answering on the same event loop: that response goes first, not behind
- * the worker's claim and encryption, and the wakes of a burst share one claim. A push a few
- * milliseconds later is no later for a person.
- */
-const WAKE_GATHER_MS = 5;
 
 export interface NotificationWorkerOptions {
   database: Database;
@@ -56,7 +49,7 @@ export interface NotificationWorkerOptions {
 }
 
 export interface NotificationWorker {
-  /** Looks for due rows in a few milliseconds (coalesced with a run already waiting). */
+  /** Looks for due rows soon (coalesced with a run already waiting). */
   wake(): void;
   /** Claims and sends everything due now; resolves to how many rows it finished (sent or dropped). */
   runOnce(): Promise<number>;
@@ -327,21 +320,16 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     return run;
   };
 
-  let gathering: NodeJS.Timeout | undefined;
-
   const wake = (): void => {
     if (closed || queued) return;
     queued = true;
-    gathering = setTimeout(() => {
-      gathering = undefined;
-      const run = tail.then(() => {
-        queued = false;
-        return closed ? 0 : drain();
-      });
-      tail = run.catch((error: unknown) =>
-        logger.error({ event: 'notify.run_failed', err: error }, 'notification run failed; the poll tries again'),
-      );
-    }, WAKE_GATHER_MS);
+    const run = tail.then(() => {
+      queued = false;
+      return closed ? 0 : drain();
+    });
+    tail = run.catch((error: unknown) =>
+      logger.error({ event: 'notify.run_failed', err: error }, 'notification run failed; the poll tries again'),
+    );
   };
 
   const background = options.background ?? true;
@@ -366,7 +354,6 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     async close() {
       closed = true;
       clearInterval(timer);
-      clearTimeout(gathering);
       offReconnect?.();
       await (await unsubscribe)?.();
       await tail;
