@@ -1,5 +1,5 @@
 import { newId, newSecret } from '@sess/core';
-import { queryRows } from '@sess/db';
+import { queryRows, workspaceOpenKey } from '@sess/db';
 import { createFormsRuntime, createSession, type FormsRuntime, readSession } from '@sess/forms';
 import { hashSurface } from '@sess/surface';
 import {
@@ -126,6 +126,40 @@ describe('CreateBatcher', () => {
     const results = await Promise.allSettled(Array.from({ length: 4 }, () => batcher.store(row())));
     expect(results.map((r) => r.status)).toEqual(Array(4).fill('rejected'));
     expect(lines.map((l) => JSON.parse(l).event)).toEqual(['forms.create_batch_unavailable']);
+  });
+
+  it('sends the creates of a workspace that arrive while its statement is in flight together, once it is done', async () => {
+    const batcher = new CreateBatcher(database.db);
+    const ws = (await createWorkspace(database.db, { plan: 'enterprise' })).workspaceId;
+    await batcher.store(row({ workspaceId: ws })); // its counter row exists from here on
+    // Fault injection: another transaction holds the workspace's counter row, so the next
+    // statement of this workspace stays in flight until it lets go.
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from open_counts where key = ${workspaceOpenKey(ws)} for update`);
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await isLocked;
+    const first = row({ workspaceId: ws });
+    const stored = [batcher.store(first)];
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the first statement is sent, and waits
+    const later = Array.from({ length: 6 }, () => row({ workspaceId: ws }));
+    for (const [i, r] of later.entries()) {
+      stored.push(batcher.store(r));
+      if (i === 2) await new Promise((resolve) => setTimeout(resolve, 10)); // two more turns of the loop
+    }
+    const elsewhere = batcher.store(row());
+    // Another workspace does not wait behind it (PGlite's one connection is the holder's meanwhile).
+    if (database.driver === 'postgres') expect((await elsewhere).stored).toBe(true);
+    release();
+    await holding;
+    expect((await elsewhere).stored).toBe(true);
+    expect((await Promise.all(stored)).map((o) => o.stored)).toEqual(Array(7).fill(true));
+    expect(await writers(later.map((r) => r.session.id))).toBe(1);
+    expect(await writers([first.session.id, later[0]!.session.id])).toBe(2);
   });
 
   it('lets exactly one of two creates with one idempotency key store its session', async () => {

@@ -1,5 +1,5 @@
 import type { Logger } from '@sess/core';
-import { type DbOrTx, isDatabaseUnavailable } from '@sess/db';
+import { type DbOrTx, isDatabaseUnavailable, workspaceOpenKey } from '@sess/db';
 import { type CreateCompanion, insertSessionRows, type RowOutcome, type SessionRow } from './session-rows.ts';
 
 /** The most creates one statement carries. */
@@ -13,9 +13,19 @@ interface Pending {
 
 /** What two creates of one statement must not share: an idempotency key, a gate's counter. */
 function exclusiveKeys(row: SessionRow): string[] {
-  const keys = row.gates?.map((gate) => `gate\n${gate.key}`) ?? [];
+  const keys = row.gates?.map((gate) => `counter\n${gate.key}`) ?? [];
   if (row.claim) keys.push(`claim\n${row.session.workspaceId}\n${row.claim.scope}\n${row.claim.key}`);
   return keys;
+}
+
+/**
+ * What a statement holds until its commit: its gates and its idempotency keys, and the counter
+ * of its workspace's open sessions, which the insert trigger of `form_sessions` updates in every
+ * create (see `open_counts`). A second statement needing any of them would only wait in the
+ * database for the first to commit.
+ */
+function heldKeys(row: SessionRow): string[] {
+  return [...exclusiveKeys(row), `counter\n${workspaceOpenKey(row.session.workspaceId)}`];
 }
 
 /**
@@ -31,10 +41,17 @@ function exclusiveKeys(row: SessionRow): string[] {
  * key's unique index makes it wait for the first to commit, find the key taken and replay it.
  * Likewise two creates under one gate (a counter of `open_counts`): the second statement waits
  * on the gate's row lock and counts what the first one added.
+ *
+ * And a create whose workspace (or gate, or key) has a statement in flight waits here, not in
+ * the database: every create statement locks its workspace's counter row until it commits, so a
+ * second statement of that workspace could only queue behind the first, holding a pooled
+ * connection. The creates that arrive meanwhile go together in one statement once it is done.
  */
 export class CreateBatcher {
   #queue: Pending[] = [];
   #scheduled = false;
+  /** The keys the statements in flight hold (`heldKeys`), each with how many statements hold it. */
+  #held = new Map<string, number>();
 
   constructor(
     /** The database the batches run on; a create inside a caller's transaction never comes here. */
@@ -48,22 +65,30 @@ export class CreateBatcher {
   store(row: SessionRow): Promise<RowOutcome> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ row, resolve, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => this.#flush());
-      }
+      this.#schedule();
     });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.#flush());
   }
 
   #flush(): void {
     this.#scheduled = false;
     let queue = this.#queue;
     this.#queue = [];
+    const waiting: Pending[] = [];
     while (queue.length > 0) {
       const batch: Pending[] = [];
       const rest: Pending[] = [];
       const taken = new Set<string>();
       for (const pending of queue) {
+        if (heldKeys(pending.row).some((key) => this.#held.has(key))) {
+          waiting.push(pending); // sent when the statement holding its key is done
+          continue;
+        }
         const keys = exclusiveKeys(pending.row);
         if (batch.length >= MAX_BATCH || keys.some((key) => taken.has(key))) rest.push(pending);
         else {
@@ -71,9 +96,23 @@ export class CreateBatcher {
           batch.push(pending);
         }
       }
-      void this.#run(batch);
+      if (batch.length > 0) this.#send(batch);
       queue = rest;
     }
+    this.#queue = waiting.concat(this.#queue);
+  }
+
+  #send(batch: Pending[]): void {
+    const keys = new Set(batch.flatMap((p) => heldKeys(p.row)));
+    for (const key of keys) this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
+    void this.#run(batch).finally(() => {
+      for (const key of keys) {
+        const left = this.#held.get(key)! - 1;
+        if (left === 0) this.#held.delete(key);
+        else this.#held.set(key, left);
+      }
+      if (this.#queue.length > 0) this.#schedule();
+    });
   }
 
   async #run(batch: Pending[]): Promise<void> {
