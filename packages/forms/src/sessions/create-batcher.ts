@@ -50,8 +50,11 @@ function heldKeys(row: SessionRow): string[] {
 export class CreateBatcher {
   #queue: Pending[] = [];
   #scheduled = false;
-  /** The keys the statements in flight hold (`heldKeys`), each with how many statements hold it. */
-  #held = new Map<string, number>();
+  /**
+   * The keys the statements in flight hold (`heldKeys`). No two statements in flight share one:
+   * a create needing a held key waits, so a statement's keys are its own until it is done.
+   */
+  #held = new Set<string>();
 
   constructor(
     /** The database the batches run on; a create inside a caller's transaction never comes here. */
@@ -103,14 +106,10 @@ export class CreateBatcher {
   }
 
   #send(batch: Pending[]): void {
-    const keys = new Set(batch.flatMap((p) => heldKeys(p.row)));
-    for (const key of keys) this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
+    const keys = batch.flatMap((p) => heldKeys(p.row));
+    for (const key of keys) this.#held.add(key);
     void this.#run(batch).finally(() => {
-      for (const key of keys) {
-        const left = this.#held.get(key)! - 1;
-        if (left === 0) this.#held.delete(key);
-        else this.#held.set(key, left);
-      }
+      for (const key of keys) this.#held.delete(key);
       if (this.#queue.length > 0) this.#schedule();
     });
   }
