@@ -11,10 +11,12 @@
  *    arrival (and from the request's start), beside the anchor: @sess/notify's sendPush alone
  *    (web-push encrypts and signs; one POST) from this process to the same push service.
  * 2. sess_ask create latency with notifications on, outbox only and off, in the same run, at the
- *    same open-loop rate: ROUNDS (default 3) rounds of ROUND_SECONDS (default 10) on each server
- *    in turn, the order rotated each round; p50/p99/mean and the server's CPU per create (from
- *    /proc, the worker's sending included). Target: within 5 % of off (median of the rounds'
- *    p50 ratios).
+ *    same open-loop rate on each: ROUNDS (default 5) rounds of ROUND_SECONDS (default 10) in which
+ *    the three servers take turns request by request (on, held, off, on, …; the order of the
+ *    three rotated each round), so a drift of this shared machine falls on all three alike
+ *    rather than on whichever server had that stretch; p50/p99/mean and the server's CPU per
+ *    create (from /proc, the worker's sending included). Target: within 5 % of off (median of
+ *    the rounds' p50 ratios).
  *
  * Run: node --import tsx bench/notify/run.ts [--rate N] [--seconds N] [--rounds N] [--round-seconds N]
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL).
@@ -37,7 +39,7 @@ const flag = (name: string, fallback: number) => {
 };
 const RATE = flag('--rate', 50);
 const SECONDS = flag('--seconds', 20);
-const ROUNDS = flag('--rounds', 3);
+const ROUNDS = flag('--rounds', 5);
 const ROUND_SECONDS = flag('--round-seconds', 10);
 const CLIENTS = 8;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -191,15 +193,23 @@ function cpuMs(served: Served): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in ticks of 1/100 s
 }
 
-/** `count` creates on `served`, started at RATE per second whatever the responses (an open loop). */
-function openLoop(served: Served, count: number) {
+/**
+ * `count` creates on each of `servers`, started at RATE per second per server whatever the
+ * responses (an open loop); the servers take turns request by request, evenly spaced.
+ */
+function openLoop(servers: Served[], count: number) {
   const started = performance.now();
+  const slot = 1000 / RATE / servers.length;
   return Promise.all(
-    Array.from({ length: count }, async (_, i) => {
-      const wait = started + (i * 1000) / RATE - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      return ask(served);
-    }),
+    servers.map((served, k) =>
+      Promise.all(
+        Array.from({ length: count }, async (_, i) => {
+          const wait = started + (i * servers.length + k) * slot - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          return ask(served);
+        }),
+      ),
+    ),
   );
 }
 
@@ -221,7 +231,7 @@ try {
   // 1. Create → accepted, open loop.
   const total = RATE * SECONDS;
   const before = (await push.received(on.pushId)).length;
-  const creates = await openLoop(on, total);
+  const creates = (await openLoop([on], total))[0]!;
   await waitForPushes(on, before + total, 30_000);
   const arrivals = new Map<string, number>();
   for (const p of (await push.received(on.pushId)).slice(before)) if (p.url) arrivals.set(p.url, p.at);
@@ -258,24 +268,24 @@ try {
   console.log(`   create request  → push accepted:     ${summary(fromRequest)}`);
   console.log(`   anchor, the push sender alone:       ${summary(anchorMs)}`);
 
-  // 2. The same open-loop rate on each server in turn (the order rotates each round).
+  // 2. The same open-loop rate on each server, the three taking turns request by request.
   console.log(
-    `\n2. sess_ask create latency at ${RATE}/s (open loop), ${ROUNDS} rounds × ${ROUND_SECONDS} s on each server in turn`,
+    `\n2. sess_ask create latency at ${RATE}/s on each server (open loop, interleaved), ${ROUNDS} rounds × ${ROUND_SECONDS} s`,
   );
   const servers = [on, held, off];
   const ratios = { p50: { on: [] as number[], held: [] as number[] }, cpu: { on: [] as number[], held: [] as number[] } };
   for (let round = 1; round <= ROUNDS; round++) {
+    const order = servers.map((_, k) => servers[(k + round) % servers.length]!);
+    const cpuBefore = order.map(cpuMs);
+    const made = await openLoop(order, RATE * ROUND_SECONDS);
+    // The worker's sends of this round's notifications belong to it.
+    await waitForPushes(on, on.made, 10_000);
+    await new Promise((r) => setTimeout(r, 300));
     const figures = new Map<Served, { latencies: number[]; cpu: number }>();
-    for (let k = 0; k < servers.length; k++) {
-      const served = servers[(k + round) % servers.length]!;
-      const cpuBefore = cpuMs(served);
-      const made = await openLoop(served, RATE * ROUND_SECONDS);
-      // The worker's sends of this round's notifications belong to it.
-      if (served === on) await waitForPushes(on, on.made, 10_000);
-      await new Promise((r) => setTimeout(r, 300));
+    for (const [k, served] of order.entries()) {
       figures.set(served, {
-        latencies: made.map((c) => c.endedAt - c.startedAt),
-        cpu: (cpuMs(served) - cpuBefore) / made.length,
+        latencies: made[k]!.map((c) => c.endedAt - c.startedAt),
+        cpu: (cpuMs(served) - cpuBefore[k]!) / made[k]!.length,
       });
     }
     const base = figures.get(off)!;
