@@ -3,7 +3,7 @@ import { createPageRoutes } from '@sess/answer-pages';
 import type { Logger } from '@sess/core';
 import { type Database, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
-import { createNotifySealers, enqueueAskAnswer } from '@sess/notify';
+import { createNotifySealers, createReachCache, enqueueAskAnswer } from '@sess/notify';
 import { createOAuthRoutes } from '@sess/oauth';
 import { createJwksRoute, createV1Routes } from '@sess/v1-api';
 import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
@@ -16,7 +16,7 @@ import { onError, onNotFound } from './http/errors.ts';
 import { limitBodies } from './http/limit-bodies.ts';
 import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { requestLogger } from './http/request-logger.ts';
-import { createFormNotices } from './mcp/form-notices.ts';
+import { createFormNotices, type FormNotices } from './mcp/form-notices.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountReviewRoutes } from './mcp/review-routes.ts';
 import { createApiKeyNotices } from './notify/api-key-notices.ts';
@@ -98,9 +98,13 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   // worker, started by server.ts, sends them); nothing at all when SESS_NOTIFICATIONS=off.
   const sealers = createNotifySealers(deps.secret);
   const notifications = deps.config.notifications;
-  const notices = notifications
-    ? createFormNotices({ sealers, emailAvailable: notifications.mail !== null, now: deps.now })
-    : undefined;
+  let notices: FormNotices | undefined;
+  if (notifications) {
+    const emailAvailable = notifications.mail !== null;
+    const reach = createReachCache({ db: deps.database.db, bus: deps.database.bus, emailAvailable });
+    deps.onClose?.(() => reach.close());
+    notices = createFormNotices({ sealers, emailAvailable, reach, now: deps.now });
+  }
   // The person's pages behind a link: /s/:token (answer, extend, Ask start, live wait).
   // One forms runtime per process (one waiter map, one signing-key cache); /v1 shares it.
   const forms =

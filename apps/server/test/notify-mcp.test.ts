@@ -7,6 +7,7 @@ import {
   type NotificationWorker,
   type NotificationWorkerOptions,
   OUTBOX_CHANNEL,
+  REACH_CHANNEL,
   saveSettings,
   startNotificationWorker,
 } from '@sess/notify';
@@ -77,6 +78,21 @@ async function outboxRows(server: AppServer, userId: string): Promise<number> {
     sql`select count(*)::int as n from notification_outbox where user_id = ${userId}`,
   );
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Listens for the server's bus to tell that `userId`'s devices or settings changed; the function
+ * it returns resolves once it did (the server's reach cache, subscribed first, heard it before).
+ */
+async function reachTold(server: AppServer, userId: string): Promise<() => Promise<void>> {
+  let told!: () => void;
+  const heard = new Promise<void>((resolve) => {
+    told = resolve;
+  });
+  const unlisten = await server.database.bus.subscribe(REACH_CHANNEL, (payload) => {
+    if (payload === userId) told();
+  });
+  return () => heard.finally(unlisten);
 }
 
 /** A person with an account, a signed-in browser, and (unless told) one device that takes pushes. */
@@ -228,12 +244,39 @@ describe('Web Push for forms made through /mcp', () => {
     push.expire(device!);
     const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
     expect(created.notified).toBe(true);
+    const told = await reachTold(server, user.userId);
     await worker.runOnce();
     expect(push.requests(device!)).toEqual([410]);
     expect(await listDevices(server.database.db, user.userId)).toEqual([]);
+    await told(); // the server's reach cache heard it too (it subscribed first)
     const next = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
     expect(next.notified).toBe(false);
     expect(await outboxRows(server, user.userId)).toBe(0);
+  });
+
+  it('a person who turns on “Notify this device” after a create is notified from the next one', async () => {
+    const { user } = await person(server, push, { device: false });
+    const client = await signedIn(user);
+    expect(interactionOf(await client.callTool({ name: 'sess_ask', arguments: ASK })).notified).toBe(false);
+    const told = await reachTold(server, user.userId);
+    const { cookie } = await signInTestUser(server.database.db, user.userId);
+    const device = await notifyThisDevice(server.url, cookie, push);
+    await told();
+    expect(interactionOf(await client.callTool({ name: 'sess_ask', arguments: ASK })).notified).toBe(true);
+    expect(await worker.runOnce()).toBe(1);
+    expect(push.received(device)).toHaveLength(1);
+    // Reminders chosen: the next form's notice comes with its reminder, in the same statement.
+    const remindersTold = await reachTold(server, user.userId);
+    await saveSettings(server.database.db, user.userId, { ...DEFAULT_SETTINGS, reminders: true }, server.clock.now());
+    await remindersTold();
+    const reminded = interactionOf(await client.callTool({ name: 'sess_ask', arguments: ASK }));
+    const rows = await queryRows<{ kind: string; session_id: string }>(
+      server.database.db,
+      sql`select kind, session_id from notification_outbox where user_id = ${user.userId} order by kind`,
+    );
+    expect(rows.map((r) => r.kind)).toEqual(['form', 'reminder']);
+    expect(new Set(rows.map((r) => r.session_id)).size).toBe(1);
+    expect(reminded.notified).toBe(true);
   });
 
   it('a person with no device (and no e-mail configured) is not notified, nothing is queued and no worker is woken', async () => {

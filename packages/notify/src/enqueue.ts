@@ -1,5 +1,6 @@
 import { type DbOrTx, notify, queryRows } from '@sess/db';
 import { type SQL, sql } from 'drizzle-orm';
+import { reachablePredicate } from './reach.ts';
 import type { NotifySealers } from './sealers.ts';
 import { topicOf } from './topic.ts';
 
@@ -58,8 +59,7 @@ function recipientsWhere(who: SQL, workspaceId: SQL, emailAvailable: SQL) {
       join memberships m on m.user_id = u.id and m.workspace_id = ${workspaceId}
       left join notification_settings s on s.user_id = u.id
      where ${who}
-       and ((coalesce(s.push_enabled, true) and exists (select 1 from push_subscriptions p where p.user_id = u.id))
-            or (coalesce(s.email_enabled, true) and ${emailAvailable}))`;
+       and ${reachablePredicate(emailAvailable)}`;
 }
 
 /** The owners who chose to hear of forms made with the workspace's API keys. */
@@ -138,11 +138,18 @@ export async function enqueueFormNotice(
 
 /**
  * A new form's notice as the `notice` create companion writes it (see `FORM_NOTICE_COMPANION`):
- * what `enqueueFormNotice` writes, with the recipients found in the create's own statement.
+ * what `enqueueFormNotice` writes. For a person, the caller already knows their reach (a
+ * `ReachCache`; only call this when they are reachable), so the statement looks no one up; the
+ * workspace's owners are found in the create's own statement.
  */
-export function formNoticeRow(sealers: NotifySealers, notice: Omit<FormNotice, 'kind'>, options: { emailAvailable: boolean }) {
+export function formNoticeRow(
+  sealers: NotifySealers,
+  notice: Omit<FormNotice, 'kind'>,
+  options: { emailAvailable: boolean; reminders?: boolean },
+) {
   return {
     user_id: 'userId' in notice.recipient ? notice.recipient.userId : null,
+    reminders: options.reminders === true,
     owners: 'workspaceOwners' in notice.recipient,
     topic: topicOf(notice.sessionId),
     payload: sealPayload(sealers, notice),
@@ -155,12 +162,13 @@ export function formNoticeRow(sealers: NotifySealers, notice: Omit<FormNotice, '
 
 /**
  * The notices of new forms as a create companion (@sess/forms' `CreateCompanion`): for each
- * admitted create with a `notice` row (`formNoticeRow`), the `form` row — and the reminder of
- * those who chose reminders — of each person it is for who can be reached, written in the
- * create's own statement, so they commit with the form or not at all. A `form` row counts as
- * written (the create's `notified`). Each written row also wakes the workers (`pg_notify` in its
- * RETURNING, delivered on the statement's commit and never for a create that did not commit;
- * PostgreSQL folds a transaction's identical notifications into one): no second round trip.
+ * admitted create with a `notice` row (`formNoticeRow`), the `form` row — and the reminder when
+ * they chose reminders — of the person it is for (known reachable), or of each of the
+ * workspace's owners who chose API key forms and can be reached, written in the create's own
+ * statement, so they commit with the form or not at all. A `form` row counts as written (the
+ * create's `notified`). Each written row also wakes the workers (`pg_notify` in its RETURNING,
+ * delivered on the statement's commit and never for a create that did not commit; PostgreSQL
+ * folds a transaction's identical notifications into one): no second round trip.
  */
 export const FORM_NOTICE_COMPANION = {
   name: 'notice',
@@ -168,13 +176,14 @@ export const FORM_NOTICE_COMPANION = {
               select ${NEW_ID}, r.user_id, a.workspace_id, a.id, k.kind, n.topic, n.payload, k.not_before, n.expires_at, n.now
                 from admitted a
                cross join lateral json_to_record(a.companions -> 'notice') as n(
-                 user_id text, owners boolean, topic text, payload text, now timestamptz, expires_at timestamptz,
-                 remind_at timestamptz, email boolean)
-               cross join lateral (${recipientsWhere(
-                 sql`((n.user_id is not null and u.id = n.user_id) or (n.owners and ${API_KEY_FORM_OWNERS}))`,
-                 sql`a.workspace_id`,
-                 sql`n.email`,
-               )}) r
+                 user_id text, reminders boolean, owners boolean, topic text, payload text, now timestamptz,
+                 expires_at timestamptz, remind_at timestamptz, email boolean)
+               cross join lateral (
+                 select n.user_id, n.reminders where n.user_id is not null
+                 union all
+                 select o.user_id, o.reminders
+                   from (${recipientsWhere(API_KEY_FORM_OWNERS, sql`a.workspace_id`, sql`n.email`)}) o
+                  where n.owners) r
                cross join lateral (values ('form', n.now), ('reminder', n.remind_at)) as k(kind, not_before)
                where a.companions -> 'notice' is not null
                  and (k.kind = 'form' or (r.reminders and n.remind_at > n.now))

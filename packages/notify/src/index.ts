@@ -40,6 +40,14 @@ export {
   sendPush,
   type VapidIdentity,
 } from './push-sender.ts';
+export {
+  createReachCache,
+  REACH_CACHE_TTL_MS,
+  REACH_CHANNEL,
+  type Reach,
+  type ReachCache,
+  readReach,
+} from './reach.ts';
 export { createNotifySealers, type NotifySealers } from './sealers.ts';
 export {
   ASK_UPDATES,

@@ -1,6 +1,13 @@
 import type { DbOrTx } from '@sess/db';
 import type { BackendContext } from '@sess/interactions';
-import { enqueueAskWatch, enqueueFormNotice, formNoticeRow, type NoticeRecipient, type NotifySealers } from '@sess/notify';
+import {
+  enqueueAskWatch,
+  enqueueFormNotice,
+  formNoticeRow,
+  type NoticeRecipient,
+  type NotifySealers,
+  type ReachCache,
+} from '@sess/notify';
 import { API_KEY_PRINCIPAL_PREFIX } from './api-key-or-oauth-authenticate.ts';
 
 /** A form just written, as its notice needs it. */
@@ -22,9 +29,9 @@ export interface FormNotices {
   /**
    * A new form's notice for the caller's person, as the row of @sess/notify's
    * `FORM_NOTICE_COMPANION`: written in the create's own statement (`notified` when it wrote one),
-   * which also wakes the workers on its commit.
+   * which also wakes the workers on its commit. Undefined when nothing reaches the person.
    */
-  formRow(ctx: BackendContext, form: NoticedForm): Record<string, unknown>;
+  formRow(ctx: BackendContext, form: NoticedForm): Promise<Record<string, unknown> | undefined>;
   /** sess_publish showed a new revision on the same link (`follow_up`, the same Topic). */
   followUp(tx: DbOrTx, ctx: BackendContext, form: NoticedForm): Promise<void>;
   /** A new Ask: its owner is told of its answers or its close. True when anyone watches it. */
@@ -39,7 +46,13 @@ export function recipientOf(principalId: string): NoticeRecipient {
   return principalId.startsWith(API_KEY_PRINCIPAL_PREFIX) ? { workspaceOwners: true } : { userId: principalId };
 }
 
-export function createFormNotices(deps: { sealers: NotifySealers; emailAvailable: boolean; now: () => Date }): FormNotices {
+export function createFormNotices(deps: {
+  sealers: NotifySealers;
+  emailAvailable: boolean;
+  /** People's reach (devices, settings), so a create neither looks them up nor writes for no one. */
+  reach: ReachCache;
+  now: () => Date;
+}): FormNotices {
   const options = { emailAvailable: deps.emailAvailable };
   const notice = (ctx: BackendContext, form: NoticedForm) => ({
     workspaceId: ctx.workspaceId,
@@ -51,9 +64,16 @@ export function createFormNotices(deps: { sealers: NotifySealers; emailAvailable
     now: deps.now(),
   });
   return {
-    formRow: (ctx, form) => formNoticeRow(deps.sealers, notice(ctx, form), options),
+    async formRow(ctx, form) {
+      const made = notice(ctx, form);
+      if (!('userId' in made.recipient)) return formNoticeRow(deps.sealers, made, options);
+      const reach = await deps.reach.of(made.recipient.userId);
+      return reach.reachable ? formNoticeRow(deps.sealers, made, { ...options, reminders: reach.reminders }) : undefined;
+    },
     async followUp(tx, ctx, form) {
-      await enqueueFormNotice(tx, deps.sealers, { ...notice(ctx, form), kind: 'follow_up' }, options);
+      const made = notice(ctx, form);
+      if ('userId' in made.recipient && !(await deps.reach.of(made.recipient.userId)).reachable) return;
+      await enqueueFormNotice(tx, deps.sealers, { ...made, kind: 'follow_up' }, options);
     },
     askWatch: (tx, ctx, form) => enqueueAskWatch(tx, deps.sealers, notice(ctx, form), options),
   };

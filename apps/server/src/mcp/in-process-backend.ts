@@ -183,7 +183,7 @@ export function createInProcessBackend(
           await prepared.store();
           return created;
         }
-        const notice = notices?.formRow(ctx, {
+        const notice = await notices?.formRow(ctx, {
           sessionId: made.sessionId,
           title: input.surface.title,
           url: made.humanUrl,
