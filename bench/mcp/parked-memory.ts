@@ -211,6 +211,8 @@ try {
       clientErrors: clients.errors,
       answeredEarly: clients.early,
       heapPerWaitBytes: Math.round((parkedHeap - baseHeap) / parkedCount),
+      // Node 20 tags every promise with two async ids once anything turned promise hooks on.
+      promiseHooksOn: Object.getOwnPropertySymbols(new Promise(() => {})).length > 0,
       baseHeap: mib(baseHeap),
       parkedHeap: mib(parkedHeap),
       releasedHeap: mib(releasedHeap),

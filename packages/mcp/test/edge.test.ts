@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { plainRequest } from '../src/http/plain-request.ts';
 import {
   type EdgeServer,
   type Face,
@@ -262,6 +263,35 @@ describe.each(['fetch', 'fetch-web'] as Face[])('the edge on the %s face', (face
         // sess_list reads the handle store only: an empty list, not an error.
         expect((await client.callTool({ name: 'sess_list', arguments: {} })).structuredContent).toEqual({ interactions: [] });
         await client.close();
+      },
+    );
+
+    it.each(['modern', 'legacy'] as const)(
+      '%s client: its sess_response is a plain request, so the edge waits before the SDK builds a server',
+      async (era) => {
+        const sent: Array<{ headers: Headers; body: unknown }> = [];
+        const capture: typeof fetch = async (input, init) => {
+          if (typeof init?.body === 'string') sent.push({ headers: new Headers(init.headers), body: JSON.parse(init.body) });
+          return fetch(input, init);
+        };
+        const client = new Client(
+          { name: 'edge-test', version: '1' },
+          era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+        );
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(edge.url), {
+            requestInit: { headers: { Authorization: `Bearer ${edge.token}` } },
+            fetch: capture,
+          }),
+        );
+        const args = { handle: 'hdl_aaaaaaaaaaaaaaaaaaaaaaaaaa', revision: 1, wait_ms: 45_000 };
+        await client.callTool({ name: 'sess_response', arguments: args });
+        await client.close();
+        const call = sent.find((s) => (s.body as { method?: string }).method === 'tools/call')!;
+        expect(plainRequest(call.headers, call.body, 'tools/call', 'sess_response')).toMatchObject({
+          era,
+          params: { name: 'sess_response', arguments: args },
+        });
       },
     );
 

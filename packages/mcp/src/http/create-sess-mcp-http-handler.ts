@@ -2,12 +2,21 @@ import type { IncomingMessage } from 'node:http';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { MAX_WAIT_MS } from '@sess/contract';
 import { createRateLimiter, type Logger, type RateLimiter } from '@sess/core';
-import type { HandleBinding, HandleStoreFactory, ReceiptVerification, RequestScope, SessBackend } from '@sess/interactions';
+import {
+  type HandleBinding,
+  type HandleStoreFactory,
+  type ReceiptVerification,
+  type RequestScope,
+  type SessBackend,
+  type ToolDeps,
+  waitEarly,
+} from '@sess/interactions';
 import { createServerFactory } from '../tools/build-server.ts';
 import { Deadline } from './deadline.ts';
 import type { Authenticate, EdgeRequest, EdgeSettings, Incoming } from './edge-request.ts';
 import { EDGE_STEPS } from './edge-steps.ts';
 import { isEventStream, toIncoming, untilStreamEnds } from './incoming.ts';
+import { plainRequest } from './plain-request.ts';
 import { corsHeaders, createHostAllowlist, createOriginAllowlist, isOriginAllowed } from './preflight.ts';
 import { ALWAYS_HEADERS, jsonRpcError } from './responses.ts';
 import { createToolsListCache } from './tools-list-cache.ts';
@@ -110,14 +119,15 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
   // The scope of each request the edge let through, found again by the SDK's server factory
   // from the request it is building a server for: passed explicitly, never through authInfo.
   const scopes = new WeakMap<Request, RequestScope>();
+  const toolDeps: ToolDeps = {
+    ...(options.backend ? { backend: options.backend } : {}),
+    ...(options.receipts ? { receipts: options.receipts } : {}),
+    ...(logger ? { logger } : {}),
+    now: options.now ?? (() => new Date()),
+    maxWaitMs: Math.min(options.maxWaitMs ?? MAX_WAIT_MS, MAX_WAIT_MS),
+  };
   const buildServer = createServerFactory(
-    {
-      ...(options.backend ? { backend: options.backend } : {}),
-      ...(options.receipts ? { receipts: options.receipts } : {}),
-      ...(logger ? { logger } : {}),
-      now: options.now ?? (() => new Date()),
-      maxWaitMs: Math.min(options.maxWaitMs ?? MAX_WAIT_MS, MAX_WAIT_MS),
-    },
+    toolDeps,
     (ctx) => (ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined),
     // The deadline ends when the client leaves (the socket closes or the request aborts) or time is up.
     { deadlineCoversRequest: true },
@@ -162,12 +172,23 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       store: options.handleStore(binding, { workspaceId: who.workspaceId, principalId: who.principalId }),
       deadline: deadline.signal,
     };
-    // The SDK's AuthInfo is pure pass-through; it never carries the bearer token.
-    const authInfo: AuthInfo = { token: '[not forwarded]', clientId: who.clientId, scopes: [...who.scopes] };
-    if (who.expiresAt !== undefined) authInfo.expiresAt = who.expiresAt;
-    const request = incoming.sdkRequest();
-    scopes.set(request, scope);
-    return mcp.fetch(request, { authInfo, parsedBody: body });
+    const toSdk = (): Promise<Response> => {
+      // The SDK's AuthInfo is pure pass-through; it never carries the bearer token.
+      const authInfo: AuthInfo = { token: '[not forwarded]', clientId: who.clientId, scopes: [...who.scopes] };
+      if (who.expiresAt !== undefined) authInfo.expiresAt = who.expiresAt;
+      const request = incoming.sdkRequest();
+      scopes.set(request, scope);
+      return mcp.fetch(request, { authInfo, parsedBody: body });
+    };
+    // A plain sess_response waits here, before the SDK builds its server for the request: a
+    // parked wait then holds the wait alone (about a third of the memory), and the call the SDK
+    // runs once it settled acts on what it found.
+    const waiting = toolDeps.backend ? plainRequest(incoming.headers, body, 'tools/call', 'sess_response') : undefined;
+    if (!waiting) return toSdk();
+    return waitEarly({ deps: toolDeps, scope, signal: scope.deadline }, waiting.params.arguments ?? {}).then((early) => {
+      scope.early = early;
+      return toSdk();
+    });
   }
 
   async function run(incoming: Incoming, deadline: Deadline): Promise<Response> {

@@ -121,11 +121,13 @@ export function createServerFactory(
     resolveScope: () => ReturnType<ScopeResolver>,
   ) {
     if (!outputs.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-    const started = performance.now();
+    let started = performance.now();
     let outcome = 'ok';
     try {
       const scope = await resolveScope();
       if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
+      // A wait the host ran before building this server belongs to the call's time.
+      if (scope.early) started = scope.early.startedAt;
       const signal = options.deadlineCoversRequest ? scope.deadline : AbortSignal.any([requestSignal, scope.deadline]);
       const result = await runOperation(name as ToolName, { deps, scope, signal }, args ?? {});
       const state = (result.structuredContent as { interaction?: { state?: string } } | undefined)?.interaction?.state;

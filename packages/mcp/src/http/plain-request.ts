@@ -1,0 +1,70 @@
+/*
+ * The edge answers a few requests itself, or before the SDK sees them (a cached tools/list; a
+ * sess_response wait parked ahead of the SDK's per-request server). It does so only for a plain,
+ * well-formed request the SDK would take as it is: anything unusual — another key, extra
+ * metadata, a header that does not match the body — goes to the SDK at once, which stays the
+ * one authority on the wire.
+ */
+
+export const MODERN = '2026-07-28';
+const LEGACY_VERSIONS = new Set(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
+const META_KEYS = new Set([
+  'io.modelcontextprotocol/protocolVersion',
+  'io.modelcontextprotocol/clientInfo',
+  'io.modelcontextprotocol/clientCapabilities',
+]);
+const ENVELOPE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+export type Era = 'modern' | 'legacy';
+export type Id = string | number;
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key of Object.keys(value)) if (!allowed.has(key)) return false;
+  return true;
+}
+
+/** The 2026-07-28 request metadata exactly as a client sends it, and nothing more. */
+function plainModernMeta(meta: unknown): boolean {
+  if (!isPlainObject(meta) || !onlyKeys(meta, META_KEYS) || meta['io.modelcontextprotocol/protocolVersion'] !== MODERN)
+    return false;
+  if (!isPlainObject(meta['io.modelcontextprotocol/clientCapabilities'])) return false;
+  const info = meta['io.modelcontextprotocol/clientInfo'];
+  return info === undefined || (isPlainObject(info) && typeof info.name === 'string' && typeof info.version === 'string');
+}
+
+/**
+ * A plain request of `method` (for tools/call, of the tool `tool`): its era and id, or undefined.
+ * Its params hold exactly `paramKeys` (tools/call: `name` and `arguments`, an object or absent)
+ * plus, in the modern era, the `_meta` every such request carries.
+ */
+export function plainRequest(
+  headers: Headers,
+  body: unknown,
+  method: 'tools/list' | 'tools/call',
+  tool?: string,
+): { era: Era; id: Id; params: Record<string, unknown> } | undefined {
+  if (!isPlainObject(body) || body.method !== method || body.jsonrpc !== '2.0' || !onlyKeys(body, ENVELOPE_KEYS)) return;
+  const id = body.id;
+  if (!(typeof id === 'string' && id.length <= 256) && !(typeof id === 'number' && Number.isSafeInteger(id))) return;
+  const params = body.params ?? {};
+  if (!isPlainObject(params)) return;
+  const { _meta: meta, ...rest } = params;
+  if (method === 'tools/call') {
+    if (rest.name !== tool || Object.keys(rest).some((key) => key !== 'name' && key !== 'arguments')) return;
+    if (rest.arguments !== undefined && !isPlainObject(rest.arguments)) return;
+  } else if (Object.keys(rest).length > 0) return;
+  const version = headers.get('mcp-protocol-version');
+  if (version === MODERN) {
+    if (headers.get('mcp-method') !== method || headers.get('mcp-name') !== (tool ?? null)) return;
+    return plainModernMeta(meta) ? { era: 'modern', id, params } : undefined;
+  }
+  if (version !== null && !LEGACY_VERSIONS.has(version)) return;
+  if (headers.has('mcp-method') || meta !== undefined) return;
+  const accept = headers.get('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return;
+  return { era: 'legacy', id, params };
+}
