@@ -108,4 +108,7 @@ export function formatWhen(date: Date | null, never = 'Never'): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-export { toDocument } from '../render-document.ts';
+/** The document string of a page: doctype + rendered JSX. */
+export function toDocument(node: { toString(): string | Promise<string> }): string {
+  return `<!doctype html>${node.toString() as string}`;
+}
