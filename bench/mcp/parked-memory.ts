@@ -3,18 +3,22 @@
  *
  * Starts the real app (buildApp on a scratch PostgreSQL database, created and dropped here), signs
  * one person in through the real OAuth flow, creates one waiting interaction, then parks N
- * sess_response waits (wait_ms 45 000) over raw HTTP connections opened from a worker thread — the
- * worker has a heap of its own, so the main heap measured after a full gc is the server's alone.
+ * sess_response waits (wait_ms 45 000) over raw HTTP connections opened from a process of their
+ * own, so the heap (after a full gc) and the RSS measured here are the server's alone.
  * Prints heap bytes per parked wait and RSS, then closes the sockets (which releases the waits) and
  * checks the heap comes back.
  *
- * Run: node --expose-gc --import tsx bench/mcp/parked-memory.ts [--waits 2000] [--snapshot]
+ * Run it as production runs the server, bundled (under tsx every closure of ours carries a
+ * property store of its own, from esbuild's keepNames: about 3.5 KiB more per wait):
+ *   node scripts/build.mjs --entry bench/mcp/parked-memory.ts --outfile dist/bench/parked-memory.mjs
+ *   node --expose-gc dist/bench/parked-memory.mjs [--waits 2000] [--snapshot]
+ * (`node --expose-gc --import tsx bench/mcp/parked-memory.ts` runs the source as it is.)
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL).
  */
+import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeHeapSnapshot } from 'node:v8';
-import { Worker } from 'node:worker_threads';
 import { createAdaptorServer } from '@hono/node-server';
 import { createLogger, newSecret } from '@sess/core';
 import { migrate, openDatabase, workspaces } from '@sess/db';
@@ -150,34 +154,43 @@ try {
   const warmText = await warm.text();
   if (!warmText.includes('"state":"waiting"')) throw new Error(`warm-up wait failed: ${warmText.slice(0, 300)}`);
 
-  // The clients: a worker thread (its own heap) with N raw sockets, each sending one wait.
-  const worker = new Worker(
-    `
-    const { parentPort, workerData } = require('node:worker_threads');
+  // The clients: a process of their own with N raw sockets, each sending one wait, so this
+  // process's heap and RSS are the server's alone (and each process has its own file limit).
+  const clientProcess = spawn(
+    process.execPath,
+    [
+      '-e',
+      `
     const net = require('node:net');
+    const { waits, port, request } = JSON.parse(process.env.BENCH_CLIENTS);
     const sockets = [];
     let errors = 0, early = 0;
-    parentPort.on('message', (m) => {
+    process.on('message', (m) => {
       if (m === 'open') {
-        for (let i = 0; i < workerData.waits; i++) {
-          const socket = net.connect({ port: workerData.port, host: '127.0.0.1' });
+        for (let i = 0; i < waits; i++) {
+          const socket = net.connect({ port, host: '127.0.0.1' });
           socket.on('error', () => errors++);
           socket.on('data', () => early++);
-          socket.write(workerData.request);
+          socket.write(request);
           sockets.push(socket);
         }
-        parentPort.postMessage({ errors, early });
+        process.send({ errors, early });
       }
-      if (m === 'report') parentPort.postMessage({ errors, early });
-      if (m === 'close') { for (const s of sockets) s.destroy(); parentPort.postMessage({ errors, early, closed: true }); }
+      if (m === 'report') process.send({ errors, early });
+      if (m === 'close') { for (const s of sockets) s.destroy(); process.send({ errors, early, closed: true }); }
+      if (m === 'exit') process.exit(0);
     });
     `,
-    { eval: true, workerData: { waits: WAITS, port, request: waitRequest } },
+    ],
+    {
+      env: { ...process.env, BENCH_CLIENTS: JSON.stringify({ waits: WAITS, port, request: waitRequest }) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
   );
   const ask = (message: string) =>
     new Promise<{ errors: number; early: number }>((resolve) => {
-      worker.once('message', resolve);
-      worker.postMessage(message);
+      clientProcess.once('message', (reply) => resolve(reply as { errors: number; early: number }));
+      clientProcess.send(message);
     });
 
   const baseHeap = await settledHeap();
@@ -189,7 +202,8 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   const parkedCount = inflight;
   const parkedHeap = await settledHeap();
-  const parkedRss = process.memoryUsage().rss;
+  const parkedMemory = process.memoryUsage();
+  const parkedRss = parkedMemory.rss;
   const clients = await ask('report');
   if (SNAPSHOT) console.log(`heap snapshot (parked): ${writeHeapSnapshot()}`);
   await ask('close');
@@ -197,7 +211,7 @@ try {
   while (inflight > 0 && performance.now() < releaseDeadline) await new Promise((r) => setTimeout(r, 100));
   const releasedHeap = await settledHeap();
   if (SNAPSHOT) console.log(`heap snapshot (released): ${writeHeapSnapshot()}`);
-  await worker.terminate();
+  clientProcess.send('exit');
   // Measured again a little later: anything still held now is kept, not merely not yet collected.
   await new Promise((r) => setTimeout(r, 5000));
   const releasedLaterHeap = await settledHeap();
@@ -219,6 +233,9 @@ try {
       releasedHeap5sLater: mib(releasedLaterHeap),
       baseRss: mib(baseRss),
       parkedRss: mib(parkedRss),
+      // Of the RSS: the V8 heap as committed (used or not), and memory outside it (buffers).
+      parkedHeapCommitted: mib(parkedMemory.heapTotal),
+      parkedExternal: mib(parkedMemory.external),
       rssPerWait: kib((parkedRss - baseRss) / parkedCount),
       stillInFlight: inflight,
     }),

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { readNodeBody, readWebBody } from '@sess/core';
+import { type BodyRead, readNodeBody, readWebBody } from '@sess/core';
+import type { Deadline } from './deadline.ts';
 import type { Incoming } from './edge-request.ts';
 
 function hostOfUrl(url: string): string | null {
@@ -13,32 +14,52 @@ function hostOfUrl(url: string): string | null {
 /**
  * The pipeline's view of a web-standard request. On @hono/node-server, `info.incoming` is the
  * Node message under it: the body is then read straight from it, and its socket tells when the
- * client goes away.
+ * client goes away. A class, not an object of closures: a parked wait holds its request's.
  */
-export function toIncoming(request: Request, info?: { clientAddress?: string; incoming?: IncomingMessage }): Incoming {
-  return {
-    method: request.method.toUpperCase(),
-    url: request.url,
-    headers: request.headers,
+class RequestIncoming implements Incoming {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly host: string | null;
+  readonly clientAddress: string;
+
+  constructor(
+    private readonly request: Request,
+    private readonly node: IncomingMessage | undefined,
+    clientAddress: string | undefined,
+  ) {
+    this.method = request.method.toUpperCase();
+    this.url = request.url;
+    this.headers = request.headers;
     // Runtimes build the URL from the Host header; an in-process Request may carry only the URL.
-    host: request.headers.get('host') ?? hostOfUrl(request.url),
-    clientAddress: info?.clientAddress ?? 'unknown',
-    onClientGone: (listener) => {
-      // On @hono/node-server the socket tells; touching `request.signal` would build a
-      // controller for every request that reaches nothing needing it.
-      const socket = info?.incoming?.socket;
-      if (socket) {
-        socket.once('close', listener);
-        return () => socket.off('close', listener);
-      }
-      const signal = request.signal;
-      signal.addEventListener('abort', listener, { once: true });
-      return () => signal.removeEventListener('abort', listener);
-    },
-    readBody: (max, deadline) =>
-      info?.incoming ? readNodeBody(info.incoming, max, deadline) : readWebBody(request.body, max, deadline),
-    sdkRequest: () => request,
-  };
+    this.host = request.headers.get('host') ?? hostOfUrl(request.url);
+    this.clientAddress = clientAddress ?? 'unknown';
+  }
+
+  onClientGone(listener: () => void): () => void {
+    // On @hono/node-server the socket tells; touching `request.signal` would build a
+    // controller for every request that reaches nothing needing it.
+    const socket = this.node?.socket;
+    if (socket) {
+      socket.once('close', listener);
+      return () => socket.off('close', listener);
+    }
+    const signal = this.request.signal;
+    signal.addEventListener('abort', listener, { once: true });
+    return () => signal.removeEventListener('abort', listener);
+  }
+
+  readBody(maxBytes: number, deadline: Deadline): Promise<BodyRead> {
+    return this.node ? readNodeBody(this.node, maxBytes, deadline) : readWebBody(this.request.body, maxBytes, deadline);
+  }
+
+  sdkRequest(): Request {
+    return this.request;
+  }
+}
+
+export function toIncoming(request: Request, info?: { clientAddress?: string; incoming?: IncomingMessage }): Incoming {
+  return new RequestIncoming(request, info?.incoming, info?.clientAddress);
 }
 
 export function isEventStream(response: Response): boolean {

@@ -230,64 +230,66 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
     .limit(1)
     .prepare('mcp_handles_get');
 
+  // What a bound store needs besides its binding, made once here rather than per request: a
+  // parked wait keeps its bound store, so every closure made in `bind` is held per wait.
+  const scope = (binding: HandleBinding, handle: string) =>
+    and(eq(mcpHandles.handle, handle), eq(mcpHandles.workspaceId, binding.workspaceId));
+  const gateKeyOf = (binding: HandleBinding) => principalUnfinishedKey(binding.workspaceId, binding.principalId);
+
+  /** A record's row for `json_populate_record(null::mcp_handles, …)`: every column, by name. */
+  function handleRow(record: HandleRecord): Record<string, unknown> {
+    return {
+      handle: record.handle,
+      workspace_id: record.workspaceId,
+      principal_id: record.principalId,
+      client_id: record.clientId,
+      grant_id: record.grantId,
+      grant_generation: record.grantGeneration,
+      origin: record.origin,
+      kind: record.kind,
+      state: record.state,
+      version: record.version,
+      session_id: record.sessionId ?? null,
+      ask_id: record.askId ?? null,
+      revision: record.revision,
+      surface_sha256: record.surfaceSha256 ?? null,
+      title: record.title,
+      expires_at: record.expiresAt ?? null,
+      intent: record.intent ?? null,
+      pending: record.pending ?? null,
+      confirmed: record.confirmed ?? null,
+      sealed: sealedOf(record.handle, { humanUrl: record.humanUrl, response: record.response } as SealedData),
+      blocked_reason: record.blockedReason ?? null,
+      created_at: record.createdAt,
+      updated_at: record.updatedAt,
+    };
+  }
+
+  function createExtras(binding: HandleBinding, record: HandleRecord): HandleCreateExtras {
+    return {
+      gates: [{ key: gateKeyOf(binding), limit: MAX_UNFINISHED_PER_PRINCIPAL }],
+      companions: { handle: handleRow(record) },
+      refusal: storeFull,
+    };
+  }
+
+  /**
+   * Inserts a record alone, in one statement: the principal's gate row (see `open_counts`) is
+   * locked and read at its latest, so two inserts cannot both take slot 100.
+   */
+  async function insertAlone(binding: HandleBinding, extras: HandleCreateExtras): Promise<void> {
+    const inserted = await queryRows<{ handle: string }>(
+      db,
+      sql`with gate as (${lockOpenCounts(sql`values (${gateKeyOf(binding)})`)})
+          insert into mcp_handles
+          select h.* from json_populate_record(null::mcp_handles, ${JSON.stringify(extras.companions.handle)}::json) h
+           where (select counted from gate) < ${MAX_UNFINISHED_PER_PRINCIPAL}
+          returning handle`,
+    );
+    if (inserted.length === 0) throw storeFull();
+  }
+
   function bind(binding: HandleBinding): HandleStore {
-    const scope = (handle: string) => and(eq(mcpHandles.handle, handle), eq(mcpHandles.workspaceId, binding.workspaceId));
-
-    const gateKey = principalUnfinishedKey(binding.workspaceId, binding.principalId);
-
-    /** A record's row for `json_populate_record(null::mcp_handles, …)`: every column, by name. */
-    function handleRow(record: HandleRecord): Record<string, unknown> {
-      return {
-        handle: record.handle,
-        workspace_id: record.workspaceId,
-        principal_id: record.principalId,
-        client_id: record.clientId,
-        grant_id: record.grantId,
-        grant_generation: record.grantGeneration,
-        origin: record.origin,
-        kind: record.kind,
-        state: record.state,
-        version: record.version,
-        session_id: record.sessionId ?? null,
-        ask_id: record.askId ?? null,
-        revision: record.revision,
-        surface_sha256: record.surfaceSha256 ?? null,
-        title: record.title,
-        expires_at: record.expiresAt ?? null,
-        intent: record.intent ?? null,
-        pending: record.pending ?? null,
-        confirmed: record.confirmed ?? null,
-        sealed: sealedOf(record.handle, { humanUrl: record.humanUrl, response: record.response } as SealedData),
-        blocked_reason: record.blockedReason ?? null,
-        created_at: record.createdAt,
-        updated_at: record.updatedAt,
-      };
-    }
-
-    function createExtras(record: HandleRecord): HandleCreateExtras {
-      return {
-        gates: [{ key: gateKey, limit: MAX_UNFINISHED_PER_PRINCIPAL }],
-        companions: { handle: handleRow(record) },
-        refusal: storeFull,
-      };
-    }
-
-    /**
-     * Inserts a record alone, in one statement: the principal's gate row (see `open_counts`) is
-     * locked and read at its latest, so two inserts cannot both take slot 100.
-     */
-    async function insertAlone(extras: HandleCreateExtras): Promise<void> {
-      const inserted = await queryRows<{ handle: string }>(
-        db,
-        sql`with gate as (${lockOpenCounts(sql`values (${gateKey})`)})
-            insert into mcp_handles
-            select h.* from json_populate_record(null::mcp_handles, ${JSON.stringify(extras.companions.handle)}::json) h
-             where (select counted from gate) < ${MAX_UNFINISHED_PER_PRINCIPAL}
-            returning handle`,
-      );
-      if (inserted.length === 0) throw storeFull();
-    }
-
     return {
       binding,
       async get(handle) {
@@ -300,7 +302,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
       },
       async insert(record, insertOptions) {
         void sweepIfDue();
-        const extras = createExtras(record);
+        const extras = createExtras(binding, record);
         if (insertOptions?.unit) {
           // Written with the unit's create, in its statement, when the unit's work is done.
           const staged = stagedUnits.get(insertOptions.unit);
@@ -309,7 +311,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
           return;
         }
         try {
-          await insertAlone(extras);
+          await insertAlone(binding, extras);
         } catch (error) {
           throw storeError(error);
         }
@@ -340,7 +342,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
           const rows = await db
             .update(mcpHandles)
             .set(set)
-            .where(and(scope(handle), eq(mcpHandles.version, expectedVersion), copyOnly))
+            .where(and(scope(binding, handle), eq(mcpHandles.version, expectedVersion), copyOnly))
             .returning();
           return rows[0] ? decode(rows[0]) : undefined;
         } catch (error) {
@@ -351,7 +353,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
         try {
           const rows = await db
             .delete(mcpHandles)
-            .where(and(scope(handle), eq(mcpHandles.version, expectedVersion), eq(mcpHandles.state, 'create_intent')))
+            .where(and(scope(binding, handle), eq(mcpHandles.version, expectedVersion), eq(mcpHandles.state, 'create_intent')))
             .returning({ handle: mcpHandles.handle });
           return rows.length === 1;
         } catch (error) {
@@ -396,7 +398,7 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
         try {
           const value = await work(unit);
           if (staged.create) await staged.create(staged.handle);
-          else if (staged.handle) await insertAlone(staged.handle);
+          else if (staged.handle) await insertAlone(binding, staged.handle);
           return value;
         } catch (error) {
           throw unitFailure(error);
