@@ -240,18 +240,25 @@ describe.each(['fetch', 'fetch-web'] as Face[])('the edge on the %s face', (face
   });
 
   describe('through to the SDK', () => {
+    /** A real SDK client of `era`, signed in with the test token (its requests through `fetch` when given). */
+    const connect = async (era: 'modern' | 'legacy', through?: typeof fetch) => {
+      const client = new Client(
+        { name: 'edge-test', version: '1' },
+        era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(edge.url), {
+          requestInit: { headers: { Authorization: `Bearer ${edge.token}` } },
+          ...(through ? { fetch: through } : {}),
+        }),
+      );
+      return client;
+    };
+
     it.each(['modern', 'legacy'] as const)(
       '%s client: tools/list, and a tool without a backend answers NOT_CONFIGURED',
       async (era) => {
-        const client = new Client(
-          { name: 'edge-test', version: '1' },
-          era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
-        );
-        await client.connect(
-          new StreamableHTTPClientTransport(new URL(edge.url), {
-            requestInit: { headers: { Authorization: `Bearer ${edge.token}` } },
-          }),
-        );
+        const client = await connect(era);
         const { tools } = await client.listTools();
         expect(tools).toHaveLength(7);
         const result = await client.callTool({
@@ -274,16 +281,7 @@ describe.each(['fetch', 'fetch-web'] as Face[])('the edge on the %s face', (face
           if (typeof init?.body === 'string') sent.push({ headers: new Headers(init.headers), body: JSON.parse(init.body) });
           return fetch(input, init);
         };
-        const client = new Client(
-          { name: 'edge-test', version: '1' },
-          era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
-        );
-        await client.connect(
-          new StreamableHTTPClientTransport(new URL(edge.url), {
-            requestInit: { headers: { Authorization: `Bearer ${edge.token}` } },
-            fetch: capture,
-          }),
-        );
+        const client = await connect(era, capture);
         const args = { handle: 'hdl_aaaaaaaaaaaaaaaaaaaaaaaaaa', revision: 1, wait_ms: 45_000 };
         await client.callTool({ name: 'sess_response', arguments: args });
         await client.close();
