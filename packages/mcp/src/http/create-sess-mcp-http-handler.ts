@@ -102,9 +102,10 @@ function limiterOf(limit: RateLimit | false | undefined, fallback: RateLimit): R
  * preflight, per-IP limit, exactly one `authenticate` and the scope check, per-principal limit,
  * method), then a bounded body (413 / 415 / 408), the raw-body unsafe-key guard answered in the
  * request's era, then `createMcpHandler` (2026-07-28 plus the stateless 2025 fallback) with the
- * body passed parsed. One absolute deadline runs from entry: 408 while the body is arriving, 503
- * while `authenticate` is pending, `needs_resume` for a parked wait; a create, publish or
- * complete already sent is never abandoned. Every response carries `Cache-Control: no-store` and
+ * body passed parsed — a plain sess_response only once its wait is over (`waitEarly`). One
+ * absolute deadline runs from entry: 408 while the body is arriving, 503 while `authenticate` is
+ * pending, `needs_resume` for a parked wait; a create, publish or complete already sent is never
+ * abandoned. Every response carries `Cache-Control: no-store` and
  * `X-Content-Type-Options: nosniff`.
  */
 export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): SessMcpHttpHandler {
@@ -181,14 +182,15 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       return mcp.fetch(request, { authInfo, parsedBody: body });
     };
     // A plain sess_response waits here, before the SDK builds its server for the request: a
-    // parked wait then holds the wait alone (about a third of the memory), and the call the SDK
-    // runs once it settled acts on what it found.
+    // parked wait then holds the wait alone (about half the memory), and the call the SDK runs
+    // once it settled acts on what it found. Should the early wait itself fail, the SDK's call
+    // does all of it.
     const waiting = toolDeps.backend ? plainRequest(incoming.headers, body, 'tools/call', 'sess_response') : undefined;
     if (!waiting) return toSdk();
     return waitEarly({ deps: toolDeps, scope, signal: scope.deadline }, waiting.params.arguments ?? {}).then((early) => {
       scope.early = early;
       return toSdk();
-    });
+    }, toSdk);
   }
 
   async function run(incoming: Incoming, deadline: Deadline): Promise<Response> {
