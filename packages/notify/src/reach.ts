@@ -78,7 +78,7 @@ export function createReachCache(deps: {
         stop.push(unsubscribe);
         listening = true;
       },
-      // Not listening: every create reads (correct, only slower); the bus logs its own failure.
+      // Not listening (the LISTEN failed): nothing is cached and every create reads — correct, only slower.
       () => {},
     );
 
