@@ -15,6 +15,7 @@ import {
   createTestLogger,
   createTestUser,
   findForm,
+  listenForMessage,
   recordSecret,
   sampleAskArguments,
   sampleSurface,
@@ -80,19 +81,9 @@ async function outboxRows(server: AppServer, userId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/**
- * Listens for the server's bus to tell that `userId`'s devices or settings changed; the function
- * it returns resolves once it did (the server's reach cache, subscribed first, heard it before).
- */
-async function reachTold(server: AppServer, userId: string): Promise<() => Promise<void>> {
-  let told!: () => void;
-  const heard = new Promise<void>((resolve) => {
-    told = resolve;
-  });
-  const unlisten = await server.database.bus.subscribe(REACH_CHANNEL, (payload) => {
-    if (payload === userId) told();
-  });
-  return () => heard.finally(unlisten);
+/** Listens for the server's bus to tell that `userId`'s devices or settings changed (its reach cache, subscribed first, hears it before). */
+function reachTold(server: AppServer, userId: string): Promise<() => Promise<void>> {
+  return listenForMessage(server.database.bus, REACH_CHANNEL, userId);
 }
 
 /** A person with an account, a signed-in browser, and (unless told) one device that takes pushes. */

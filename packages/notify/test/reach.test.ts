@@ -9,7 +9,7 @@ import {
   removeDevice,
   saveSettings,
 } from '@sess/notify';
-import { testDriver } from '@sess/testkit';
+import { listenForMessage, testDriver } from '@sess/testkit';
 import { startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -43,22 +43,9 @@ function cacheOf(options: { db?: DbOrTx; database?: Database; emailAvailable?: b
   return cache;
 }
 
-/** Resolves when the bus of `database` tells that `userId`'s reach changed (after the caches heard it: they subscribed first). */
-async function changeTold(userId: string, database: Database = fixture.database): Promise<() => Promise<void>> {
-  let told!: () => void;
-  const heard = new Promise<void>((resolve) => {
-    told = resolve;
-  });
-  const unsubscribe = await database.bus.subscribe(REACH_CHANNEL, (payload) => {
-    if (payload === userId) told();
-  });
-  return async () => {
-    await Promise.race([
-      heard,
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`no ${REACH_CHANNEL} for the person within 5 s`)), 5000)),
-    ]);
-    await unsubscribe();
-  };
+/** Resolves once the bus of `database` tells that `userId`'s reach changed (after the caches heard it: they subscribed first). */
+function changeTold(userId: string, database: Database = fixture.database): Promise<() => Promise<void>> {
+  return listenForMessage(database.bus, REACH_CHANNEL, userId);
 }
 
 /** Runs `change` with the reach triggers off: a change no one is told of (as if its notification were lost). */

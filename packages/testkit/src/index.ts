@@ -1,3 +1,4 @@
+export { listenForMessage } from './bus-message.ts';
 export { createTestDatabase, type TestDatabase } from './database.ts';
 export { createTestUser, createTestWorkspace, signInTestUser, type TestUser } from './factories/accounts.ts';
 export {
