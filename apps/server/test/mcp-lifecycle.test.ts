@@ -241,79 +241,97 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
       ).toBe('waiting');
     });
 
-    it('a plain sess_response (waited for before the SDK builds its server) ends exactly as one the edge leaves to the SDK; the log counts the wait', async () => {
-      const { token } = await h.addPrincipal();
-      const client = await h.connect(token, 'modern');
-      // Raw legacy-era calls: plain, or with a progress token (not plain: the SDK runs the whole call).
-      const respond = async (handle: string, waitMs: number, plain: boolean) => {
-        const params: Record<string, unknown> = { name: 'sess_response', arguments: { handle, revision: 1, wait_ms: waitMs } };
-        if (!plain) params._meta = { progressToken: 'p1' };
-        const response = await fetch(h.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            authorization: `Bearer ${token}`,
-          },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params }),
-        });
-        const text = await response.text();
-        const data = text.startsWith('{')
-          ? text
-          : text
-              .split('\n')
-              .find((l) => l.startsWith('data: '))!
-              .slice(6);
-        return (JSON.parse(data) as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent;
-      };
-      const both = async (handle: string, waitMs: number) => [
-        await respond(handle, waitMs, true),
-        await respond(handle, waitMs, false),
-      ];
-      const create = async () =>
-        interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
+    it.each(['legacy', 'modern'] as const)(
+      '%s era: a plain sess_response (run by the edge, no SDK server) ends byte for byte as one the SDK runs; the log counts the wait',
+      async (era) => {
+        const { token } = await h.addPrincipal();
+        const client = await h.connect(token, 'modern');
+        // Raw calls: plain, or with a progress token (not plain: the SDK runs the whole call).
+        const respond = async (handle: string, waitMs: number, plain: boolean) => {
+          const meta: Record<string, unknown> =
+            era === 'modern'
+              ? {
+                  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                  'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '1' },
+                  'io.modelcontextprotocol/clientCapabilities': {},
+                }
+              : {};
+          if (!plain) meta.progressToken = 'p1';
+          const params: Record<string, unknown> = { name: 'sess_response', arguments: { handle, revision: 1, wait_ms: waitMs } };
+          if (Object.keys(meta).length > 0) params._meta = meta;
+          const eraHeaders: Record<string, string> =
+            era === 'modern'
+              ? { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'sess_response' }
+              : {};
+          const response = await fetch(h.url, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              authorization: `Bearer ${token}`,
+              ...eraHeaders,
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params }),
+          });
+          const text = await response.text();
+          const data = text.startsWith('{')
+            ? text
+            : text
+                .split('\n')
+                .find((l) => l.startsWith('data: '))!
+                .slice(6);
+          const structured = (JSON.parse(data) as { result: { structuredContent: Record<string, unknown> } }).result
+            .structuredContent;
+          return { text, type: response.headers.get('content-type'), structured };
+        };
+        const both = async (handle: string, waitMs: number) => [
+          await respond(handle, waitMs, true),
+          await respond(handle, waitMs, false),
+        ];
+        const create = async () =>
+          interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
 
-      // No answer within wait_ms: waiting, alike.
-      const quiet = await create();
-      const [plainWaiting, sdkWaiting] = await both(quiet.handle, 200);
-      expect(plainWaiting).toEqual(sdkWaiting);
-      expect((plainWaiting as { interaction: Interaction }).interaction.state).toBe('waiting');
+        // No answer within wait_ms: waiting, alike.
+        const quiet = await create();
+        const [plainWaiting, sdkWaiting] = await both(quiet.handle, 200);
+        expect(plainWaiting).toEqual(sdkWaiting);
+        expect((plainWaiting!.structured as { interaction: Interaction }).interaction.state).toBe('waiting');
 
-      // An answer arriving while parked is released with its receipt, alike (the SDK's call acts on what the wait found).
-      for (const plain of [true, false]) {
-        const created = await create();
-        gate.reads.length = 0;
-        const parked = respond(created.handle, 45_000, plain);
-        await expect.poll(() => gate.reads.length).toBe(1);
-        const ok = await submitLinkAnswer(h.runtime, tokenOf(created.humanUrl!), {
-          revision: 1,
-          actionId: 'approve',
-          submitted: { message: `parked ${plain}` },
-        });
-        expect(ok.ok).toBe(true);
-        const released = (await parked) as { interaction: Interaction & { response?: { values: unknown; verified: boolean } } };
-        expect(released.interaction.state).toBe('answered');
-        expect(released.interaction.response).toMatchObject({ values: { message: `parked ${plain}` }, verified: true });
-        // The answer read again: the same release.
-        expect(await respond(created.handle, 0, !plain)).toEqual(released);
-      }
+        // An answer arriving while parked is released with its receipt, alike.
+        for (const plain of [true, false]) {
+          const created = await create();
+          gate.reads.length = 0;
+          const parked = respond(created.handle, 45_000, plain);
+          await expect.poll(() => gate.reads.length).toBe(1);
+          const ok = await submitLinkAnswer(h.runtime, tokenOf(created.humanUrl!), {
+            revision: 1,
+            actionId: 'approve',
+            submitted: { message: `parked ${plain}` },
+          });
+          expect(ok.ok).toBe(true);
+          const released = await parked;
+          const interaction = (released.structured as { interaction: Interaction & { response?: unknown } }).interaction;
+          expect(interaction.state).toBe('answered');
+          expect(interaction.response).toMatchObject({ values: { message: `parked ${plain}` }, verified: true });
+          // The answer read again the other way: the same bytes (a whole result, its receipt included).
+          expect(await respond(created.handle, 0, !plain)).toEqual(released);
+        }
 
-      // The tool's log line counts the wait in both: the operator sees how long the call took. (Had
-      // the plain call's line not taken the wait's start, it would say about 1 ms: the SDK ran its
-      // tool only once the wait was over.)
-      const logged = lines
-        .map((line) => JSON.parse(line) as { event?: string; tool?: string; handle?: string; ms?: number })
-        .filter((line) => line.event === 'mcp.tool' && line.handle === quiet.handle);
-      expect(logged).toHaveLength(2);
-      for (const line of logged) expect(line.ms).toBeGreaterThanOrEqual(190);
+        // The tool's log line counts the wait in both: the operator sees how long the call took.
+        const logged = lines
+          .map((line) => JSON.parse(line) as { event?: string; tool?: string; handle?: string; ms?: number })
+          .filter((line) => line.event === 'mcp.tool' && line.handle === quiet.handle);
+        expect(logged).toHaveLength(2);
+        for (const line of logged) expect(line.ms).toBeGreaterThanOrEqual(190);
 
-      // A call that fails before reading fails at once, not after its wait.
-      const started = Date.now();
-      const [plainMissing, sdkMissing] = await both('hdl_zzzzzzzzzzzzzzzzzzzzzzzzzz', 45_000);
-      expect(Date.now() - started).toBeLessThan(1000);
-      expect(plainMissing).toEqual(sdkMissing);
-      expect(plainMissing).toMatchObject({ error: { code: 'HANDLE_NOT_FOUND' } });
-    });
+        // A call that fails before reading fails at once, not after its wait.
+        const started = Date.now();
+        const [plainMissing, sdkMissing] = await both('hdl_zzzzzzzzzzzzzzzzzzzzzzzzzz', 45_000);
+        expect(Date.now() - started).toBeLessThan(1000);
+        expect(plainMissing).toEqual(sdkMissing);
+        expect(plainMissing!.structured).toMatchObject({ error: { code: 'HANDLE_NOT_FOUND' } });
+      },
+    );
 
     it('a client that disconnects releases its parked wait at once', async () => {
       const { token } = await h.addPrincipal();

@@ -1,7 +1,7 @@
 import type { Logger } from '@sess/core';
 import type { ReceiptKeySet } from '@sess/receipts';
-import type { HandleBinding, HandleRecord, HandleStore } from './ports/handle-store.ts';
-import type { BackendContext, SessBackend, SessionView } from './ports/sess-backend.ts';
+import type { HandleBinding, HandleStore } from './ports/handle-store.ts';
+import type { BackendContext, SessBackend } from './ports/sess-backend.ts';
 
 /**
  * The authenticated caller, as the hosting runtime's `authenticate` returns it. The edge never
@@ -36,21 +36,6 @@ export interface ToolDeps {
   maxWaitMs: number;
 }
 
-/**
- * A sess_response wait a host ran before building its MCP server (`waitEarly`), so a parked wait
- * holds only the wait: the handle record it loaded and, when it waited, how the read settled. The
- * call it was for then acts on it (`RequestScope.early`) instead of loading and reading again.
- */
-export interface EarlyResponseRead {
-  /** When the host began it (`performance.now()`): the call's timing counts the wait. */
-  startedAt: number;
-  handle: string;
-  revision: number;
-  record: HandleRecord;
-  /** Absent when the call needs no waiting read (an answer saved already, an Ask, an end state). */
-  settled?: { view: SessionView } | { error: unknown };
-}
-
 /** What one HTTP request brings: its authority, its bound store and its deadline. */
 export interface RequestScope {
   principal: SessPrincipal;
@@ -58,8 +43,6 @@ export interface RequestScope {
   store: HandleStore;
   /** Aborts at the request's absolute deadline or when the client goes away. */
   deadline: AbortSignal;
-  /** A sess_response wait the host already ran for this request's one call (see `waitEarly`). */
-  early?: EarlyResponseRead | undefined;
 }
 
 /** Everything a tool operation sees. */

@@ -8,7 +8,6 @@ export {
 } from './backends/http-backend.ts';
 export {
   backendContext,
-  type EarlyResponseRead,
   type ReceiptVerification,
   type RequestScope,
   type SessPrincipal,
@@ -56,4 +55,3 @@ export {
   resultText,
 } from './results.ts';
 export type { ListedInteraction } from './verbs/list-interactions.ts';
-export { waitEarly } from './verbs/read-response.ts';

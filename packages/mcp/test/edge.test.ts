@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Server } from '@modelcontextprotocol/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { plainRequest } from '../src/http/plain-request.ts';
 import {
   type EdgeServer,
@@ -274,7 +275,7 @@ describe.each(['fetch', 'fetch-web'] as Face[])('the edge on the %s face', (face
     );
 
     it.each(['modern', 'legacy'] as const)(
-      '%s client: its sess_response is a plain request, so the edge waits before the SDK builds a server',
+      '%s client: its tool calls are plain requests, so the edge runs them without the SDK building a server',
       async (era) => {
         const sent: Array<{ headers: Headers; body: unknown }> = [];
         const capture: typeof fetch = async (input, init) => {
@@ -286,7 +287,7 @@ describe.each(['fetch', 'fetch-web'] as Face[])('the edge on the %s face', (face
         await client.callTool({ name: 'sess_response', arguments: args });
         await client.close();
         const call = sent.find((s) => (s.body as { method?: string }).method === 'tools/call')!;
-        expect(plainRequest(call.headers, call.body, 'tools/call', 'sess_response')).toMatchObject({
+        expect(plainRequest(call.headers, call.body, 'tools/call', new Set(['sess_response']))).toMatchObject({
           era,
           params: { name: 'sess_response', arguments: args },
         });
@@ -445,5 +446,87 @@ describe('the cached tools/list', () => {
     });
     expect(mismatch.status).toBe(400);
     expect(await mismatch.json()).toMatchObject({ error: { code: -32020 } });
+  });
+});
+
+describe('plain tool calls, run by the edge in the SDK’s framing', () => {
+  let plain: EdgeServer;
+  let sdk: EdgeServer;
+  beforeAll(async () => {
+    plain = await startEdgeServer('fetch');
+    sdk = await startEdgeServer('fetch', { answerPlainCalls: false, database: plain.database });
+  });
+  afterAll(async () => {
+    await sdk?.close();
+    await plain?.close();
+  });
+
+  const callTool = async (
+    edge: EdgeServer,
+    era: 'modern' | 'legacy',
+    id: string | number,
+    name: string,
+    args: Record<string, unknown>,
+  ) => {
+    const params = { name, arguments: args };
+    const body =
+      era === 'modern'
+        ? modernBody('tools/call', params, id)
+        : JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params });
+    const headers = era === 'modern' ? modernHeaders('tools/call', name) : LEGACY_HEADERS;
+    const response = await fetch(edge.url, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${edge.token}` },
+      body,
+    });
+    return {
+      status: response.status,
+      headers: [...response.headers].filter(([key]) => key !== 'date' && key !== 'content-length' && key !== 'keep-alive'),
+      text: await response.text(),
+    };
+  };
+
+  // No backend here: sess_ask is a tool error (NOT_CONFIGURED), sess_list a result, sess_response's bad arguments an error.
+  const CALLS: Array<[string, Record<string, unknown>]> = [
+    ['sess_ask', { question: 'Lunch?', fields: [{ name: 'yes', label: 'Yes?', type: 'boolean' }] }],
+    ['sess_list', {}],
+    ['sess_response', { handle: 'not-a-handle', revision: 0 }],
+  ];
+
+  it.each(['modern', 'legacy'] as const)('%s: byte for byte what the SDK answers, headers and framing too', async (era) => {
+    for (const id of [1, 'a"b\\c\u2028', 9_007_199_254_740_991]) {
+      for (const [name, args] of CALLS) {
+        const fromEdge = await callTool(plain, era, id, name, args);
+        const fromSdk = await callTool(sdk, era, id, name, args);
+        expect(fromEdge).toEqual(fromSdk);
+        expect(fromEdge.status).toBe(200);
+        expect(fromEdge.text).toContain(`"id":${JSON.stringify(id)}`);
+      }
+    }
+  });
+
+  it('the SDK builds no server for a plain call, and does for anything else (which still ends alike)', async () => {
+    const built = vi.spyOn(Server.prototype, 'setRequestHandler');
+    try {
+      await callTool(plain, 'modern', 1, 'sess_list', {});
+      await callTool(plain, 'legacy', 1, 'sess_list', {});
+      expect(built).not.toHaveBeenCalled();
+      // A progress token makes the call not plain: the SDK runs it.
+      const withProgress = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'sess_list', arguments: {}, _meta: { progressToken: 'p' } },
+      });
+      const response = await fetch(plain.url, {
+        method: 'POST',
+        headers: { ...LEGACY_HEADERS, authorization: `Bearer ${plain.token}` },
+        body: withProgress,
+      });
+      expect(await response.text()).toContain('"structuredContent":{"interactions":[]}');
+      expect(built).toHaveBeenCalledWith('tools/call', expect.any(Function));
+    } finally {
+      built.mockRestore();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { SessResponseInputSchema } from '@sess/contract';
 import { isSessError, SessError } from '@sess/core';
 import { parseArguments } from '@sess/surface';
-import { backendContext, type EarlyResponseRead, type ToolCall } from '../call.ts';
+import { backendContext, type ToolCall } from '../call.ts';
 import type { HandleRecord, SavedResponse } from '../ports/handle-store.ts';
 import type { AskView, SessionView } from '../ports/sess-backend.ts';
 import type { AskResult, InteractionResult, ResponseResult } from '../results.ts';
@@ -166,13 +166,16 @@ async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<Intera
   return interaction;
 }
 
-/** Everything before the waiting read: the checked record and the wait, or the step that ends the call without one. */
-type Plan = { record: HandleRecord; waitMs: number } | { record: HandleRecord; finish: () => Promise<InteractionResult> };
-
-async function plan(call: ToolCall, args: ResponseArgs, known: HandleRecord | undefined): Promise<Plan> {
+/**
+ * sess_response: a bounded wait for the answer to exactly this revision. An answer is released
+ * only after its receipt verified for this session, revision, event, Surface and workspace and
+ * one more read confirmed the session is still there; a saved answer is re-confirmed the same
+ * way on every call. An Ask is read once, without waiting.
+ */
+export async function readResponse(call: ToolCall, rawArgs: unknown): Promise<InteractionResult> {
+  const args: ResponseArgs = parseArguments(SessResponseInputSchema, rawArgs);
   if (!call.deps.backend) throw new SessError('NOT_CONFIGURED', 'Sess is not configured to read answers here.');
-  const record = known ?? (await loadHandle(call.scope, args.handle));
-  const finished = (result: InteractionResult): Plan => ({ record, finish: () => Promise.resolve(result) });
+  const record = await loadHandle(call.scope, args.handle);
 
   switch (record.state) {
     case 'create_intent':
@@ -182,10 +185,10 @@ async function plan(call: ToolCall, args: ResponseArgs, known: HandleRecord | un
     case 'cancelled':
     case 'expired':
       if (args.revision !== record.revision) break;
-      return finished(base(record, record.state));
+      return base(record, record.state);
     case 'completed':
       if (args.revision !== record.revision) break;
-      return finished(base(record, 'completed'));
+      return base(record, 'completed');
     default:
       break;
   }
@@ -202,82 +205,25 @@ async function plan(call: ToolCall, args: ResponseArgs, known: HandleRecord | un
       { currentRevision: record.revision },
     );
   }
-  if (record.kind === 'ask') return { record, finish: () => readAskOnce(call, record) };
+  if (record.kind === 'ask') return readAskOnce(call, record);
 
-  const saved = record.state === 'answered' ? record.response : undefined;
-  if (saved) {
-    return {
-      record,
-      finish: async () => {
-        await confirmStillCurrent(call, record, saved.eventId);
-        const interaction = base(record, 'answered');
-        interaction.response = released(saved);
-        return interaction;
-      },
-    };
+  if (record.state === 'answered' && record.response) {
+    await confirmStillCurrent(call, record, record.response.eventId);
+    const interaction = base(record, 'answered');
+    interaction.response = released(record.response);
+    return interaction;
   }
-  return { record, waitMs: Math.min(args.wait_ms ?? call.deps.maxWaitMs, call.deps.maxWaitMs) };
-}
 
-/** The waiting read's outcome as a value: it is kept (possibly for 45 s) and acted on later. */
-function settledRead(call: ToolCall, record: HandleRecord, waitMs: number): Promise<NonNullable<EarlyResponseRead['settled']>> {
-  return read(call, record, waitMs, call.signal).then(
-    (view) => ({ view }),
-    (error: unknown) => ({ error }),
-  );
-}
-
-/** An answer, an end state or still waiting, from how the waiting read settled. */
-function afterRead(call: ToolCall, record: HandleRecord, settled: NonNullable<EarlyResponseRead['settled']>) {
-  if ('view' in settled) return actOnRead(call, record, settled.view);
-  const error = settled.error;
-  if (isSessError(error) && error.code === 'SESS_PROTOCOL_ERROR') throw error;
-  const failure = classifyBackendError(error, call.signal);
-  if (failure.kind === 'aborted') return base(record, 'needs_resume');
-  throw readFailure(failure);
-}
-
-/**
- * sess_response: a bounded wait for the answer to exactly this revision. An answer is released
- * only after its receipt verified for this session, revision, event, Surface and workspace and
- * one more read confirmed the session is still there; a saved answer is re-confirmed the same
- * way on every call. An Ask is read once, without waiting.
- */
-export async function readResponse(call: ToolCall, rawArgs: unknown): Promise<InteractionResult> {
-  const args: ResponseArgs = parseArguments(SessResponseInputSchema, rawArgs);
-  // What the host already loaded and waited for, when this is the call it was for (used once).
-  const early = call.scope.early;
-  const known = early && early.handle === args.handle && early.revision === args.revision ? early : undefined;
-  if (early) call.scope.early = undefined;
-  const step = await plan(call, args, known?.record);
-  if ('finish' in step) return step.finish();
-  if (known?.settled) return afterRead(call, step.record, known.settled);
+  const waitMs = Math.min(args.wait_ms ?? call.deps.maxWaitMs, call.deps.maxWaitMs);
   // Returned, not awaited: while the read is parked, this frame has already ended.
-  return settledRead(call, step.record, step.waitMs).then((settled) => afterRead(call, step.record, settled));
-}
-
-/**
- * The same call's load and waiting read, run by a host before it builds its MCP server (the
- * HTTP edge, for a plain sess_response): resolves when the read settled, with what the call then
- * acts on (set it as `scope.early`), or undefined when the call would fail before reading — the
- * call itself then fails the same way. Nothing is released or saved here: the call does that,
- * with every check, on its own turn.
- */
-export function waitEarly(call: ToolCall, rawArgs: unknown): Promise<EarlyResponseRead | undefined> {
-  const startedAt = performance.now();
-  let args: ResponseArgs;
-  try {
-    args = parseArguments(SessResponseInputSchema, rawArgs);
-  } catch {
-    return Promise.resolve(undefined);
-  }
-  return plan(call, args, undefined).then(
-    (step) => {
-      const early: EarlyResponseRead = { startedAt, handle: args.handle, revision: args.revision, record: step.record };
-      if ('finish' in step) return early;
-      return settledRead(call, step.record, step.waitMs).then((settled) => ({ ...early, settled }));
+  return read(call, record, waitMs, call.signal).then(
+    (view) => actOnRead(call, record, view),
+    (error: unknown) => {
+      if (isSessError(error) && error.code === 'SESS_PROTOCOL_ERROR') throw error;
+      const failure = classifyBackendError(error, call.signal);
+      if (failure.kind === 'aborted') return base(record, 'needs_resume');
+      throw readFailure(failure);
     },
-    () => undefined,
   );
 }
 

@@ -2,21 +2,20 @@ import type { IncomingMessage } from 'node:http';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { MAX_WAIT_MS } from '@sess/contract';
 import { createRateLimiter, type Logger, type RateLimiter } from '@sess/core';
-import {
-  type HandleBinding,
-  type HandleStoreFactory,
-  type ReceiptVerification,
-  type RequestScope,
-  type SessBackend,
-  type ToolDeps,
-  waitEarly,
+import type {
+  HandleBinding,
+  HandleStoreFactory,
+  ReceiptVerification,
+  RequestScope,
+  SessBackend,
+  ToolDeps,
 } from '@sess/interactions';
-import { createServerFactory } from '../tools/build-server.ts';
+import { createServerFactory, createToolRunner, TOOL_NAMES } from '../tools/build-server.ts';
 import { Deadline } from './deadline.ts';
 import type { Authenticate, EdgeRequest, EdgeSettings, Incoming } from './edge-request.ts';
 import { EDGE_STEPS } from './edge-steps.ts';
 import { isEventStream, toIncoming, untilStreamEnds } from './incoming.ts';
-import { plainRequest } from './plain-request.ts';
+import { createCallFrames, plainToolCall } from './plain-calls.ts';
 import { corsHeaders, createHostAllowlist, createOriginAllowlist, isOriginAllowed } from './preflight.ts';
 import { ALWAYS_HEADERS, jsonRpcError } from './responses.ts';
 import { createToolsListCache } from './tools-list-cache.ts';
@@ -62,6 +61,8 @@ export interface SessMcpHttpHandlerOptions {
   maxWaitMs?: number;
   /** Answer plain tools/list requests from the SDK's own cached answer (default true). */
   cacheToolsList?: boolean;
+  /** Run plain tool calls without the SDK's per-request server, in its own framing (default true). */
+  answerPlainCalls?: boolean;
   /** Per-principal and per-IP limits; `false` turns one off. */
   rateLimit?: { perPrincipal?: RateLimit | false; perIp?: RateLimit | false };
   logger?: Logger;
@@ -102,7 +103,8 @@ function limiterOf(limit: RateLimit | false | undefined, fallback: RateLimit): R
  * preflight, per-IP limit, exactly one `authenticate` and the scope check, per-principal limit,
  * method), then a bounded body (413 / 415 / 408), the raw-body unsafe-key guard answered in the
  * request's era, then `createMcpHandler` (2026-07-28 plus the stateless 2025 fallback) with the
- * body passed parsed — a plain sess_response only once its wait is over (`waitEarly`). One
+ * body passed parsed — or, for a plain tool call, the tool run at once and its result put in the
+ * SDK's own framing for that era (./plain-calls.ts). One
  * absolute deadline runs from entry: 408 while the body is arriving, 503 while `authenticate` is
  * pending, `needs_resume` for a parked wait; a create, publish or complete already sent is never
  * abandoned. Every response carries `Cache-Control: no-store` and
@@ -127,17 +129,17 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     now: options.now ?? (() => new Date()),
     maxWaitMs: Math.min(options.maxWaitMs ?? MAX_WAIT_MS, MAX_WAIT_MS),
   };
-  const buildServer = createServerFactory(
-    toolDeps,
-    (ctx) => (ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined),
-    // The deadline ends when the client leaves (the socket closes or the request aborts) or time is up.
-    { deadlineCoversRequest: true },
-  );
+  // The deadline ends when the client leaves (the socket closes or the request aborts) or time is up.
+  const tools = createToolRunner(toolDeps, { deadlineCoversRequest: true });
+  const buildServer = createServerFactory(tools, (ctx) => (ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined));
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const mcp = createMcpHandler(buildServer, {
     legacy: 'stateless',
-    maxRequestBodySize: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxRequestBodySize: maxBodyBytes,
     onerror: (error) => logger?.debug({ event: 'mcp.sdk.rejected', err: error.message }, 'sdk rejected a request'),
   });
+  const callFrames = options.answerPlainCalls === false ? undefined : createCallFrames(maxBodyBytes);
+  const toolNames: ReadonlySet<string> = new Set(TOOL_NAMES);
 
   const edge: EdgeSettings = {
     authenticate: options.authenticate,
@@ -146,18 +148,19 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     origins,
     requiredScopes,
     resourceMetadataUrl: options.resourceMetadataUrl,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes,
     ipLimiter: limiterOf(options.rateLimit?.perIp, DEFAULT_PER_IP),
     principalLimiter: limiterOf(options.rateLimit?.perPrincipal, DEFAULT_PER_PRINCIPAL),
-    toolsList:
-      options.cacheToolsList === false
-        ? undefined
-        : createToolsListCache(mcp, { token: '[not forwarded]', clientId: 'sess-cache', scopes: [...requiredScopes] }),
+    toolsList: options.cacheToolsList === false ? undefined : createToolsListCache(mcp),
     logger,
   };
 
-  /** Past every step: the request's scope, bound store and deadline, and the SDK's answer. */
-  async function dispatch({ incoming, deadline, principal, body }: EdgeRequest): Promise<Response> {
+  /**
+   * Past every step: the request's scope, bound store and deadline; a plain tool call run here,
+   * anything else through the SDK. Promise reactions rather than an async function: a parked
+   * wait would keep its frame for up to 45 s.
+   */
+  function dispatch({ incoming, deadline, principal, body }: EdgeRequest): Promise<Response> {
     const who = principal!;
     const binding: HandleBinding = {
       origin: servedOrigin(endpointProtocol, incoming.host!),
@@ -181,16 +184,15 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       scopes.set(request, scope);
       return mcp.fetch(request, { authInfo, parsedBody: body });
     };
-    // A plain sess_response waits here, before the SDK builds its server for the request: a
-    // parked wait then holds the wait alone (about half the memory), and the call the SDK runs
-    // once it settled acts on what it found. Should the early wait itself fail, the SDK's call
-    // does all of it.
-    const waiting = toolDeps.backend ? plainRequest(incoming.headers, body, 'tools/call', 'sess_response') : undefined;
-    if (!waiting) return toSdk();
-    return waitEarly({ deps: toolDeps, scope, signal: scope.deadline }, waiting.params.arguments ?? {}).then((early) => {
-      scope.early = early;
-      return toSdk();
-    }, toSdk);
+    const call = callFrames ? plainToolCall(incoming.headers, body, toolNames) : undefined;
+    if (!call || !callFrames) return toSdk();
+    return callFrames
+      .frame(call.era)
+      .then((frame) =>
+        frame
+          ? tools.call(call.name, call.args, () => scope).then((result) => callFrames.answer(frame, call.id, result))
+          : toSdk(),
+      );
   }
 
   async function run(incoming: Incoming, deadline: Deadline): Promise<Response> {
@@ -263,6 +265,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
 
     async close() {
       await mcp.close();
+      await callFrames?.close();
     },
   };
 }

@@ -6,6 +6,7 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
+const TOOLS: ReadonlySet<string> = new Set(['sess_response', 'sess_ask']);
 const ARGS = { handle: 'hdl_aaaaaaaaaaaaaaaaaaaaaaaaaa', revision: 1, wait_ms: 45_000 };
 const modernHeaders = (name = 'sess_response') =>
   new Headers({
@@ -25,33 +26,36 @@ const call = (params: Record<string, unknown>, envelope: Record<string, unknown>
   ...envelope,
 });
 
-describe('plainRequest: a tools/call of one tool', () => {
+describe('plainRequest: a tools/call of one of the tools', () => {
   it('takes the modern and the legacy shape, with their arguments', () => {
     expect(
-      plainRequest(modernHeaders(), call({ name: 'sess_response', arguments: ARGS, _meta: META }), 'tools/call', 'sess_response'),
+      plainRequest(modernHeaders(), call({ name: 'sess_response', arguments: ARGS, _meta: META }), 'tools/call', TOOLS),
     ).toEqual({
       era: 'modern',
       id: 7,
       params: { name: 'sess_response', arguments: ARGS, _meta: META },
     });
-    expect(
-      plainRequest(legacyHeaders(), call({ name: 'sess_response', arguments: ARGS }), 'tools/call', 'sess_response'),
-    ).toMatchObject({
+    expect(plainRequest(legacyHeaders(), call({ name: 'sess_response', arguments: ARGS }), 'tools/call', TOOLS)).toMatchObject({
       era: 'legacy',
       params: { arguments: ARGS },
     });
     expect(
-      plainRequest(
-        legacyHeaders({ 'mcp-protocol-version': '2025-06-18' }),
-        call({ name: 'sess_response' }),
-        'tools/call',
-        'sess_response',
-      ),
+      plainRequest(legacyHeaders({ 'mcp-protocol-version': '2025-06-18' }), call({ name: 'sess_response' }), 'tools/call', TOOLS),
     ).toMatchObject({ era: 'legacy' });
+    // What real clients declare: capabilities and a titled identity, as the SDK's schemas take them.
+    const declared = {
+      ...META,
+      'io.modelcontextprotocol/clientInfo': { name: 'claude-code', title: 'Claude Code', version: '2.1.0' },
+      'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: true }, sampling: {}, elicitation: {} },
+    };
+    expect(
+      plainRequest(modernHeaders('sess_ask'), call({ name: 'sess_ask', arguments: {}, _meta: declared }), 'tools/call', TOOLS),
+    ).toMatchObject({ era: 'modern', params: { name: 'sess_ask' } });
   });
 
   it.each([
-    ['another tool', modernHeaders(), call({ name: 'sess_ask', arguments: ARGS, _meta: META })],
+    ['a tool not in the set', modernHeaders('sess_list'), call({ name: 'sess_list', arguments: {}, _meta: META })],
+    ['a name that is not a string', legacyHeaders(), call({ name: ['sess_response'], arguments: ARGS })],
     ['a header naming another tool', modernHeaders('sess_ask'), call({ name: 'sess_response', arguments: ARGS, _meta: META })],
     [
       'a params key the edge does not know',
@@ -59,6 +63,24 @@ describe('plainRequest: a tools/call of one tool', () => {
       call({ name: 'sess_response', arguments: ARGS, task: {}, _meta: META }),
     ],
     ['a progress token', modernHeaders(), call({ name: 'sess_response', arguments: ARGS, _meta: { ...META, progressToken: 1 } })],
+    [
+      'client capabilities the SDK would refuse',
+      modernHeaders(),
+      call({
+        name: 'sess_response',
+        arguments: ARGS,
+        _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: 'yes' } } },
+      }),
+    ],
+    [
+      'client info the SDK would refuse',
+      modernHeaders(),
+      call({
+        name: 'sess_response',
+        arguments: ARGS,
+        _meta: { ...META, 'io.modelcontextprotocol/clientInfo': { name: 'probe', version: 1 } },
+      }),
+    ],
     ['no metadata in the modern era', modernHeaders(), call({ name: 'sess_response', arguments: ARGS })],
     [
       'metadata in the legacy era',
@@ -89,6 +111,6 @@ describe('plainRequest: a tools/call of one tool', () => {
       call({ name: 'sess_response', arguments: ARGS }),
     ],
   ])('leaves to the SDK: %s', (_case, headers, body) => {
-    expect(plainRequest(headers, body, 'tools/call', 'sess_response')).toBeUndefined();
+    expect(plainRequest(headers, body, 'tools/call', TOOLS)).toBeUndefined();
   });
 });

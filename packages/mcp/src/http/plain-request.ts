@@ -1,9 +1,11 @@
+import { isSpecType } from '@modelcontextprotocol/server';
+
 /*
- * The edge answers a few requests itself, or before the SDK sees them (a cached tools/list; a
- * sess_response wait parked ahead of the SDK's per-request server). It does so only for a plain,
- * well-formed request the SDK would take as it is: anything unusual — another key, extra
- * metadata, a header that does not match the body — goes to the SDK at once, which stays the
- * one authority on the wire.
+ * The edge answers a few requests without running the SDK for each (a cached tools/list; a tool
+ * call, in the SDK's own framing: ./sdk-frames.ts). It does so only for a plain, well-formed
+ * request the SDK would take as it is: anything unusual — another key, extra metadata, a header
+ * that does not match the body — goes to the SDK at once, which stays the one authority on the
+ * wire.
  */
 
 export const MODERN = '2026-07-28';
@@ -27,25 +29,28 @@ function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>):
   return true;
 }
 
-/** The 2026-07-28 request metadata exactly as a client sends it, and nothing more. */
+/**
+ * The 2026-07-28 request metadata exactly as a client sends it, and nothing more: the client's
+ * capabilities and identity as the SDK's own schemas accept them.
+ */
 function plainModernMeta(meta: unknown): boolean {
   if (!isPlainObject(meta) || !onlyKeys(meta, META_KEYS) || meta['io.modelcontextprotocol/protocolVersion'] !== MODERN)
     return false;
-  if (!isPlainObject(meta['io.modelcontextprotocol/clientCapabilities'])) return false;
+  if (!isSpecType.ClientCapabilities(meta['io.modelcontextprotocol/clientCapabilities'])) return false;
   const info = meta['io.modelcontextprotocol/clientInfo'];
-  return info === undefined || (isPlainObject(info) && typeof info.name === 'string' && typeof info.version === 'string');
+  return info === undefined || isSpecType.Implementation(info);
 }
 
 /**
- * A plain request of `method` (for tools/call, of the tool `tool`): its era and id, or undefined.
- * Its params hold exactly `paramKeys` (tools/call: `name` and `arguments`, an object or absent)
- * plus, in the modern era, the `_meta` every such request carries.
+ * A plain request of `method` (for tools/call, of one of `tools`): its era, id and params, or
+ * undefined. Its params hold nothing else (tools/call: `name` and `arguments`, an object or
+ * absent) but, in the modern era, the `_meta` every such request carries.
  */
 export function plainRequest(
   headers: Headers,
   body: unknown,
   method: 'tools/list' | 'tools/call',
-  tool?: string,
+  tools?: ReadonlySet<string>,
 ): { era: Era; id: Id; params: Record<string, unknown> } | undefined {
   if (!isPlainObject(body) || body.method !== method || body.jsonrpc !== '2.0' || !onlyKeys(body, ENVELOPE_KEYS)) return;
   const id = body.id;
@@ -53,13 +58,16 @@ export function plainRequest(
   const params = body.params ?? {};
   if (!isPlainObject(params)) return;
   const { _meta: meta, ...rest } = params;
+  let tool: string | null = null;
   if (method === 'tools/call') {
-    if (rest.name !== tool || Object.keys(rest).some((key) => key !== 'name' && key !== 'arguments')) return;
+    if (typeof rest.name !== 'string' || !tools?.has(rest.name)) return;
+    if (Object.keys(rest).some((key) => key !== 'name' && key !== 'arguments')) return;
     if (rest.arguments !== undefined && !isPlainObject(rest.arguments)) return;
+    tool = rest.name;
   } else if (Object.keys(rest).length > 0) return;
   const version = headers.get('mcp-protocol-version');
   if (version === MODERN) {
-    if (headers.get('mcp-method') !== method || headers.get('mcp-name') !== (tool ?? null)) return;
+    if (headers.get('mcp-method') !== method || headers.get('mcp-name') !== tool) return;
     return plainModernMeta(meta) ? { era: 'modern', id, params } : undefined;
   }
   if (version !== null && !LEGACY_VERSIONS.has(version)) return;

@@ -47,10 +47,14 @@ function runOperation(
   );
 }
 
-/** An MCP tool error (`isError: true`) whose structured content is `{ error }`. */
+/**
+ * An MCP tool error (`isError: true`) whose structured content is `{ error }`. Its members in the
+ * order the SDK's result schema puts them on the wire, so an answer the edge frames itself is
+ * byte for byte the SDK's.
+ */
 export function toolError(error: SessError): CallToolResult {
   const structured = { error: errorBody(error) };
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
 }
 
 /**
@@ -62,7 +66,6 @@ function handleOf(args: unknown): string | undefined {
   return typeof handle === 'string' && isId('handle', handle) ? handle : undefined;
 }
 
-/** How the adapter finds the scope of the request a server instance serves (the host decides). */
 /**
  * Finds a request's scope. The HTTP edge looks up the request it authenticated (at once); a stdio
  * host resolves its one scope on the first tool call (a promise). A thrown `SessError` (no API key,
@@ -70,7 +73,7 @@ function handleOf(args: unknown): string | undefined {
  */
 export type ScopeResolver = (ctx: McpRequestContext) => RequestScope | undefined | Promise<RequestScope | undefined>;
 
-export interface ServerFactoryOptions {
+export interface ToolRunnerOptions {
   /**
    * True when the scope's deadline already aborts whenever the SDK request's signal would (the
    * HTTP edge: one request per connection, its deadline ends when the client leaves): a wait then
@@ -79,20 +82,37 @@ export interface ServerFactoryOptions {
    */
   deadlineCoversRequest?: boolean;
 }
+/** The tools, runnable by a host: through the SDK's server (`createServerFactory`) or directly (the HTTP edge). */
+export interface ToolRunner {
+  /** tools/list's result, made once (the JSON Schemas converted once). */
+  readonly listing: ListToolsResult;
+  /** Whether `name` is one of the tools. */
+  has(name: string): name is ToolName;
+  /**
+   * Runs one call of a tool: always a CallToolResult, a failure being a tool error. It takes the
+   * SDK request's abort signal (when there is one), not its whole context: a parked wait's frame
+   * keeps everything it was passed for up to 45 s.
+   */
+  call(
+    name: ToolName,
+    args: unknown,
+    resolveScope: () => ReturnType<ScopeResolver>,
+    requestSignal?: AbortSignal,
+  ): Promise<CallToolResult>;
+  /** The advertised output schema of a tool (the SDK projects a result against it). */
+  outputSchema(name: ToolName): Record<string, unknown>;
+}
 
-/**
- * Builds the per-request server factory. Everything costly is made once here: the tools/list
- * result (the JSON Schemas converted once) and the handlers. Each request only constructs a
- * low-level `Server` and attaches two prepared request handlers — no per-request tool
- * registration, schema conversion or schema scan, which is where `McpServer` spends its time.
- * The scope of each request comes from `scopeOf` (the HTTP edge looks it up by the request it
- * authenticated; a stdio host has one fixed scope), never from headers or `authInfo`.
- */
-export function createServerFactory(
-  deps: ToolDeps,
-  scopeOf: ScopeResolver,
-  options: ServerFactoryOptions = {},
-): (ctx: McpRequestContext) => Server {
+/** The server every host speaks as: its identity, instructions and capabilities. */
+export function newSessServer(): Server {
+  return new Server(SERVER_INFO, {
+    instructions: SERVER_INSTRUCTIONS,
+    capabilities: { tools: { listChanged: false } },
+  });
+}
+
+/** The tools with everything costly made once: the tools/list result and the output schemas. */
+export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}): ToolRunner {
   const outputs = new Map<string, Record<string, unknown>>();
   const listing = {
     tools: TOOL_NAMES.map((name) => {
@@ -108,28 +128,22 @@ export function createServerFactory(
         annotations: tool.annotations,
       };
     }),
-  };
+  } as unknown as ListToolsResult;
 
-  /**
-   * Runs one tool call. It takes the SDK request's abort signal, not its whole context: a parked
-   * wait's frame keeps everything it was passed for up to 45 s.
-   */
-  async function callTool(
-    name: string,
+  async function call(
+    name: ToolName,
     args: unknown,
-    requestSignal: AbortSignal,
     resolveScope: () => ReturnType<ScopeResolver>,
-  ) {
-    if (!outputs.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
-    let started = performance.now();
+    requestSignal?: AbortSignal,
+  ): Promise<CallToolResult> {
+    const started = performance.now();
     let outcome = 'ok';
     try {
       const scope = await resolveScope();
       if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
-      // A wait the host ran before building this server belongs to the call's time.
-      if (scope.early) started = scope.early.startedAt;
-      const signal = options.deadlineCoversRequest ? scope.deadline : AbortSignal.any([requestSignal, scope.deadline]);
-      const result = await runOperation(name as ToolName, { deps, scope, signal }, args ?? {});
+      const signal =
+        requestSignal && !options.deadlineCoversRequest ? AbortSignal.any([requestSignal, scope.deadline]) : scope.deadline;
+      const result = await runOperation(name, { deps, scope, signal }, args ?? {});
       const state = (result.structuredContent as { interaction?: { state?: string } } | undefined)?.interaction?.state;
       if (state) outcome = state;
       return result;
@@ -153,18 +167,37 @@ export function createServerFactory(
     }
   }
 
+  return {
+    listing,
+    has: (name): name is ToolName => outputs.has(name),
+    call,
+    outputSchema: (name) => outputs.get(name)!,
+  };
+}
+
+/**
+ * Builds the per-request server factory on a tool runner (or the tools' dependencies). Each
+ * request only constructs a low-level `Server` and attaches two prepared request handlers — no
+ * per-request tool registration, schema conversion or schema scan, which is where `McpServer`
+ * spends its time. The scope of each request comes from `scopeOf` (the HTTP edge looks it up by
+ * the request it authenticated; a stdio host has one fixed scope), never from headers or `authInfo`.
+ */
+export function createServerFactory(
+  tools: ToolDeps | ToolRunner,
+  scopeOf: ScopeResolver,
+  options: ToolRunnerOptions = {},
+): (ctx: McpRequestContext) => Server {
+  const runner = 'call' in tools ? tools : createToolRunner(tools, options);
   return function buildServer(ctx) {
-    const server = new Server(SERVER_INFO, {
-      instructions: SERVER_INSTRUCTIONS,
-      capabilities: { tools: { listChanged: false } },
-    });
-    server.setRequestHandler('tools/list', () => listing as unknown as ListToolsResult);
+    const server = newSessServer();
+    server.setRequestHandler('tools/list', () => runner.listing);
     // Not an async function: a parked wait would keep one more suspended frame for up to 45 s.
     server.setRequestHandler('tools/call', (request, handlerCtx) => {
       const { name, arguments: args } = request.params;
-      return callTool(name, args, handlerCtx.mcpReq.signal, () => scopeOf(ctx)).then((result) =>
-        server.projectCallToolResult(result, outputs.get(name)),
-      );
+      if (!runner.has(name)) return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`));
+      return runner
+        .call(name, args, () => scopeOf(ctx), handlerCtx.mcpReq.signal)
+        .then((result) => server.projectCallToolResult(result, runner.outputSchema(name)));
     });
     return server;
   };
