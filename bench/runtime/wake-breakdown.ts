@@ -3,8 +3,9 @@
  * and the parked `sess_response` tool call returning its result.
  *
  * On a scratch PostgreSQL database: N interactions created through `sess_request` (the real
- * server factory, in-process backend and PostgreSQL handle store, served by the SDK's
- * `createMcpHandler`), N `sess_response` calls parked with wait_ms 45 s, then each answered in
+ * /mcp edge, `createSessMcpHttpHandler`, over the in-process backend and the PostgreSQL handle
+ * store; plain 2026-07-28 calls, as production serves them), N `sess_response` calls parked with
+ * wait_ms 45 s, then each answered in
  * turn (submitLinkAnswer: validate, sign, insert + NOTIFY). Per answer, times from the answer's
  * commit (submitLinkAnswer returned) to:
  *
@@ -13,7 +14,7 @@
  *   confirmed the confirming read returned
  *   updating  the sealed handle update began (the receipt verified and the read confirmed)
  *   updated   the sealed handle update returned (the verb's last step: the verb returns)
- *   response  the tool call's HTTP response body was complete (the SDK's part)
+ *   response  the tool call's HTTP response body was complete (the edge's part)
  *
  * The marks come from wrappers the bench puts around the hub's `park`, the backend's
  * `readSession` and the bound handle store's `update`: no hook in the product code.
@@ -23,11 +24,10 @@
  * Run: node --import tsx bench/runtime/wake-breakdown.ts [--n 1000] [--runs 1]
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
  */
-import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createLogger, newId, newSecret } from '@sess/core';
 import { type Database, migrate, openDatabase, workspaces } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime, submitLinkAnswer } from '@sess/forms';
-import type { HandleStore, RequestScope, SessBackend } from '@sess/interactions';
+import type { HandleBinding, HandleStore, SessBackend, SessPrincipal } from '@sess/interactions';
 import * as mcp from '@sess/mcp';
 import { sampleSurface } from '@sess/testkit';
 import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
@@ -138,41 +138,51 @@ async function runOnce(): Promise<RunFigures> {
   try {
     const workspaceId = newId('workspace');
     await scratch.database.db.insert(workspaces).values({ id: workspaceId, name: 'bench', plan: 'enterprise' });
-    // One scope per principal, found by the bench's own token.
-    const scopes = new Map<string, RequestScope>();
-    const never = new AbortController().signal;
+    // One principal per token (the bench's own authenticate).
+    const principals = new Map<string, SessPrincipal>();
     for (let p = 0; p < Math.ceil(N / PER_PRINCIPAL); p++) {
-      const principal = {
+      principals.set(`tok${p}`, {
         workspaceId,
         principalId: `prn_bench${p}`,
         clientId: 'bench-client',
         grantId: `grt_bench${p}`,
         grantGeneration: 1,
         scopes: ['sess'],
-      };
-      const binding = { origin: backend.origin, ...principal };
-      const bound = instrumentStore(store.bind(binding), marks, sessionOf);
-      scopes.set(`tok${p}`, { principal, binding, store: bound, deadline: never });
+      });
     }
-    const handler = createMcpHandler(
-      mcp.createServerFactory(
-        {
-          backend,
-          receipts: { keys: createRuntimeKeySet(runtime), issuer: runtime.publicUrl },
-          now: () => new Date(),
-          maxWaitMs: 45_000,
-        },
-        (ctx) => scopes.get(ctx.authInfo?.token ?? ''),
-      ),
-    );
+    const bindings = new Map<string, HandleBinding>();
+    const handler = mcp.createSessMcpHttpHandler({
+      authenticate: ({ headers }) => principals.get((headers.get('authorization') ?? '').slice('Bearer '.length)),
+      handleStore: (binding) => {
+        bindings.set(binding.principalId, binding);
+        return instrumentStore(store.bind(binding), marks, sessionOf);
+      },
+      allowedHosts: ['bench.local'],
+      resourceMetadataUrl: 'http://bench.local/.well-known/oauth-protected-resource/mcp',
+      backend,
+      receipts: { keys: createRuntimeKeySet(runtime), issuer: runtime.publicUrl },
+      rateLimit: { perIp: false, perPrincipal: false },
+    });
+    const META = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     let rpc = 0;
     const callTool = async (token: string, name: string, args: Record<string, unknown>): Promise<string> => {
       const request = new Request('http://bench.local/mcp', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': name,
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args, _meta: META } }),
       });
-      const response = await handler.fetch(request, { authInfo: { token, clientId: 'bench-client', scopes: ['sess'] } });
+      const response = await handler.fetch(request);
       return response.text();
     };
 
@@ -187,7 +197,7 @@ async function runOnce(): Promise<RunFigures> {
     });
     // The session id of each handle, for the marks (read back from the store).
     for (const c of created) {
-      const record = await scopes.get(c.token)!.store.get(c.handle);
+      const record = await store.bind(bindings.get(principals.get(c.token)!.principalId)!).get(c.handle);
       sessionOf.set(c.handle, record!.sessionId!);
     }
 
