@@ -13,10 +13,11 @@
  *    p99 ≤ 30 ms.
  *
  * Run: node --expose-gc --import tsx bench/runtime/run.ts [pglite|postgres ...] [--seconds N] [--only create]
- * (BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" profiles the /v1 server.)
+ * (BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" profiles the /v1 server, which runs bundled as
+ * production runs it; BENCH_SOURCE=1 runs its source under tsx.)
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
@@ -206,11 +207,22 @@ async function manyParked(runtime: FormsRuntime, scratch: Scratch, workspaceId: 
   );
 }
 
+/**
+ * The server as production runs it: `sess serve` bundled by scripts/build.mjs (tsx's keepNames
+ * would make every closure define a property as it is created). BENCH_SOURCE=1 runs the source.
+ */
+function serverEntry(): string[] {
+  if (process.env.BENCH_SOURCE === '1') return ['--import', 'tsx', join(ROOT, 'apps/server/src/cli.ts')];
+  const outfile = join(ROOT, 'dist/bench/sess.mjs');
+  execFileSync(process.execPath, ['scripts/build.mjs', '--outfile', outfile], { cwd: ROOT, stdio: 'ignore' });
+  return [outfile];
+}
+
 /** Starts the real server (CLI `serve`) in a child process on the scratch database. */
 async function spawnServer(databaseUrl: string): Promise<{ base: string; child: ChildProcess }> {
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof") goes to the server's node, for profiling a run.
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'apps/server/src/cli.ts'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...serverEntry(), 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
