@@ -10,7 +10,7 @@ import type {
   SessBackend,
   ToolDeps,
 } from '@sess/interactions';
-import { createServerFactory, createToolRunner, TOOL_NAMES } from '../tools/build-server.ts';
+import { createServerFactory, createToolRunner } from '../tools/build-server.ts';
 import { Deadline } from './deadline.ts';
 import type { Authenticate, EdgeRequest, EdgeSettings, Incoming } from './edge-request.ts';
 import { EDGE_STEPS } from './edge-steps.ts';
@@ -139,7 +139,6 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     onerror: (error) => logger?.debug({ event: 'mcp.sdk.rejected', err: error.message }, 'sdk rejected a request'),
   });
   const callFrames = options.answerPlainCalls === false ? undefined : createCallFrames(maxBodyBytes);
-  const toolNames: ReadonlySet<string> = new Set(TOOL_NAMES);
 
   const edge: EdgeSettings = {
     authenticate: options.authenticate,
@@ -184,7 +183,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       scopes.set(request, scope);
       return mcp.fetch(request, { authInfo, parsedBody: body });
     };
-    const call = callFrames ? plainToolCall(incoming.headers, body, toolNames) : undefined;
+    const call = callFrames ? plainToolCall(incoming.headers, body, tools.names) : undefined;
     if (!call || !callFrames) return toSdk();
     return callFrames
       .frame(call.era)

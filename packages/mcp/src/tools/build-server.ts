@@ -82,10 +82,13 @@ export interface ToolRunnerOptions {
    */
   deadlineCoversRequest?: boolean;
 }
+
 /** The tools, runnable by a host: through the SDK's server (`createServerFactory`) or directly (the HTTP edge). */
 export interface ToolRunner {
   /** tools/list's result, made once (the JSON Schemas converted once). */
   readonly listing: ListToolsResult;
+  /** The tools' names. */
+  readonly names: ReadonlySet<string>;
   /** Whether `name` is one of the tools. */
   has(name: string): name is ToolName;
   /**
@@ -167,9 +170,11 @@ export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}
     }
   }
 
+  const names: ReadonlySet<string> = new Set(outputs.keys());
   return {
     listing,
-    has: (name): name is ToolName => outputs.has(name),
+    names,
+    has: (name): name is ToolName => names.has(name),
     call,
     outputSchema: (name) => outputs.get(name)!,
   };
