@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
 import { parseHtmlForms } from '@sess/testkit';
 import autocannon from 'autocannon';
-import { closedLoop, type LoopFigures, openLoop, postOnOwnSocket, type SocketOutcome } from '../support/load.ts';
+import { closedLoop, type LoopFigures, openLoop, post, postOnOwnSocket, type SocketOutcome } from '../support/load.ts';
 import { notifyListenFloor } from '../support/pg-floor.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
@@ -328,11 +328,10 @@ interface Waiting {
 /** One sess_ask through the edge; the interaction it made, or undefined when it failed. */
 async function askOnce(i: number, token: string): Promise<Waiting | undefined> {
   const request = ask(i);
-  const response = await fetch(`${ready.edge}/mcp`, { method: 'POST', headers: withToken(request, token), body: request.body });
-  const text = await response.text();
+  const { status, text } = await post(`${ready.edge}/mcp`, withToken(request, token), request.body);
   const handle = /"handle":"(hdl_[a-z2-7]+)"/.exec(text)?.[1];
   const humanUrl = /"humanUrl":"([^"]+)"/.exec(text)?.[1];
-  if (response.status !== 200 || !handle || !humanUrl || text.includes('"isError":true')) return undefined;
+  if (status !== 200 || !handle || !humanUrl || text.includes('"isError":true')) return undefined;
   return { handle, humanUrl, token };
 }
 
@@ -353,9 +352,8 @@ const principalsFor = (count: number) => connectPrincipals(Math.ceil(count / 100
 async function trivialClosedLoop(count: number): Promise<LoopFigures> {
   const request = modern('tools/call', { name: 'ping', arguments: {} }, 'ping');
   return closedLoop(CLIENTS, count, async () => {
-    const response = await fetch(`${ready.bare}/trivial`, { method: 'POST', headers: request.headers, body: request.body });
-    const text = await response.text();
-    return response.status === 200 && text.includes('pong');
+    const { status, text } = await post(`${ready.bare}/trivial`, request.headers, request.body);
+    return status === 200 && text.includes('pong');
   });
 }
 
