@@ -3,7 +3,7 @@ import { sessionNotFound } from '../model/errors.ts';
 import { MAX_WAIT_MS } from '../model/lifetimes.ts';
 import { readRevisionAnswer } from '../model/queries.ts';
 import { type SessionView, toAnswerView, toSessionView } from '../model/views.ts';
-import { waitForChange } from '../waits/waiter-hub.ts';
+import { type WaitSpec, waitForChange } from '../waits/waiter-hub.ts';
 import type { WorkspaceContext } from './context.ts';
 
 export interface ReadSessionInput {
@@ -72,15 +72,39 @@ export async function readSession(input: ReadSessionInput): Promise<SessionView>
   if (view.state !== 'waiting' || waitMs === 0 || input.signal?.aborted) return view;
   await ctx.runtime.start();
   // Returned, not awaited: this frame ends here instead of staying parked with the wait.
-  return waitForChange(ctx.runtime.waiters, {
-    sessionId,
-    read: () => readOnce(ctx, sessionId),
-    isDone: (v) => v.state !== 'waiting' || v.revision !== revision,
-    nextTimeChange: (v) => (v.state === 'waiting' ? closesAt(v) : null),
-    waitMs,
-    signal: input.signal,
-    now: ctx.runtime.now,
-  }).then((settled) => (settled.revision === revision ? settled : withRevisionAnswer(ctx, sessionId, settled, revision)));
+  return waitForChange(ctx.runtime.waiters, new RevisionWait(ctx, sessionId, revision, waitMs, input.signal)).then((settled) =>
+    settled.revision === revision ? settled : withRevisionAnswer(ctx, sessionId, settled, revision),
+  );
+}
+
+/**
+ * A wait on one revision of a session: done once it is no longer waiting or has moved on. One
+ * object with methods, not a spec of closures: a parked wait holds it for up to 45 s.
+ */
+class RevisionWait implements WaitSpec<SessionView> {
+  readonly now: () => Date;
+
+  constructor(
+    private readonly ctx: WorkspaceContext,
+    readonly sessionId: string,
+    private readonly revision: number,
+    readonly waitMs: number,
+    readonly signal: AbortSignal | undefined,
+  ) {
+    this.now = ctx.runtime.now;
+  }
+
+  read(): Promise<SessionView> {
+    return readOnce(this.ctx, this.sessionId);
+  }
+
+  isDone(view: SessionView): boolean {
+    return view.state !== 'waiting' || view.revision !== this.revision;
+  }
+
+  nextTimeChange(view: SessionView): Date | null {
+    return view.state === 'waiting' ? closesAt(view) : null;
+  }
 }
 
 /** It moved on while we waited (a publish after an answer we missed): the view with our revision's answer. */

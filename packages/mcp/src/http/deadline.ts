@@ -12,7 +12,8 @@ export class Deadline {
   #controller: AbortController | undefined;
 
   constructor(ms: number) {
-    this.#timer = setTimeout(() => this.expire(), ms);
+    // The deadline is the timer's argument, not captured by a closure: a parked wait holds its deadline.
+    this.#timer = setTimeout(expireDeadline, ms, this);
   }
 
   get expired(): boolean {
@@ -59,4 +60,8 @@ export class Deadline {
     }
     return this.#controller.signal;
   }
+}
+
+function expireDeadline(deadline: Deadline): void {
+  deadline.expire();
 }

@@ -289,122 +289,125 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
     if (inserted.length === 0) throw storeFull();
   }
 
+  // The bound store's methods, made once: they read the binding from `this`. A parked wait keeps
+  // its bound store, and methods made in `bind` would be six closures and a context per wait.
+  const boundMethods: Omit<HandleStore, 'binding'> = {
+    async get(this: HandleStore, handle) {
+      try {
+        const rows = await getHandle.execute({ handle, workspaceId: this.binding.workspaceId });
+        return rows[0] ? decode(rows[0]) : undefined;
+      } catch (error) {
+        throw storeError(error);
+      }
+    },
+    async insert(this: HandleStore, record, insertOptions) {
+      void sweepIfDue();
+      const extras = createExtras(this.binding, record);
+      if (insertOptions?.unit) {
+        // Written with the unit's create, in its statement, when the unit's work is done.
+        const staged = stagedUnits.get(insertOptions.unit);
+        if (!staged) throw new Error('This unit of work was not opened by a PostgreSQL handle store.');
+        staged.handle = extras;
+        return;
+      }
+      try {
+        await insertAlone(this.binding, extras);
+      } catch (error) {
+        throw storeError(error);
+      }
+    },
+    async update(this: HandleStore, handle, expectedVersion, patch: HandlePatch) {
+      const set: Partial<typeof mcpHandles.$inferInsert> & Record<string, unknown> = {
+        version: sql`${mcpHandles.version} + 1` as unknown as number,
+        updatedAt: now(),
+      };
+      if (patch.state !== undefined) set.state = patch.state;
+      if (patch.sessionId !== undefined) set.sessionId = patch.sessionId;
+      if (patch.askId !== undefined) set.askId = patch.askId;
+      if (patch.revision !== undefined) set.revision = patch.revision;
+      if (patch.surfaceSha256 !== undefined) set.surfaceSha256 = patch.surfaceSha256;
+      if (patch.expiresAt !== undefined) set.expiresAt = patch.expiresAt === null ? null : new Date(patch.expiresAt);
+      if (patch.intent !== undefined) set.intent = patch.intent;
+      if (patch.pending !== undefined) set.pending = patch.pending;
+      if (patch.confirmed !== undefined) set.confirmed = patch.confirmed;
+      if (patch.sealed !== undefined) set.sealed = sealedOf(handle, patch.sealed);
+      if (patch.blockedReason !== undefined) set.blockedReason = patch.blockedReason;
+      // Recording an answer copies what the runtime already holds durably (and verified): that
+      // commit need not wait for the WAL flush. A crash loses at most the copy, and the next
+      // sess_response reads, verifies and saves the same answer again. (set_config's `true`
+      // scopes it to this statement's own transaction.)
+      const copyOnly =
+        patch.state === 'answered' ? sql`(select set_config('synchronous_commit', 'off', true)) = 'off'` : undefined;
+      try {
+        const rows = await db
+          .update(mcpHandles)
+          .set(set)
+          .where(and(scope(this.binding, handle), eq(mcpHandles.version, expectedVersion), copyOnly))
+          .returning();
+        return rows[0] ? decode(rows[0]) : undefined;
+      } catch (error) {
+        throw storeError(error);
+      }
+    },
+    async removeIntent(this: HandleStore, handle, expectedVersion) {
+      try {
+        const rows = await db
+          .delete(mcpHandles)
+          .where(and(scope(this.binding, handle), eq(mcpHandles.version, expectedVersion), eq(mcpHandles.state, 'create_intent')))
+          .returning({ handle: mcpHandles.handle });
+        return rows.length === 1;
+      } catch (error) {
+        throw storeError(error);
+      }
+    },
+    async list(this: HandleStore, { status, cursor, limit }) {
+      const conditions: SQL[] = [
+        eq(mcpHandles.workspaceId, this.binding.workspaceId),
+        eq(mcpHandles.principalId, this.binding.principalId),
+        eq(mcpHandles.clientId, this.binding.clientId),
+        eq(mcpHandles.grantId, this.binding.grantId),
+        eq(mcpHandles.grantGeneration, this.binding.grantGeneration),
+        eq(mcpHandles.origin, this.binding.origin),
+      ];
+      const filter = statusFilter(status);
+      if (filter) conditions.push(filter);
+      if (cursor) {
+        const [at, handle] = decodeCursor(cursor);
+        conditions.push(
+          or(lt(mcpHandles.createdAt, at), and(eq(mcpHandles.createdAt, at), lt(mcpHandles.handle, handle))) as SQL,
+        );
+      }
+      try {
+        const rows = await db
+          .select()
+          .from(mcpHandles)
+          .where(and(...conditions))
+          .orderBy(desc(mcpHandles.createdAt), desc(mcpHandles.handle))
+          .limit(limit + 1);
+        const records = rows.slice(0, limit).map(decode);
+        const last = records.at(-1);
+        return rows.length > limit && last ? { records, nextCursor: encodeCursor(last) } : { records };
+      } catch (error) {
+        throw storeError(error);
+      }
+    },
+    async atomically(this: HandleStore, work) {
+      const unit: UnitOfWork = { kind: 'unit-of-work' };
+      const staged: StagedUnit = {};
+      stagedUnits.set(unit, staged);
+      try {
+        const value = await work(unit);
+        if (staged.create) await staged.create(staged.handle);
+        else if (staged.handle) await insertAlone(this.binding, staged.handle);
+        return value;
+      } catch (error) {
+        throw unitFailure(error);
+      }
+    },
+  };
+
   function bind(binding: HandleBinding): HandleStore {
-    return {
-      binding,
-      async get(handle) {
-        try {
-          const rows = await getHandle.execute({ handle, workspaceId: binding.workspaceId });
-          return rows[0] ? decode(rows[0]) : undefined;
-        } catch (error) {
-          throw storeError(error);
-        }
-      },
-      async insert(record, insertOptions) {
-        void sweepIfDue();
-        const extras = createExtras(binding, record);
-        if (insertOptions?.unit) {
-          // Written with the unit's create, in its statement, when the unit's work is done.
-          const staged = stagedUnits.get(insertOptions.unit);
-          if (!staged) throw new Error('This unit of work was not opened by a PostgreSQL handle store.');
-          staged.handle = extras;
-          return;
-        }
-        try {
-          await insertAlone(binding, extras);
-        } catch (error) {
-          throw storeError(error);
-        }
-      },
-      async update(handle, expectedVersion, patch: HandlePatch) {
-        const set: Partial<typeof mcpHandles.$inferInsert> & Record<string, unknown> = {
-          version: sql`${mcpHandles.version} + 1` as unknown as number,
-          updatedAt: now(),
-        };
-        if (patch.state !== undefined) set.state = patch.state;
-        if (patch.sessionId !== undefined) set.sessionId = patch.sessionId;
-        if (patch.askId !== undefined) set.askId = patch.askId;
-        if (patch.revision !== undefined) set.revision = patch.revision;
-        if (patch.surfaceSha256 !== undefined) set.surfaceSha256 = patch.surfaceSha256;
-        if (patch.expiresAt !== undefined) set.expiresAt = patch.expiresAt === null ? null : new Date(patch.expiresAt);
-        if (patch.intent !== undefined) set.intent = patch.intent;
-        if (patch.pending !== undefined) set.pending = patch.pending;
-        if (patch.confirmed !== undefined) set.confirmed = patch.confirmed;
-        if (patch.sealed !== undefined) set.sealed = sealedOf(handle, patch.sealed);
-        if (patch.blockedReason !== undefined) set.blockedReason = patch.blockedReason;
-        // Recording an answer copies what the runtime already holds durably (and verified): that
-        // commit need not wait for the WAL flush. A crash loses at most the copy, and the next
-        // sess_response reads, verifies and saves the same answer again. (set_config's `true`
-        // scopes it to this statement's own transaction.)
-        const copyOnly =
-          patch.state === 'answered' ? sql`(select set_config('synchronous_commit', 'off', true)) = 'off'` : undefined;
-        try {
-          const rows = await db
-            .update(mcpHandles)
-            .set(set)
-            .where(and(scope(binding, handle), eq(mcpHandles.version, expectedVersion), copyOnly))
-            .returning();
-          return rows[0] ? decode(rows[0]) : undefined;
-        } catch (error) {
-          throw storeError(error);
-        }
-      },
-      async removeIntent(handle, expectedVersion) {
-        try {
-          const rows = await db
-            .delete(mcpHandles)
-            .where(and(scope(binding, handle), eq(mcpHandles.version, expectedVersion), eq(mcpHandles.state, 'create_intent')))
-            .returning({ handle: mcpHandles.handle });
-          return rows.length === 1;
-        } catch (error) {
-          throw storeError(error);
-        }
-      },
-      async list({ status, cursor, limit }) {
-        const conditions: SQL[] = [
-          eq(mcpHandles.workspaceId, binding.workspaceId),
-          eq(mcpHandles.principalId, binding.principalId),
-          eq(mcpHandles.clientId, binding.clientId),
-          eq(mcpHandles.grantId, binding.grantId),
-          eq(mcpHandles.grantGeneration, binding.grantGeneration),
-          eq(mcpHandles.origin, binding.origin),
-        ];
-        const filter = statusFilter(status);
-        if (filter) conditions.push(filter);
-        if (cursor) {
-          const [at, handle] = decodeCursor(cursor);
-          conditions.push(
-            or(lt(mcpHandles.createdAt, at), and(eq(mcpHandles.createdAt, at), lt(mcpHandles.handle, handle))) as SQL,
-          );
-        }
-        try {
-          const rows = await db
-            .select()
-            .from(mcpHandles)
-            .where(and(...conditions))
-            .orderBy(desc(mcpHandles.createdAt), desc(mcpHandles.handle))
-            .limit(limit + 1);
-          const records = rows.slice(0, limit).map(decode);
-          const last = records.at(-1);
-          return rows.length > limit && last ? { records, nextCursor: encodeCursor(last) } : { records };
-        } catch (error) {
-          throw storeError(error);
-        }
-      },
-      async atomically(work) {
-        const unit: UnitOfWork = { kind: 'unit-of-work' };
-        const staged: StagedUnit = {};
-        stagedUnits.set(unit, staged);
-        try {
-          const value = await work(unit);
-          if (staged.create) await staged.create(staged.handle);
-          else if (staged.handle) await insertAlone(binding, staged.handle);
-          return value;
-        } catch (error) {
-          throw unitFailure(error);
-        }
-      },
-    };
+    return { binding, ...boundMethods };
   }
 
   return { bind, sealer, sweepIfDue };
