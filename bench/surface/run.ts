@@ -4,7 +4,8 @@
  * Each case is timed call by call with process.hrtime.bigint() after a warm-up, and reported as
  * median and p99 in milliseconds against its target (median).
  */
-import { jsonByteLength, parseAskArguments, parseRequestArguments, parseSurface, toSurface } from '@sess/surface';
+import { sha256Hex } from '@sess/core';
+import { hashSurface, jsonByteLength, parseAskArguments, parseRequestArguments, parseSurface, toSurface } from '@sess/surface';
 import { fullAsk, surfaceOfBytes } from '../../packages/surface/src/test-fixtures.ts';
 
 const WARM_UP = 5_000;
@@ -49,10 +50,31 @@ const figures = [
   ),
 ];
 
+// hashSurface is canonical JSON (keys sorted at every level) and SHA-256; its anchor is the floor,
+// the same value's plain JSON.stringify and SHA-256, timed in the same run.
+const askSurface = toSurface(parseAskArguments(askArgs));
+const maximal = requestArgs.interaction;
+const hashes: Array<[Figure, Figure]> = [
+  [
+    measure('hashSurface, 12-field ask', 0.05, () => hashSurface(askSurface)),
+    measure('JSON.stringify + SHA-256, 12-field ask', 0, () => sha256Hex(JSON.stringify(askSurface))),
+  ],
+  [
+    measure('hashSurface, maximal interaction', 0.5, () => hashSurface(maximal)),
+    measure('JSON.stringify + SHA-256, maximal interaction', 0, () => sha256Hex(JSON.stringify(maximal))),
+  ],
+];
+for (const [hash] of hashes) figures.push(hash);
+
 const width = Math.max(...figures.map((figure) => figure.name.length));
 for (const figure of figures) {
   const verdict = figure.median <= figure.target ? 'ok' : 'OVER TARGET';
   console.log(
     `${figure.name.padEnd(width)}  median ${figure.median.toFixed(4)} ms  p99 ${figure.p99.toFixed(4)} ms  (target median <= ${figure.target} ms: ${verdict})`,
+  );
+}
+for (const [hash, anchor] of hashes) {
+  console.log(
+    `${hash.name}: median ${hash.median.toFixed(4)} ms beside its anchor (JSON.stringify + SHA-256) ${anchor.median.toFixed(4)} ms: ${(hash.median / anchor.median).toFixed(2)}x`,
   );
 }
