@@ -83,6 +83,8 @@ export interface SessMcpHttpHandlerOptions {
   maxWaitMs?: number;
   /** Answer plain `tools/list` requests from the SDK's own cached answer (default true). */
   cacheToolsList?: boolean;
+  /** Answer plain tool calls without the SDK's per-request server, in the SDK's own framing (default true). */
+  answerPlainCalls?: boolean;
   /** Per-principal and per-IP limits (429 with `Retry-After`); `false` turns one off. */
   rateLimit?: { perPrincipal?: RateLimit | false; perIp?: RateLimit | false };
   logger?: SessMcpLogger;
@@ -90,8 +92,17 @@ export interface SessMcpHttpHandlerOptions {
 }
 
 // The published options are the edge's own, field for field, but the logger: a compile error here
-// means one of the two changed without the other.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// means one of the two changed without the other. The keys are compared too: an optional field
+// present on one side only would pass the two assignability checks alone.
+type Same<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? [keyof A] extends [keyof B]
+      ? [keyof B] extends [keyof A]
+        ? true
+        : false
+      : false
+    : false
+  : false;
 const optionsMatchTheEdge: Same<Omit<SessMcpHttpHandlerOptions, 'logger'>, Omit<EdgeOptions, 'logger'>> = true;
 void optionsMatchTheEdge;
 
