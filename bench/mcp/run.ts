@@ -37,6 +37,7 @@ import autocannon from 'autocannon';
 import { closedLoop, type LoopFigures, openLoop, post, postOnOwnSocket, type SocketOutcome } from '../support/load.ts';
 import { notifyListenFloor } from '../support/pg-floor.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
+import { serverEntry } from '../support/server-entry.ts';
 import { quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
@@ -105,41 +106,34 @@ interface Ready {
 /** Apps connected at start: two spare (token 0 holds the sess_response handle, 1 warms up) and enough for ASKS. */
 const GRANTS = 2 + (runs('ask') ? Math.ceil(ASKS / 100) + 1 : 0);
 
-/**
- * The server as production runs it: bundled by scripts/build.mjs (no tsx, whose keepNames makes
- * every closure of ours define a property when it is created). BENCH_SOURCE=1 runs the source
- * through tsx instead.
- */
-function serverEntry(): string[] {
-  if (process.env.BENCH_SOURCE === '1') return ['--import', 'tsx', 'bench/mcp/server.ts'];
-  execFileSync(
-    process.execPath,
-    ['scripts/build.mjs', '--entry', 'bench/mcp/server.ts', '--outfile', 'dist/bench/mcp-server.mjs'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
-  );
-  return ['dist/bench/mcp-server.mjs'];
-}
-
 function startServer(): Promise<Ready> {
   return new Promise((resolve, reject) => {
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-    server = spawn('taskset', ['-c', '0', process.execPath, '--expose-gc', ...profile, ...serverEntry()], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        DATABASE_URL: scratch.url,
-        BENCH_SECRET: newSecret(32),
-        BENCH_GRANTS: String(GRANTS),
-        // The limiter still runs on every request (its cost is measured) but never refuses the bench.
-        SESS_MCP_RATE_PER_IP: '100000000',
-        SESS_MCP_RATE_PER_PRINCIPAL: '100000000',
+    server = spawn(
+      'taskset',
+      [
+        '-c',
+        '0',
+        process.execPath,
+        '--expose-gc',
+        ...profile,
+        ...serverEntry('bench/mcp/server.ts', 'dist/bench/mcp-server.mjs'),
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          DATABASE_URL: scratch.url,
+          BENCH_SECRET: newSecret(32),
+          BENCH_GRANTS: String(GRANTS),
+          // The limiter still runs on every request (its cost is measured) but never refuses the bench.
+          SESS_MCP_RATE_PER_IP: '100000000',
+          SESS_MCP_RATE_PER_PRINCIPAL: '100000000',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    );
     let buffer = '';
     server.stdout!.on('data', (chunk) => {
       buffer += chunk;

@@ -17,7 +17,7 @@
  * production runs it; BENCH_SOURCE=1 runs its source under tsx.)
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
@@ -31,6 +31,7 @@ import type { Surface } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { createScratchDatabase } from '../support/scratch-database.ts';
+import { serverEntry } from '../support/server-entry.ts';
 import { pool, quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
@@ -207,22 +208,11 @@ async function manyParked(runtime: FormsRuntime, scratch: Scratch, workspaceId: 
   );
 }
 
-/**
- * The server as production runs it: `sess serve` bundled by scripts/build.mjs (tsx's keepNames
- * would make every closure define a property as it is created). BENCH_SOURCE=1 runs the source.
- */
-function serverEntry(): string[] {
-  if (process.env.BENCH_SOURCE === '1') return ['--import', 'tsx', join(ROOT, 'apps/server/src/cli.ts')];
-  const outfile = join(ROOT, 'dist/bench/sess.mjs');
-  execFileSync(process.execPath, ['scripts/build.mjs', '--outfile', outfile], { cwd: ROOT, stdio: 'ignore' });
-  return [outfile];
-}
-
 /** Starts the real server (CLI `serve`) in a child process on the scratch database. */
 async function spawnServer(databaseUrl: string): Promise<{ base: string; child: ChildProcess }> {
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof") goes to the server's node, for profiling a run.
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, ...serverEntry(), 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...serverEntry('apps/server/src/cli.ts', 'dist/bench/sess.mjs'), 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
