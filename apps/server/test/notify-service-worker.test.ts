@@ -110,9 +110,15 @@ function push(cdp: CDPSession, registrationId: string, payload: Record<string, u
  * reached the worker (the worker never got a push event); the same push is sent again then, which
  * the tag makes harmless. What is under test is what the worker does with a push it gets.
  */
-async function pushUntilShown(cdp: CDPSession, registrationId: string, page: Page, payload: Record<string, unknown>) {
+async function pushUntilShown(
+  cdp: CDPSession,
+  registrationId: string,
+  page: Page,
+  payload: Record<string, unknown>,
+  origin = server.url,
+) {
   for (let attempt = 1; ; attempt++) {
-    await push(cdp, registrationId, payload);
+    await push(cdp, registrationId, payload, origin);
     try {
       await expect
         .poll(async () => (await notifications(page)).some((n) => n.tag === payload.tag && n.title === payload.title), {
@@ -303,10 +309,18 @@ describe('the service worker with answer links on SESS_LINK_URL', () => {
       const { cdp, registrationId } = await registerWorker(context, page, publicOrigin);
       const link = `${linkOrigin}/s/${randomBytes(12).toString('base64url')}`;
       const base = { v: 1, kind: 'form', body: 'Your agent asks' };
-      await push(cdp, registrationId, { ...base, id: 'ntf_a', tag: 'answer', title: 'An answer link', url: link }, publicOrigin);
-      await push(
+      // Each push until shown: a CDP push sent right after another can be lost (see pushUntilShown).
+      await pushUntilShown(
         cdp,
         registrationId,
+        page,
+        { ...base, id: 'ntf_a', tag: 'answer', title: 'An answer link', url: link },
+        publicOrigin,
+      );
+      await pushUntilShown(
+        cdp,
+        registrationId,
+        page,
         { ...base, id: 'ntf_b', tag: 'other', title: 'Not a link', url: `${linkOrigin}/account` },
         publicOrigin,
       );
