@@ -99,6 +99,43 @@ describe('PostgreSQL handle store', () => {
     expect(cleared!.sealed).toBeNull();
   });
 
+  it('an update sets what the patch sets, clears to SQL NULL what it clears, and keeps the rest, whatever shape came before', async () => {
+    // Each patch shape is its own prepared statement: run shapes in turn on one row, and the same
+    // shape twice, and read the columns back as PostgreSQL holds them.
+    const bound = store.bind(binding);
+    const r = record(binding, {
+      state: 'create_intent',
+      intent: { tool: 'sess_request', idempotencyKey: 'k', requestSha256: 'b'.repeat(64) },
+    });
+    await bound.insert(r);
+    const pending = { kind: 'publish' as const, expectedRevision: 1, requestSha256: 'c'.repeat(64), idempotencyKey: 'p' };
+    const columns = async () =>
+      (
+        await queryRows<Record<string, unknown>>(
+          database.db,
+          sql`select state, version, intent is null as intent_null, pending is null as pending_null, pending,
+                     expires_at is null as expires_null, blocked_reason, revision from mcp_handles where handle = ${r.handle}`,
+        )
+      )[0]!;
+    let saved = await bound.update(r.handle, 1, { state: 'waiting', intent: null, expiresAt: '2030-02-01T00:00:00.000Z' });
+    expect(saved).toMatchObject({ state: 'waiting', version: 2, expiresAt: '2030-02-01T00:00:00.000Z' });
+    expect(saved?.intent).toBeUndefined();
+    expect(await columns()).toMatchObject({ state: 'waiting', version: 2, intent_null: true, expires_null: false });
+    saved = await bound.update(r.handle, 2, { pending });
+    expect(saved?.pending).toEqual(pending);
+    expect(await columns()).toMatchObject({ version: 3, pending_null: false, pending, intent_null: true });
+    saved = await bound.update(r.handle, 3, { pending: null, revision: 2, expiresAt: null });
+    expect(await columns()).toMatchObject({ version: 4, pending_null: true, expires_null: true, revision: 2, state: 'waiting' });
+    expect(saved?.expiresAt).toBeUndefined();
+    // The same shape again, on another version; a stale version changes nothing.
+    expect(await bound.update(r.handle, 3, { pending })).toBeUndefined();
+    saved = await bound.update(r.handle, 4, { pending });
+    expect(await columns()).toMatchObject({ version: 5, pending, revision: 2 });
+    saved = await bound.update(r.handle, 5, { state: 'blocked', blockedReason: 'moved_on', pending: null });
+    expect(await columns()).toMatchObject({ version: 6, state: 'blocked', blocked_reason: 'moved_on', pending_null: true });
+    expect(saved).toMatchObject({ state: 'blocked', blockedReason: 'moved_on', revision: 2 });
+  });
+
   it('the cap counts the principal’s unfinished rows in the table', async () => {
     const b = { ...binding, principalId: newId('user') };
     const bound = store.bind(b);

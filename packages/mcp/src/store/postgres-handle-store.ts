@@ -40,6 +40,25 @@ export interface PostgresHandleStoreOptions {
 
 const UNFINISHED = [...UNFINISHED_HANDLE_STATES];
 
+/** The fields a `HandlePatch` may set, each a column of `mcp_handles` of the same name. */
+const PATCH_FIELDS = [
+  'state',
+  'sessionId',
+  'askId',
+  'revision',
+  'surfaceSha256',
+  'expiresAt',
+  'intent',
+  'pending',
+  'confirmed',
+  'sealed',
+  'blockedReason',
+] as const satisfies ReadonlyArray<keyof HandlePatch & keyof Row>;
+type PatchField = (typeof PATCH_FIELDS)[number];
+/** Fails to compile when `HandlePatch` gains a field this store does not write. */
+const everyPatchFieldWritten: [Exclude<keyof HandlePatch, PatchField>] extends [never] ? true : never = true;
+void everyPatchFieldWritten;
+
 /**
  * A failure of the store as the tools see it: characters the database cannot store are
  * `INVALID_ARGUMENTS` (the same call always fails); anything else — the database out of reach
@@ -222,6 +241,14 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
     return sealer.seal(handle, data);
   }
 
+  /** A patch field's value as its column stores it (null: the column is cleared). */
+  function columnValue(handle: string, field: PatchField, value: HandlePatch[PatchField]): unknown {
+    if (value === null) return null;
+    if (field === 'sealed') return sealedOf(handle, value as SealedData);
+    if (field === 'expiresAt') return new Date(value as string);
+    return value;
+  }
+
   // The hot read, prepared once: every tool call loads its handle with it.
   const getHandle = db
     .select()
@@ -289,6 +316,53 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
     if (inserted.length === 0) throw storeFull();
   }
 
+  /*
+   * An update is one prepared statement per patch shape (which fields it sets, which it clears,
+   * and whether it records an answer), built the first time that shape is used: building a
+   * drizzle update costs ~160 µs of CPU each time, which the wake path paid on every answer. A
+   * cleared field is a literal null, not a placeholder: a placeholder's value goes through the
+   * column's encoder, which would store JSON `null` in a jsonb column rather than SQL NULL.
+   */
+  const updateStatements = new Map<string, ReturnType<typeof prepareUpdate>>();
+  function updateStatement(shape: string, recordsAnswer: boolean) {
+    const key = `${shape}${recordsAnswer ? 'answer' : ''}`;
+    let statement = updateStatements.get(key);
+    if (!statement) {
+      statement = prepareUpdate(shape, recordsAnswer, `mcp_handles_update_${updateStatements.size}`);
+      updateStatements.set(key, statement);
+    }
+    return statement;
+  }
+  function prepareUpdate(shape: string, recordsAnswer: boolean, name: string) {
+    const set: Record<string, unknown> = {
+      version: sql`${mcpHandles.version} + 1`,
+      updatedAt: sql.placeholder('updatedAt'),
+    };
+    for (const part of shape.split(',')) {
+      if (!part) continue;
+      const [field, cleared] = part.split('=') as [PatchField, string | undefined];
+      set[field] = cleared ? sql`null` : sql.placeholder(field);
+    }
+    // Recording an answer copies what the runtime already holds durably (and verified): that
+    // commit need not wait for the WAL flush. A crash loses at most the copy, and the next
+    // sess_response reads, verifies and saves the same answer again. (set_config's `true`
+    // scopes it to this statement's own transaction.)
+    const copyOnly = recordsAnswer ? sql`(select set_config('synchronous_commit', 'off', true)) = 'off'` : undefined;
+    return db
+      .update(mcpHandles)
+      .set(set as Partial<typeof mcpHandles.$inferInsert>)
+      .where(
+        and(
+          eq(mcpHandles.handle, sql.placeholder('handle')),
+          eq(mcpHandles.workspaceId, sql.placeholder('workspaceId')),
+          eq(mcpHandles.version, sql.placeholder('expectedVersion')),
+          copyOnly,
+        ),
+      )
+      .returning()
+      .prepare(name);
+  }
+
   // The bound store's methods, made once: they read the binding from `this`. A parked wait keeps
   // its bound store, and methods made in `bind` would be six closures and a context per wait.
   const boundMethods: Omit<HandleStore, 'binding'> = {
@@ -317,33 +391,25 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
       }
     },
     async update(this: HandleStore, handle, expectedVersion, patch: HandlePatch) {
-      const set: Partial<typeof mcpHandles.$inferInsert> & Record<string, unknown> = {
-        version: sql`${mcpHandles.version} + 1` as unknown as number,
+      const values: Record<string, unknown> = {
+        handle,
+        workspaceId: this.binding.workspaceId,
+        expectedVersion,
         updatedAt: now(),
       };
-      if (patch.state !== undefined) set.state = patch.state;
-      if (patch.sessionId !== undefined) set.sessionId = patch.sessionId;
-      if (patch.askId !== undefined) set.askId = patch.askId;
-      if (patch.revision !== undefined) set.revision = patch.revision;
-      if (patch.surfaceSha256 !== undefined) set.surfaceSha256 = patch.surfaceSha256;
-      if (patch.expiresAt !== undefined) set.expiresAt = patch.expiresAt === null ? null : new Date(patch.expiresAt);
-      if (patch.intent !== undefined) set.intent = patch.intent;
-      if (patch.pending !== undefined) set.pending = patch.pending;
-      if (patch.confirmed !== undefined) set.confirmed = patch.confirmed;
-      if (patch.sealed !== undefined) set.sealed = sealedOf(handle, patch.sealed);
-      if (patch.blockedReason !== undefined) set.blockedReason = patch.blockedReason;
-      // Recording an answer copies what the runtime already holds durably (and verified): that
-      // commit need not wait for the WAL flush. A crash loses at most the copy, and the next
-      // sess_response reads, verifies and saves the same answer again. (set_config's `true`
-      // scopes it to this statement's own transaction.)
-      const copyOnly =
-        patch.state === 'answered' ? sql`(select set_config('synchronous_commit', 'off', true)) = 'off'` : undefined;
+      let shape = '';
+      for (const field of PATCH_FIELDS) {
+        if (patch[field] === undefined) continue;
+        const value = columnValue(handle, field, patch[field]);
+        if (value === null) {
+          shape += `${field}=null,`;
+        } else {
+          shape += `${field},`;
+          values[field] = value;
+        }
+      }
       try {
-        const rows = await db
-          .update(mcpHandles)
-          .set(set)
-          .where(and(scope(this.binding, handle), eq(mcpHandles.version, expectedVersion), copyOnly))
-          .returning();
+        const rows = await updateStatement(shape, patch.state === 'answered').execute(values);
         return rows[0] ? decode(rows[0]) : undefined;
       } catch (error) {
         throw storeError(error);
