@@ -1,3 +1,4 @@
+import { renderDocument } from '../render-document.ts';
 import { ACCOUNT_FORM_FIELDS } from './view.ts';
 
 /** The ids a field's message is reached by (for `aria-describedby`). */
@@ -108,7 +109,7 @@ export function formatWhen(date: Date | null, never = 'Never'): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** The document string of a page: doctype + rendered JSX. */
+/** The document string of a page: doctype + rendered JSX (see render-document.ts). */
 export function toDocument(node: { toString(): string | Promise<string> }): string {
-  return `<!doctype html>${node.toString() as string}`;
+  return renderDocument(node);
 }
