@@ -16,9 +16,12 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Starts `sess <args>` with only PATH and the given environment (LOG_LEVEL warn unless the log audit is on). */
-export function startCli(args: string[], env: Record<string, string>, stdin?: string): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+/**
+ * Starts `sess <args>` with only PATH and the given environment (LOG_LEVEL warn unless the log
+ * audit is on); `nodeArgs` go to node before the CLI.
+ */
+export function startCli(args: string[], env: Record<string, string>, stdin?: string, nodeArgs: string[] = []): CliProcess {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', CLI, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: childLogLevel('warn'), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
