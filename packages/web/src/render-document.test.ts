@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { renderDocument } from './render-document.ts';
+import { toDocument } from './render-document.ts';
 
 const PROBE = fileURLToPath(new URL('./render-document.probe.tsx', import.meta.url));
 
@@ -14,7 +14,7 @@ function probe(...args: string[]): { before: boolean; after: boolean; control: b
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
-describe('renderDocument', () => {
+describe('toDocument', () => {
   it('renders Sess’s pages without installing an async hook in the process', () => {
     const seen = probe();
     expect(seen.before).toBe(false);
@@ -33,8 +33,8 @@ describe('renderDocument', () => {
 
   it('restores process.getBuiltinModule and refuses an asynchronous page', async () => {
     expect(typeof process.getBuiltinModule).toBe('function');
-    expect(renderDocument({ toString: () => '<p>x</p>' })).toBe('<!doctype html><p>x</p>');
+    expect(toDocument({ toString: () => '<p>x</p>' })).toBe('<!doctype html><p>x</p>');
     expect(typeof process.getBuiltinModule).toBe('function');
-    expect(() => renderDocument({ toString: () => Promise.resolve('<p>x</p>') })).toThrow(/asynchronously/);
+    expect(() => toDocument({ toString: () => Promise.resolve('<p>x</p>') })).toThrow(/asynchronously/);
   });
 });

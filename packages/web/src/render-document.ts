@@ -1,5 +1,5 @@
 /*
- * Every Sess page is rendered through `renderDocument`, which keeps hono/jsx from turning on
+ * Every Sess page is rendered through `toDocument`, which keeps hono/jsx from turning on
  * async hooks for the whole process.
  *
  * Since 4.13, hono/jsx renders inside `AsyncLocalStorage.run` whenever it can find
@@ -45,7 +45,7 @@ function restore(host: object, name: string, descriptor: PropertyDescriptor | un
 }
 
 /** A page's document: the doctype and the rendered JSX, which must render synchronously. */
-export function renderDocument(node: Renderable): string {
+export function toDocument(node: Renderable): string {
   let html: string | Promise<string>;
   if (probed) {
     html = node.toString();

@@ -1,4 +1,3 @@
-import { renderDocument } from '../render-document.ts';
 import { ACCOUNT_FORM_FIELDS } from './view.ts';
 
 /** The ids a field's message is reached by (for `aria-describedby`). */
@@ -109,7 +108,5 @@ export function formatWhen(date: Date | null, never = 'Never'): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** The document string of a page: doctype + rendered JSX (see render-document.ts). */
-export function toDocument(node: { toString(): string | Promise<string> }): string {
-  return renderDocument(node);
-}
+/** The document string of a page (render-document.ts), here beside the other page parts. */
+export { toDocument } from '../render-document.ts';

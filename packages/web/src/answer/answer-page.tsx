@@ -1,6 +1,6 @@
 import { isolateText } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
-import { renderDocument } from '../render-document.ts';
+import { toDocument } from '../render-document.ts';
 import { AnswerForm } from './answer-form.tsx';
 import { FOLLOW_SCRIPT } from './follow-script.ts';
 import { AnsweredStatus, AskLanding, ClosedStatus, LapsedStatus, PlainStatus } from './status-pages.tsx';
@@ -76,5 +76,5 @@ export function AnswerPage({ view, nonce }: AnswerPageProps) {
 
 /** The answer page as an HTML document string (with its doctype), ready to send. */
 export function renderAnswerPage(view: AnswerPageView, nonce: string): string {
-  return renderDocument(<AnswerPage view={view} nonce={nonce} />);
+  return toDocument(<AnswerPage view={view} nonce={nonce} />);
 }
