@@ -14,15 +14,16 @@
  *    of the closed-loop max (latency from
  *    each call's SCHEDULED start)
  * 4. wake: WAITS parked sess_response waits  NOTIFY→LISTEN between two PostgreSQL       wake p99 ≤ 5 ms; RSS ≤ 1 GiB; 0 errors
- *    answered on their pages, four at a      connections, one at a time (~1,000)
- *    time: answer's response → wait's
+ *    answered on their pages, one at a time  connections, one at a time (~1,000)
+ *    (--answerers N: N at a time): answer's
+ *    response → wait's
  * 5. storm: STORM waits (wait_ms 45 000)     heap and RSS before the storm (after gc)   0 connection errors / non-200s;
  *    opened at once, each on a fresh socket                                             heap ≤ 20 KiB per parked wait;
  *                                                                                       RSS ≤ 500 MiB; healthy afterwards
  * The load average (`uptime`) is printed at the start and the end: on a busy machine read the
  * ratios and the server CPU per call rather than the absolute rates.
  *
- * Run: node --import tsx bench/mcp/run.ts [--seconds N] [--asks N] [--waits N] [--storm N]
+ * Run: node --import tsx bench/mcp/run.ts [--seconds N] [--asks N] [--waits N] [--answerers N] [--storm N]
  *        [--only compare|ask|wake|storm] [--skip-compare] [--case edge-list|edge-response|bare-list|bare-response]
  * Short run: --seconds 3 --asks 1000 --waits 500 --storm 2000.
  * The storm holds STORM sockets here and as many on the server: `ulimit -n` must exceed STORM plus a
@@ -38,7 +39,7 @@ import { closedLoop, type LoopFigures, openLoop, post, postOnOwnSocket, type Soc
 import { notifyListenFloor } from '../support/pg-floor.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { serverEntry } from '../support/server-entry.ts';
-import { quantile } from '../support/stats.ts';
+import { pool, quantile } from '../support/stats.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -50,6 +51,8 @@ const SECONDS = flag('--seconds', 10);
 const WAITS = flag('--waits', 5000);
 const ASKS = flag('--asks', Math.max(WAITS, 1000));
 const STORM = flag('--storm', 10_000);
+/** Answer pages posted at once in the wake section (issue 17 defines the wake one answer at a time). */
+const ANSWERERS = flag('--answerers', 1);
 const ONLY = option('--only') ?? (argv.includes('--compare-only') ? 'compare' : undefined);
 if (ONLY && !['compare', 'ask', 'wake', 'storm'].includes(ONLY)) throw new Error(`--only ${ONLY}: compare|ask|wake|storm`);
 const runs = (section: 'compare' | 'ask' | 'wake' | 'storm') =>
@@ -109,6 +112,8 @@ const GRANTS = 2 + (runs('ask') ? Math.ceil(ASKS / 100) + 1 : 0);
 function startServer(): Promise<Ready> {
   return new Promise((resolve, reject) => {
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    // BENCH_SERVER_NODE_ARGS (e.g. "--trace-gc") goes to the server's node, as in bench/runtime.
+    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
     server = spawn(
       'taskset',
       [
@@ -117,6 +122,7 @@ function startServer(): Promise<Ready> {
         process.execPath,
         '--expose-gc',
         ...profile,
+        ...nodeArgs,
         ...serverEntry('bench/mcp/server.ts', 'dist/bench/mcp-server.mjs'),
       ],
       {
@@ -428,17 +434,14 @@ async function answerForm(waiting: Waiting): Promise<string> {
   return body.toString();
 }
 
-/** Posts the answer; when its response came (performance.now()), or undefined when it failed. */
+/** Posts the answer (node:http keep-alive, as the other sections); when its response came (performance.now()), or undefined when it failed. */
 async function answer(waiting: Waiting, form: string): Promise<number | undefined> {
-  const response = await fetch(waiting.humanUrl, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(waiting.humanUrl).origin },
-    body: form,
-  });
-  const at = performance.now();
-  await response.arrayBuffer();
-  return response.status === 303 ? at : undefined;
+  const response = await post(
+    waiting.humanUrl,
+    { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(waiting.humanUrl).origin },
+    form,
+  );
+  return response.status === 303 ? performance.now() : undefined;
 }
 
 const answeredWith = (o: SocketOutcome) =>
@@ -466,20 +469,23 @@ async function wakeSection(made: Waiting[]) {
   const missing = Math.max(0, WAITS - made.length);
   const extra = missing ? (await askClosedLoop(missing, await principalsFor(missing)))[1] : [];
   const targets = [...made, ...extra].slice(0, WAITS);
-  const forms = await Promise.all(targets.map((t) => answerForm(t)));
+  // Read a few pages at a time: thousands at once would be a load test of the answer page, and the
+  // server rightly sheds what waits longer than its pool wait (503, Retry-After).
+  const forms = await pool(targets, 20, (t) => answerForm(t));
   const before = await serverStatsAfterGc();
   const waits = openWaits(targets);
   const parked = await untilParked(targets.length, 40_000);
   await sleep(500);
   const peak = await serverStats();
-  // People answer a few at a time (four answer pages in flight), so the wake time is the wake
-  // itself rather than a queue of answers the one server core is still working through, and all
-  // of them are answered well within the 45 s wait.
+  // One answer at a time by default, as issue 17 defines the figure: each wake is then the wake
+  // itself, not a queue of answers the one server core is still working through.
   const answeredAt: Array<number | undefined> = new Array(targets.length);
-  await closedLoop(4, targets.length, async (i) => {
+  const answering = performance.now();
+  await closedLoop(ANSWERERS, targets.length, async (i) => {
     answeredAt[i] = await answer(targets[i]!, forms[i]!);
     return answeredAt[i] !== undefined;
   });
+  const answeredInS = (performance.now() - answering) / 1000;
   const outcomes = await Promise.all(waits.map((w) => w.outcome));
   const wakes: number[] = [];
   let errors = targets.length < WAITS ? WAITS - targets.length : 0;
@@ -494,18 +500,20 @@ async function wakeSection(made: Waiting[]) {
   const floorP50 = quantile(floor, 0.5);
   const floorP99 = quantile(floor, 0.99);
   const rss = Math.max(peak.rss, after.rss);
-  console.log(`\n${WAITS} concurrent sess_response waits (wait_ms 45000), then answered on their pages, four at a time`);
+  console.log(
+    `\n${WAITS} concurrent sess_response waits (wait_ms 45000), then answered on their pages, ${ANSWERERS === 1 ? 'one at a time' : `${ANSWERERS} at a time`}`,
+  );
   console.log(
     `  parked ${parked.inflight} of ${targets.length}; RSS before ${mib(before.rss)}, parked ${mib(peak.rss)} (heap ${mib(peak.heapUsed)})   (target <= 1024 MiB: ${verdict(rss <= 1024 * 1048576)})`,
   );
   console.log(
-    `  wake p50 ${ms(wakeP50)}   p99 ${ms(wakeP99)}   (target p99 <= 5 ms: ${verdict(wakeP99 <= 5)})   errors ${errors} (target 0: ${verdict(errors === 0)})`,
+    `  wake p50 ${ms(wakeP50)}   p99 ${ms(wakeP99)}   (all answered in ${answeredInS.toFixed(1)} s; target p99 <= 5 ms: ${verdict(wakeP99 <= 5)})   errors ${errors} (target 0: ${verdict(errors === 0)})`,
   );
   console.log(
     `  floor: NOTIFY→LISTEN, two PostgreSQL connections, one at a time, ${FLOOR_SAMPLES} samples: p50 ${ms(floorP50)}   p99 ${ms(floorP99)}   (wake p99 / floor p99 = ${(wakeP99 / floorP99).toFixed(1)}×)`,
   );
   summary.push({
-    figure: `wake (${WAITS} parked, answered four at a time)`,
+    figure: `wake (${WAITS} parked, answered ${ANSWERERS} at a time)`,
     value: `p50 ${ms(wakeP50)}, p99 ${ms(wakeP99)}, errors ${errors}`,
     anchor: `NOTIFY→LISTEN p50 ${ms(floorP50)}, p99 ${ms(floorP99)}`,
     ratio: `${(wakeP99 / floorP99).toFixed(1)}× at p99`,
