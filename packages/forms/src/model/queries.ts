@@ -5,8 +5,10 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AnswerRow, RespondentRow, RevisionRow, SessionRow } from './session-row.ts';
 
 /*
- * The hot reads, each one indexed query that returns the session, the Surface of its current
- * revision and that revision's answer together. Built and prepared once per runtime.
+ * The hot reads, each one indexed query that returns the session, its current revision and that
+ * revision's answer together. Built and prepared once per runtime. Only the reads behind a page
+ * bring the Surface itself (a jsonb of up to 64 KiB, parsed on every read); an agent's reads, a
+ * parked wait's among them, need only its hash.
  */
 
 /** The columns of an answer as every read returns them (`AnswerRow`). */
@@ -23,6 +25,10 @@ export const answerColumns = {
 const revisionColumns = {
   revision: formRevisions.revision,
   surface: formRevisions.surface,
+  surfaceSha256: formRevisions.surfaceSha256,
+};
+const revisionHashColumns = {
+  revision: formRevisions.revision,
   surfaceSha256: formRevisions.surfaceSha256,
 };
 const respondentColumns = {
@@ -47,6 +53,16 @@ const currentAnswer = and(
 export interface SessionSnapshot {
   session: SessionRow;
   revision: RevisionRow;
+  answer: AnswerRow | null;
+}
+
+/** A revision as an agent's read needs it: which one, and the hash of its Surface. */
+export type RevisionHash = Pick<RevisionRow, 'revision' | 'surfaceSha256'>;
+
+/** A session as an agent reads it: the current revision's hash, not its Surface. */
+export interface SessionHashSnapshot {
+  session: SessionRow;
+  revision: RevisionHash;
   answer: AnswerRow | null;
 }
 
@@ -80,7 +96,7 @@ export function prepareQueries(db: Db) {
     .prepare('forms_session_by_token');
 
   const byId = db
-    .select({ s: formSessions, r: revisionColumns, a: answerColumns })
+    .select({ s: formSessions, r: revisionHashColumns, a: answerColumns })
     .from(formSessions)
     .innerJoin(formRevisions, currentRevision)
     .leftJoin(formAnswers, currentAnswer)
@@ -103,9 +119,10 @@ export function prepareQueries(db: Db) {
       return raw ? toSnapshot(raw as Raw) : null;
     },
     /** A session of one workspace by id; another workspace's session is simply not found. */
-    async sessionById(workspaceId: string, id: string): Promise<SessionSnapshot | null> {
+    async sessionById(workspaceId: string, id: string): Promise<SessionHashSnapshot | null> {
       const [raw] = await byId.execute({ id, workspaceId });
-      return raw ? toSnapshot(raw as Raw) : null;
+      if (!raw) return null;
+      return { session: raw.s as SessionRow, revision: raw.r, answer: raw.a ? (raw.a as unknown as AnswerRow) : null };
     },
     /** The respondent page behind a respondent token hash. */
     async respondentByTokenHash(hash: string): Promise<RespondentSnapshot | null> {
@@ -118,14 +135,14 @@ export function prepareQueries(db: Db) {
 
 export type Queries = ReturnType<typeof prepareQueries>;
 
-/** The answer and Surface of one (older) revision of an interaction, for reads that ask for it. */
+/** The answer of one (older) revision of an interaction and its Surface's hash, for reads that ask for it. */
 export async function readRevisionAnswer(
   db: Db,
   sessionId: string,
   revision: number,
-): Promise<{ revision: RevisionRow; answer: AnswerRow | null } | null> {
+): Promise<{ revision: RevisionHash; answer: AnswerRow | null } | null> {
   const [raw] = await db
-    .select({ r: revisionColumns, a: answerColumns })
+    .select({ r: revisionHashColumns, a: answerColumns })
     .from(formRevisions)
     .leftJoin(
       formAnswers,
@@ -137,8 +154,5 @@ export async function readRevisionAnswer(
     )
     .where(and(eq(formRevisions.sessionId, sessionId), eq(formRevisions.revision, revision)));
   if (!raw) return null;
-  return {
-    revision: { revision: raw.r.revision, surface: raw.r.surface as Surface, surfaceSha256: raw.r.surfaceSha256 },
-    answer: raw.a ? (raw.a as unknown as AnswerRow) : null,
-  };
+  return { revision: raw.r, answer: raw.a ? (raw.a as unknown as AnswerRow) : null };
 }

@@ -28,7 +28,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toSessionView(
   session: SessionRow,
-  current: { revision: RevisionRow; answer: AnswerRow | null },
+  current: { revision: Pick<RevisionRow, 'surfaceSha256'>; answer: AnswerRow | null },
   now: Date,
   response?: AnswerView | null,
 ): SessionView {
