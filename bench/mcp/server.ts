@@ -10,6 +10,7 @@
  *   fed an already-parsed body as the edge does (`fetch(request, { authInfo, parsedBody })`): the
  *   anchor for sess_ask (what any tools/call costs before the tool does anything);
  * - `STATS/stats`: RSS, heap, CPU time and how many /mcp requests are in flight; `STATS/gc`;
+ *   `STATS/collections`: the server's garbage collections (epoch ms start, ms) since it started;
  *   `STATS/connect` (POST `{ count }`): connects `count` more apps, one new workspace each, and
  *   answers their tokens (each principal may hold at most 100 unfinished interactions, so every
  *   section of run.ts takes fresh ones).
@@ -23,6 +24,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createAdaptorServer, serve } from '@hono/node-server';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { createLogger } from '@sess/core';
@@ -195,7 +197,14 @@ const bareServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
 });
 (bareServer as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 120_000;
 
+/** The server's collections, [start (epoch ms), duration (ms)], for run.ts to set beside slow wakes. */
+const collections: Array<[number, number]> = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) collections.push([performance.timeOrigin + entry.startTime, entry.duration]);
+}).observe({ entryTypes: ['gc'] });
+
 const stats = new Hono();
+stats.get('/collections', (c) => c.json(collections));
 stats.get('/stats', (c) => {
   const memory = process.memoryUsage();
   const cpu = process.cpuUsage();
