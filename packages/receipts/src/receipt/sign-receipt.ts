@@ -1,5 +1,5 @@
-import { CompactSign } from 'jose';
 import type { ReceiptSigner } from '../keys/create-receipt-signer.ts';
+import { signEs256 } from './es256.ts';
 import {
   ACTOR_ASSURANCE,
   isReceiptId,
@@ -12,7 +12,7 @@ import {
   type ReceiptInput,
 } from './receipt-claims.ts';
 
-const encoder = new TextEncoder();
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /**
  * Builds the claims set from the caller's input. Refuses anything the verifier would later call
@@ -53,6 +53,6 @@ export function buildReceiptClaims(input: ReceiptInput): ReceiptClaims {
  */
 export async function signReceipt(signer: ReceiptSigner, input: ReceiptInput): Promise<string> {
   const header: ReceiptHeader = { alg: RECEIPT_ALG, kid: signer.kid, typ: RECEIPT_TYP };
-  const payload = encoder.encode(JSON.stringify(buildReceiptClaims(input)));
-  return new CompactSign(payload).setProtectedHeader(header).sign(signer.privateKey);
+  const signingInput = `${base64url(header)}.${base64url(buildReceiptClaims(input))}`;
+  return `${signingInput}.${signEs256(signer.privateKey, signingInput)}`;
 }
