@@ -21,6 +21,8 @@
  * 5. storm: STORM waits (wait_ms 45 000)     heap and RSS before the storm (after gc)   0 connection errors / non-200s;
  *    opened at once, each on a fresh socket                                             heap ≤ 20 KiB per parked wait;
  *                                                                                       RSS ≤ 500 MiB; healthy afterwards
+ * BENCH_PROFILE=dir writes the server's CPU profile there; BENCH_ALLOCATIONS=file.heapprofile
+ * writes what the server allocated while the wake section answered (V8's sampling heap profiler).
  * The load average (`uptime`) is printed at the start and the end: on a busy machine read the
  * ratios and the server CPU per call rather than the absolute rates.
  *
@@ -32,6 +34,7 @@
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
@@ -508,12 +511,17 @@ async function wakeSection(made: Waiting[]) {
   // the next answer on the one server core. ANSWERED of the WAITS are answered (all 5,000 would
   // take longer than the 45 s the waits last); the others are then closed.
   const answeredAt: Array<number | undefined> = new Array(ANSWERED);
+  if (process.env.BENCH_ALLOCATIONS) await fetch(`${ready.stats}/allocations/start`, { method: 'POST' });
   const answering = performance.now();
   await closedLoop(ANSWERERS, ANSWERED, async (i) => {
     answeredAt[i] = await answer(targets[i]!, forms[i]!);
     return answeredAt[i] !== undefined && answeredWith(await waits[i]!.outcome);
   });
   const answeredInS = (performance.now() - answering) / 1000;
+  if (process.env.BENCH_ALLOCATIONS) {
+    const profile = await (await fetch(`${ready.stats}/allocations/stop`, { method: 'POST' })).text();
+    writeFileSync(process.env.BENCH_ALLOCATIONS, profile);
+  }
   for (const w of waits.slice(ANSWERED)) w.close();
   const outcomes = await Promise.all(waits.slice(0, ANSWERED).map((w) => w.outcome));
   const wakes: number[] = [];

@@ -11,6 +11,8 @@
  *   anchor for sess_ask (what any tools/call costs before the tool does anything);
  * - `STATS/stats`: RSS, heap, CPU time and how many /mcp requests are in flight; `STATS/gc`;
  *   `STATS/collections`: the server's garbage collections (epoch ms start, ms) since it started;
+ *   `STATS/allocations/start` and `/stop`: V8's sampling heap profiler over what the server
+ *   allocates in between, collected or not (stop answers the .heapprofile JSON);
  *   `STATS/connect` (POST `{ count }`): connects `count` more apps, one new workspace each, and
  *   answers their tokens (each principal may hold at most 100 unfinished interactions, so every
  *   section of run.ts takes fresh ones).
@@ -23,6 +25,7 @@
  * handle.
  */
 import { readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { createAdaptorServer, serve } from '@hono/node-server';
@@ -205,6 +208,18 @@ new PerformanceObserver((list) => {
 
 const stats = new Hono();
 stats.get('/collections', (c) => c.json(collections));
+const inspector = new Session();
+inspector.connect();
+stats.post('/allocations/start', async (c) => {
+  await inspector.post('HeapProfiler.enable');
+  await inspector.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return c.json({ ok: true });
+});
+stats.post('/allocations/stop', async (c) => c.json((await inspector.post('HeapProfiler.stopSampling')).profile));
 stats.get('/stats', (c) => {
   const memory = process.memoryUsage();
   const cpu = process.cpuUsage();
