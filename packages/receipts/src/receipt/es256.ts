@@ -5,9 +5,9 @@ import type { CryptoKey } from 'jose';
  * ES256 (ECDSA P-256 with SHA-256, the signature as r‖s: RFC 7518 §3.4) with node:crypto, done
  * synchronously. WebCrypto, which jose signs and verifies with, sends every operation to libuv's
  * thread pool and converts its arguments on the way: a hop there and back on each answer (its
- * receipt is signed when the person answers and verified when the agent's wait wakes), which costs
- * more than the ~60 µs of the operation itself. Keys stay CryptoKeys everywhere else; each is made
- * a KeyObject once.
+ * receipt is signed when the person answers and verified when the agent's wait wakes) that cost
+ * as much again as the operation itself (30–60 µs), and several times more at p99. Keys stay
+ * CryptoKeys everywhere else; each is made a KeyObject once.
  */
 
 const keyObjects = new WeakMap<CryptoKey, KeyObject>();
