@@ -49,20 +49,16 @@ const currentAnswer = and(
   isNull(formAnswers.respondentId),
 );
 
-/** A session with its current Surface and that revision's answer (interactions only have one). */
-export interface SessionSnapshot {
-  session: SessionRow;
-  revision: RevisionRow;
-  answer: AnswerRow | null;
-}
-
 /** A revision as an agent's read needs it: which one, and the hash of its Surface. */
 export type RevisionHash = Pick<RevisionRow, 'revision' | 'surfaceSha256'>;
 
-/** A session as an agent reads it: the current revision's hash, not its Surface. */
-export interface SessionHashSnapshot {
+/**
+ * A session with its current revision and that revision's answer (interactions only have one).
+ * The revision carries its Surface for a page; an agent's read takes `SessionSnapshot<RevisionHash>`.
+ */
+export interface SessionSnapshot<Revision = RevisionRow> {
   session: SessionRow;
-  revision: RevisionHash;
+  revision: Revision;
   answer: AnswerRow | null;
 }
 
@@ -77,11 +73,14 @@ type Raw = {
   a: { [K in keyof typeof answerColumns]: unknown } | null;
 };
 
+/** The answer columns of a row, or null when the left join found none. */
+const answerOf = (a: Raw['a']): AnswerRow | null => (a ? (a as unknown as AnswerRow) : null);
+
 function toSnapshot(raw: Raw): SessionSnapshot {
   return {
     session: raw.s as SessionRow,
     revision: { revision: raw.r.revision, surface: raw.r.surface as Surface, surfaceSha256: raw.r.surfaceSha256 },
-    answer: raw.a ? (raw.a as unknown as AnswerRow) : null,
+    answer: answerOf(raw.a),
   };
 }
 
@@ -119,10 +118,9 @@ export function prepareQueries(db: Db) {
       return raw ? toSnapshot(raw as Raw) : null;
     },
     /** A session of one workspace by id; another workspace's session is simply not found. */
-    async sessionById(workspaceId: string, id: string): Promise<SessionHashSnapshot | null> {
+    async sessionById(workspaceId: string, id: string): Promise<SessionSnapshot<RevisionHash> | null> {
       const [raw] = await byId.execute({ id, workspaceId });
-      if (!raw) return null;
-      return { session: raw.s as SessionRow, revision: raw.r, answer: raw.a ? (raw.a as unknown as AnswerRow) : null };
+      return raw ? { session: raw.s as SessionRow, revision: raw.r, answer: answerOf(raw.a) } : null;
     },
     /** The respondent page behind a respondent token hash. */
     async respondentByTokenHash(hash: string): Promise<RespondentSnapshot | null> {
@@ -154,5 +152,5 @@ export async function readRevisionAnswer(
     )
     .where(and(eq(formRevisions.sessionId, sessionId), eq(formRevisions.revision, revision)));
   if (!raw) return null;
-  return { revision: raw.r, answer: raw.a ? (raw.a as unknown as AnswerRow) : null };
+  return { revision: raw.r, answer: answerOf(raw.a) };
 }
