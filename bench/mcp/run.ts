@@ -35,11 +35,11 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
 import { parseHtmlForms } from '@sess/testkit';
 import autocannon from 'autocannon';
+import { recordCollections } from '../support/collections.ts';
 import { closedLoop, type LoopFigures, openLoop, post, postOnOwnSocket, type SocketOutcome } from '../support/load.ts';
 import { notifyListenFloor } from '../support/pg-floor.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
@@ -210,10 +210,7 @@ async function serverCollections(): Promise<Array<[number, number]>> {
   return (await (await fetch(`${ready.stats}/collections`)).json()) as Array<[number, number]>;
 }
 /** This process's (the load generator's) collections, on the same clock. */
-const generatorCollections: Array<[number, number]> = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) generatorCollections.push([performance.timeOrigin + entry.startTime, entry.duration]);
-}).observe({ entryTypes: ['gc'] });
+const generatorCollections = recordCollections();
 
 /**
  * Of the slowest 1 % of `spans` ([from, to], epoch ms), how many overlapped a collection in the

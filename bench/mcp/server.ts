@@ -27,7 +27,6 @@
 import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { createAdaptorServer, serve } from '@hono/node-server';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { createLogger } from '@sess/core';
@@ -41,6 +40,7 @@ import { type CookieJar, createTestUser, createTestWorkspace, sampleSurface, sig
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
+import { recordCollections } from '../support/collections.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL!;
 const GRANTS = Number(process.env.BENCH_GRANTS ?? 55);
@@ -200,11 +200,8 @@ const bareServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
 });
 (bareServer as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 120_000;
 
-/** The server's collections, [start (epoch ms), duration (ms)], for run.ts to set beside slow wakes. */
-const collections: Array<[number, number]> = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) collections.push([performance.timeOrigin + entry.startTime, entry.duration]);
-}).observe({ entryTypes: ['gc'] });
+/** The server's collections, for run.ts to set beside slow wakes. */
+const collections = recordCollections();
 
 const stats = new Hono();
 stats.get('/collections', (c) => c.json(collections));
