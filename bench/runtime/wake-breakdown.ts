@@ -18,8 +18,10 @@
  *
  * The marks come from wrappers the bench puts around the hub's `park`, the backend's
  * `readSession` and the bound handle store's `update`: no hook in the product code.
- * The anchor: NOTIFY → LISTEN measured in the same run (pg_notify on one connection, LISTEN on
- * another; from the notify being sent to the listener's callback).
+ * For each answer slower than 5 ms it names the step that took longest and whether a garbage
+ * collection overlapped it. The anchors, measured in the same run: NOTIFY → LISTEN (pg_notify on
+ * one connection, LISTEN on another; from the notify being sent to the listener's callback), and
+ * the wake's database steps alone, with no application work (pg-floor.ts `wakeStepsFloor`).
  *
  * Run: node --import tsx bench/runtime/wake-breakdown.ts [--n 1000] [--runs 1]
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
@@ -31,7 +33,8 @@ import type { HandleBinding, HandleStore, SessBackend, SessPrincipal } from '@se
 import * as mcp from '@sess/mcp';
 import { sampleSurface } from '@sess/testkit';
 import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
-import { notifyListenFloor } from '../support/pg-floor.ts';
+import { recordCollections } from '../support/collections.ts';
+import { notifyListenFloor, wakeStepsFloor } from '../support/pg-floor.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { pool, quantile } from '../support/stats.ts';
 
@@ -120,9 +123,34 @@ function instrumentStore(store: HandleStore, marks: Marks, sessionOf: Map<string
   };
 }
 
+/** A wake slower than this is looked at step by step (the issue's target). */
+const SLOW_MS = 5;
+
+/** Of one slow wake: the step that took longest, and whether a collection overlapped the wake. */
+function slowStep(
+  entry: Partial<Record<Phase, number>>,
+  committed: number,
+  collections: Array<[number, number]>,
+): RunFigures['slow'][number] {
+  let step: Phase = 'wake';
+  let longest = -1;
+  let previous = committed;
+  for (const phase of PHASES) {
+    const at = entry[phase];
+    if (at === undefined) continue;
+    if (at - previous > longest) [step, longest] = [phase, at - previous];
+    previous = Math.max(previous, at);
+  }
+  const [from, to] = [performance.timeOrigin + committed, performance.timeOrigin + entry.response!];
+  return { step, collected: collections.some(([start, duration]) => start < to && start + duration > from) };
+}
+
 interface RunFigures {
   phases: Record<Phase, number[]>;
+  /** Per answer over SLOW_MS: the step that took longest and whether the wake overlapped a collection. */
+  slow: Array<{ step: Phase; collected: boolean }>;
   floor: number[];
+  steps: number[];
   wrong: number;
 }
 
@@ -217,6 +245,8 @@ async function runOnce(): Promise<RunFigures> {
     }
 
     const phases = Object.fromEntries(PHASES.map((p) => [p, [] as number[]])) as Record<Phase, number[]>;
+    const slow: RunFigures['slow'] = [];
+    const collections = recordCollections();
     let wrong = 0;
     for (let i = 0; i < N; i++) {
       const c = created[i]!;
@@ -239,9 +269,12 @@ async function runOnce(): Promise<RunFigures> {
         // A mark can land before submitLinkAnswer's own promise resolves; that counts as 0.
         if (at !== undefined) phases[phase].push(Math.max(0, at - committed));
       }
+      if (entry.response !== undefined && entry.response - committed > SLOW_MS)
+        slow.push(slowStep(entry, committed, collections));
     }
     const floor = await notifyListenFloor(scratch.url, 1000);
-    return { phases, floor, wrong };
+    const steps = await wakeStepsFloor(scratch.url, N);
+    return { phases, slow, floor, steps, wrong };
   } finally {
     await runtime.close();
     await scratch.drop();
@@ -266,6 +299,15 @@ for (const phase of PHASES) {
   const count = runs.map((r) => r.phases[phase].length).join('/');
   console.log(`  → ${phase.padEnd(9)} p50 ${p50}   p99 ${p99}   (n ${count})`);
 }
+for (const [r, run] of runs.entries()) {
+  const byStep = PHASES.map((p) => [p, run.slow.filter((s) => s.step === p).length] as const).filter(([, n]) => n > 0);
+  console.log(
+    `  run ${r + 1}: ${run.slow.length} of ${N} over ${SLOW_MS} ms, ${run.slow.filter((s) => s.collected).length} of them overlapping a collection; the step that took longest: ${byStep.map(([p, n]) => `${p} ${n}`).join(', ') || '-'}`,
+  );
+}
+console.log(
+  `  anchor the wake's database steps alone (pg-floor.ts wakeStepsFloor) p50 ${spread(runs.map((r) => quantile(r.steps, 0.5)))}   p99 ${spread(runs.map((r) => quantile(r.steps, 0.99)))}   over ${SLOW_MS} ms: ${runs.map((r) => r.steps.filter((t) => t > SLOW_MS).length).join('/')} of ${N}`,
+);
 console.log(
   `  anchor NOTIFY→LISTEN p50 ${spread(runs.map((r) => quantile(r.floor, 0.5)))}   p99 ${spread(runs.map((r) => quantile(r.floor, 0.99)))}`,
 );
