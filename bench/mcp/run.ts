@@ -36,7 +36,7 @@
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
 import { parseHtmlForms } from '@sess/testkit';
@@ -121,7 +121,8 @@ const GRANTS = 2 + (runs('ask') ? Math.ceil(ASKS / 100) + 1 : 0);
 function startServer(): Promise<Ready> {
   return new Promise((resolve, reject) => {
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-    // BENCH_SERVER_NODE_ARGS (e.g. "--trace-gc") goes to the server's node, as in bench/runtime.
+    // BENCH_SERVER_NODE_ARGS (e.g. "--trace-gc") goes to the server's node, as in bench/runtime;
+    // BENCH_SERVER_STDOUT=file keeps what it prints (the trace), which is otherwise only read for "ready".
     const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
     server = spawn(
       'taskset',
@@ -152,6 +153,7 @@ function startServer(): Promise<Ready> {
     let buffer = '';
     server.stdout!.on('data', (chunk) => {
       buffer += chunk;
+      if (process.env.BENCH_SERVER_STDOUT) appendFileSync(process.env.BENCH_SERVER_STDOUT, chunk);
       const line = buffer.split('\n').find((l) => l.startsWith('{"ready"'));
       if (line) resolve(JSON.parse(line) as Ready);
     });
