@@ -12,7 +12,8 @@
  *                                            same closed loop
  * 3. sess_ask, open loop at 25 % and 50 %    the closed-loop max of figure 2            p99 ≤ 30 ms at 50 %
  *    of the closed-loop max (latency from
- *    each call's SCHEDULED start)
+ *    each call's SCHEDULED start), after 2 s
+ *    at the same rate (printed apart)
  * 4. wake: WAITS sess_response waits        NOTIFY→LISTEN between two PostgreSQL       wake p99 ≤ 5 ms; RSS ≤ 1 GiB; 0 errors
  *    parked, ANSWERED (2,000) of them        connections, one at a time (~1,000); the
  *    answered on their pages one at a time   wake's database steps alone (pg-floor.ts)
@@ -431,24 +432,42 @@ async function askSection(): Promise<Waiting[]> {
   return made;
 }
 
+/**
+ * Seconds each open-loop rate runs before it is measured, at the same rate on the same
+ * principals, printed apart: the first calls of freshly connected principals (one new workspace
+ * each) read their grant, plan and workspace cold, all in the first moments, which no steady rate
+ * of a live service does.
+ */
+const OPEN_LOOP_WARM_UP_S = 2;
+
 async function askOpenLoop(maxRate: number) {
-  console.log(`\nsess_ask, open loop (fixed arrival rate, latency from the scheduled start), ${SECONDS} s per rate`);
+  console.log(
+    `\nsess_ask, open loop (fixed arrival rate, latency from the scheduled start), ${SECONDS} s per rate after ${OPEN_LOOP_WARM_UP_S} s at the same rate (printed apart)`,
+  );
+  const line = (figures: LoopFigures) => {
+    const p99 = quantile(figures.latencies, 0.99);
+    return `p50 ${ms(quantile(figures.latencies, 0.5)).padStart(8)}   p99 ${ms(p99).padStart(9)}   max ${ms(Math.max(...figures.latencies)).padStart(9)}   errors ${figures.errors}`;
+  };
   for (const share of [0.25, 0.5]) {
     const rate = Math.max(1, Math.round(maxRate * share));
-    const tokens = await principalsFor(rate * SECONDS);
-    const figures = await openLoop(rate, SECONDS, async (i) => (await askOnce(i, tokens[i % tokens.length]!)) !== undefined);
+    const warmUpCalls = Math.round(rate * OPEN_LOOP_WARM_UP_S);
+    const tokens = await principalsFor(rate * SECONDS + warmUpCalls);
+    // One sequence of calls over the principals: the measured ones go on where the warm-up stopped.
+    const askAt = async (i: number) => (await askOnce(i, tokens[i % tokens.length]!)) !== undefined;
+    const warmUp = await openLoop(rate, OPEN_LOOP_WARM_UP_S, askAt);
+    const figures = await openLoop(rate, SECONDS, (i) => askAt(warmUpCalls + i));
     const p99 = quantile(figures.latencies, 0.99);
-    console.log(
-      `  ${`${share * 100} % of max = ${rate}/s`.padEnd(22)} p50 ${ms(quantile(figures.latencies, 0.5)).padStart(8)}   p99 ${ms(p99).padStart(9)}   max ${ms(Math.max(...figures.latencies)).padStart(9)}   errors ${figures.errors}${share === 0.5 ? `   (target p99 <= 30 ms: ${verdict(p99 <= 30)})` : ''}`,
-    );
+    const label = `${share * 100} % of max = ${rate}/s`.padEnd(22);
+    console.log(`  ${label} ${line(figures)}${share === 0.5 ? `   (target p99 <= 30 ms: ${verdict(p99 <= 30)})` : ''}`);
+    console.log(`  ${'  its warm-up'.padEnd(22)} ${line(warmUp)}`);
     if (share === 0.5)
       summary.push({
         figure: `sess_ask open loop at 50 % (${rate}/s)`,
-        value: `p99 ${ms(p99)}, errors ${figures.errors}`,
+        value: `p99 ${ms(p99)}, errors ${figures.errors + warmUp.errors}`,
         anchor: `closed-loop max ${maxRate.toFixed(0)} calls/s`,
         ratio: '-',
         target: 'p99 <= 30 ms, 0 errors',
-        ok: p99 <= 30 && figures.errors === 0,
+        ok: p99 <= 30 && figures.errors + warmUp.errors === 0,
       });
   }
 }
