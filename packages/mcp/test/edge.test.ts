@@ -1,6 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
+import { sampleSurface } from '@sess/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Deadline } from '../src/http/deadline.ts';
 import { plainRequest } from '../src/http/plain-request.ts';
 import {
   type EdgeServer,
@@ -337,6 +339,25 @@ describe.each(['fetch', 'fetch-web'] as Face[])('the deadline on the %s face', (
     expect(response.headers.get('retry-after')).toBeTruthy();
     expect(Date.now() - started).toBeLessThan(2000);
     expectCommonHeaders(response);
+  });
+
+  it('a tool call that does not wait never builds the deadline its AbortSignal', async () => {
+    edge = await startEdgeServer(face);
+    const built = vi.spyOn(Deadline.prototype, 'signal', 'get');
+    try {
+      const call = modernBody('tools/call', { name: 'sess_request', arguments: { interaction: sampleSurface() } });
+      const response = await fetch(edge.url, {
+        method: 'POST',
+        headers: { ...modernHeaders('tools/call', 'sess_request'), authorization: `Bearer ${edge.token}` },
+        body: call,
+      });
+      expect(response.status).toBe(200);
+      // The tool ran (no backend here: NOT_CONFIGURED) without reading the request's deadline signal.
+      expect(await response.text()).toContain('NOT_CONFIGURED');
+      expect(built).not.toHaveBeenCalled();
+    } finally {
+      built.mockRestore();
+    }
   });
 
   it('an authenticate that throws (its store is down) gets 503, not 401', async () => {

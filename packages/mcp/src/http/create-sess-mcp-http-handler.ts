@@ -173,7 +173,10 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       principal: who,
       binding,
       store: options.handleStore(binding, { workspaceId: who.workspaceId, principalId: who.principalId }),
-      deadline: deadline.signal,
+      // Read only by a tool that waits: the deadline makes its AbortController then, not for every call.
+      get deadline() {
+        return deadline.signal;
+      },
     };
     const toSdk = (): Promise<Response> => {
       // The SDK's AuthInfo is pure pass-through; it never carries the bearer token.

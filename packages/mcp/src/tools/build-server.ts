@@ -8,7 +8,15 @@ import {
 } from '@modelcontextprotocol/server';
 import { SERVER_INSTRUCTIONS, TOOL_NAMES, TOOLS, type ToolName, toolInputJsonSchema, toolOutputJsonSchema } from '@sess/contract';
 import { isId, isSessError, SessError } from '@sess/core';
-import { asSessError, errorBody, OPERATIONS, type RequestScope, resultText, type ToolDeps } from '@sess/interactions';
+import {
+  asSessError,
+  errorBody,
+  OPERATIONS,
+  type RequestScope,
+  resultText,
+  type ToolCall,
+  type ToolDeps,
+} from '@sess/interactions';
 
 /*
  * The MCP SDK adapter: the seven operations of @sess/interactions as MCP tools, listed as the
@@ -133,6 +141,23 @@ export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}
     }),
   } as unknown as ListToolsResult;
 
+  /**
+   * What the operation sees. Its signal is read only by a tool that waits, so it is made then:
+   * a scope's deadline builds its AbortController on first read (the hosted edge's does).
+   */
+  function toolCall(scope: RequestScope, requestSignal: AbortSignal | undefined): ToolCall {
+    if (requestSignal && !options.deadlineCoversRequest) {
+      return { deps, scope, signal: AbortSignal.any([requestSignal, scope.deadline]) };
+    }
+    return {
+      deps,
+      scope,
+      get signal() {
+        return scope.deadline;
+      },
+    };
+  }
+
   async function call(
     name: ToolName,
     args: unknown,
@@ -144,9 +169,7 @@ export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}
     try {
       const scope = await resolveScope();
       if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
-      const signal =
-        requestSignal && !options.deadlineCoversRequest ? AbortSignal.any([requestSignal, scope.deadline]) : scope.deadline;
-      const result = await runOperation(name, { deps, scope, signal }, args ?? {});
+      const result = await runOperation(name, toolCall(scope, requestSignal), args ?? {});
       const state = (result.structuredContent as { interaction?: { state?: string } } | undefined)?.interaction?.state;
       if (state) outcome = state;
       return result;
