@@ -42,7 +42,7 @@ import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
 import { parseHtmlForms } from '@sess/testkit';
 import autocannon from 'autocannon';
-import { recordCollections } from '../support/collections.ts';
+import { overlapsCollection, recordCollections } from '../support/collections.ts';
 import { closedLoop, type LoopFigures, openLoop, post, postOnOwnSocket, type SocketOutcome } from '../support/load.ts';
 import { notifyListenFloor, wakeStepsFloor } from '../support/pg-floor.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
@@ -224,10 +224,8 @@ const generatorCollections = recordCollections();
  */
 function slowestBesideCollections(spans: Array<[number, number]>, server: Array<[number, number]>, targetMs: number): string {
   const took = ([from, to]: [number, number]) => to - from;
-  const overlaps = (collections: Array<[number, number]>, [from, to]: [number, number]) =>
-    collections.some(([start, duration]) => start < to && start + duration > from);
   const describe = (group: Array<[number, number]>) =>
-    `${group.filter((s) => overlaps(server, s)).length} overlapped a collection in the server, ${group.filter((s) => overlaps(generatorCollections, s)).length} one in the load generator`;
+    `${group.filter((s) => overlapsCollection(server, s)).length} overlapped a collection in the server, ${group.filter((s) => overlapsCollection(generatorCollections, s)).length} one in the load generator`;
   const slowest = [...spans].sort((a, b) => took(b) - took(a)).slice(0, Math.max(1, Math.ceil(spans.length / 100)));
   const over = spans.filter((s) => took(s) > targetMs);
   return `of the ${slowest.length} slowest, ${describe(slowest)}; ${over.length} of ${spans.length} took over ${targetMs} ms, of them ${describe(over)}`;

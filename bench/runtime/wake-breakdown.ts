@@ -33,7 +33,7 @@ import type { HandleBinding, HandleStore, SessBackend, SessPrincipal } from '@se
 import * as mcp from '@sess/mcp';
 import { sampleSurface } from '@sess/testkit';
 import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
-import { recordCollections } from '../support/collections.ts';
+import { overlapsCollection, recordCollections } from '../support/collections.ts';
 import { notifyListenFloor, wakeStepsFloor } from '../support/pg-floor.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { pool, quantile } from '../support/stats.ts';
@@ -141,8 +141,8 @@ function slowStep(
     if (at - previous > longest) [step, longest] = [phase, at - previous];
     previous = Math.max(previous, at);
   }
-  const [from, to] = [performance.timeOrigin + committed, performance.timeOrigin + entry.response!];
-  return { step, collected: collections.some(([start, duration]) => start < to && start + duration > from) };
+  const span: [number, number] = [performance.timeOrigin + committed, performance.timeOrigin + entry.response!];
+  return { step, collected: overlapsCollection(collections, span) };
 }
 
 interface RunFigures {

@@ -11,3 +11,8 @@ export function recordCollections(): Array<[number, number]> {
   }).observe({ entryTypes: ['gc'] });
   return collections;
 }
+
+/** Whether any of `collections` ([start, duration], epoch ms) overlapped `span` ([from, to], epoch ms). */
+export function overlapsCollection(collections: Array<[number, number]>, [from, to]: [number, number]): boolean {
+  return collections.some(([start, duration]) => start < to && start + duration > from);
+}
