@@ -10,7 +10,7 @@ export {
 export { isMigrated, MIGRATIONS_FOLDER, type MigrationReport, migrate } from './migrate.ts';
 export { DATABASE_WAIT_DEFAULTS, type OpenDatabaseOptions, openDatabase } from './open-database.ts';
 export { DatabaseWaitError } from './pool-gate.ts';
-export { DELETE_CHUNK, deleteInChunks, queryRows } from './rows.ts';
+export { DELETE_CHUNK, deleteInChunks, PreparedSql, queryRows } from './rows.ts';
 export {
   apiKeys,
   askRespondents,

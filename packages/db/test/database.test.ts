@@ -2,7 +2,7 @@ import { newId } from '@sess/core';
 import { createTestDatabase, type TestDatabase, testDriver } from '@sess/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, isMigrated, migrate, openDatabase, queryRows, workspaces } from '../src/index.ts';
+import { type Database, isMigrated, migrate, openDatabase, PreparedSql, queryRows, workspaces } from '../src/index.ts';
 
 const onPostgres = testDriver() === 'postgres';
 
@@ -82,6 +82,27 @@ describe('database', () => {
     expect(row?.name).toBe('Tenant A');
     expect(row?.plan).toBe('free');
     expect(row?.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('builds a PreparedSql statement once and runs it with new values, on the database and in a transaction', async () => {
+    let builds = 0;
+    const statement = new PreparedSql<{ id: string; name: string }>(() => {
+      builds++;
+      return sql`select id, name from workspaces where id = ${sql.placeholder('id')} and ${'fixed'} = 'fixed'`;
+    });
+    const ids = [newId('workspace'), newId('workspace')];
+    await database.db.insert(workspaces).values(ids.map((id, i) => ({ id, name: `Prepared ${i}` })));
+    expect(await statement.rows(database.db, { id: ids[0] })).toEqual([{ id: ids[0], name: 'Prepared 0' }]);
+    expect(await statement.rows(database.db, { id: ids[1] })).toEqual([{ id: ids[1], name: 'Prepared 1' }]);
+    // In a transaction it sees the transaction's own uncommitted rows.
+    const inside = newId('workspace');
+    await database.db.transaction(async (tx) => {
+      await tx.insert(workspaces).values({ id: inside, name: 'Inside' });
+      expect(await statement.rows(tx, { id: inside })).toEqual([{ id: inside, name: 'Inside' }]);
+    });
+    expect(await statement.rows(database.db, { id: 'wks_none' })).toEqual([]);
+    expect(builds).toBe(1);
+    await expect(statement.rows(database.db, {})).rejects.toThrow('No value for placeholder "id"');
   });
 
   it('delivers published messages to subscribers, in order per channel', async () => {

@@ -13,7 +13,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateBatcher, MAX_BATCH } from '../src/sessions/create-batcher.ts';
-import type { SessionRow } from '../src/sessions/session-rows.ts';
+import type { CreateCompanion, SessionRow } from '../src/sessions/session-rows.ts';
 import { key, refusal } from '../src/test-helpers.ts';
 
 let database: TestDatabase;
@@ -173,6 +173,15 @@ describe('CreateBatcher', () => {
       sql`select count(*)::int as n from form_sessions where id in (${first.session.id}, ${second.session.id})`,
     );
     expect(Number(sessions?.n)).toBe(1);
+  });
+
+  it('writes a companion added to the list after its first create in the next create (the statement is built again)', async () => {
+    const companions: CreateCompanion[] = [];
+    const batcher = new CreateBatcher(database.db, undefined, companions);
+    expect(await batcher.store(row())).toEqual({ stored: true, written: [] });
+    companions.push({ name: 'seen', insert: sql`select a.id as session_id from admitted a` });
+    expect(await batcher.store(row())).toEqual({ stored: true, written: ['seen'] });
+    expect(await batcher.store(row())).toEqual({ stored: true, written: ['seen'] });
   });
 });
 

@@ -1,7 +1,7 @@
 import { STORED_SESSION_MACHINE } from '@sess/contract';
 import { hashSecret } from '@sess/core';
 import type { DbOrTx } from '@sess/db';
-import { lockOpenCounts, queryRows } from '@sess/db';
+import { lockOpenCounts, PreparedSql } from '@sess/db';
 import type { Surface } from '@sess/surface';
 import { type SQL, sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/stored-response.ts';
@@ -115,20 +115,10 @@ function toRecord({ session: s, claim, gates, companions }: SessionRow) {
   };
 }
 
-/**
- * Inserts sessions with their revision 1 in ONE statement (one round trip, one commit when
- * autocommitted), whatever their number, together with their companions' rows. A create is
- * stored only when every gate it names has room (the gate rows are locked, in key order, in
- * this statement) and, with a claim, when its idempotency key was free: the claim, the session,
- * its revision and its companions' rows land together or not at all. The rows travel as one
- * JSON parameter, so the statement text is the same for 1 row or 64 and stays prepared.
- * Two rows must not claim the same key or name the same gate (the caller keeps them apart).
- */
-export async function insertSessionRows(
-  db: DbOrTx,
-  rows: SessionRow[],
-  companions: readonly CreateCompanion[] = [],
-): Promise<Map<string, RowOutcome>> {
+type OutcomeRow = { id: string; stored: boolean; refused_by: string | null; written: string[] };
+
+/** The create statement for `companions`; the rows come as the placeholder `rows` (JSON text). */
+function createSql(companions: readonly CreateCompanion[]): SQL {
   const cte = (c: CreateCompanion) => sql.raw(`companion_${c.name.replace(/[^a-z0-9_]/g, '_')}`);
   const companionWrites = companions.map((c) => sql`, ${cte(c)} as (${c.insert})`);
   const written =
@@ -138,10 +128,8 @@ export async function insertSessionRows(
           companions.map((c) => sql`case when exists (select 1 from ${cte(c)} w where w.session_id = i.id) then ${c.name} end`),
           sql`, `,
         )}]::text[], null)`;
-  const outcomes = await queryRows<{ id: string; stored: boolean; refused_by: string | null; written: string[] }>(
-    db,
-    sql`with input as (
-          select * from json_to_recordset(${JSON.stringify(rows.map(toRecord))}::json) as i(
+  return sql`with input as (
+          select * from json_to_recordset(${sql.placeholder('rows')}::json) as i(
             id text, workspace_id text, kind text, link_token_hash text, lifetime_seconds int, extendable boolean,
             created_at timestamptz, expires_at timestamptz, deadline_at timestamptz, horizon_at timestamptz,
             closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, surface json,
@@ -180,8 +168,44 @@ export async function insertSessionRows(
           returning session_id)${sql.join(companionWrites, sql``)}
         select i.id, exists (select 1 from r where r.session_id = i.id) as stored,
                (select x.key from refused x where x.id = i.id) as refused_by, ${written} as written
-          from input i`,
-  );
+          from input i`;
+}
+
+const NO_COMPANIONS: readonly CreateCompanion[] = [];
+
+/**
+ * The create statement of each list of companions, built once: it runs on every create. A
+ * runtime's list is fixed before its first create; a list that changed after all gets its
+ * statement built again.
+ */
+const statements = new WeakMap<readonly CreateCompanion[], { built: CreateCompanion[]; statement: PreparedSql<OutcomeRow> }>();
+
+function createStatement(companions: readonly CreateCompanion[]): PreparedSql<OutcomeRow> {
+  const cached = statements.get(companions);
+  if (cached && cached.built.length === companions.length && cached.built.every((c, i) => c === companions[i])) {
+    return cached.statement;
+  }
+  const built = [...companions];
+  const statement = new PreparedSql<OutcomeRow>(() => createSql(built));
+  statements.set(companions, { built, statement });
+  return statement;
+}
+
+/**
+ * Inserts sessions with their revision 1 in ONE statement (one round trip, one commit when
+ * autocommitted), whatever their number, together with their companions' rows. A create is
+ * stored only when every gate it names has room (the gate rows are locked, in key order, in
+ * this statement) and, with a claim, when its idempotency key was free: the claim, the session,
+ * its revision and its companions' rows land together or not at all. The rows travel as one
+ * JSON parameter, so the statement text is the same for 1 row or 64 and stays prepared.
+ * Two rows must not claim the same key or name the same gate (the caller keeps them apart).
+ */
+export async function insertSessionRows(
+  db: DbOrTx,
+  rows: SessionRow[],
+  companions: readonly CreateCompanion[] = NO_COMPANIONS,
+): Promise<Map<string, RowOutcome>> {
+  const outcomes = await createStatement(companions).rows(db, { rows: JSON.stringify(rows.map(toRecord)) });
   const result = new Map<string, RowOutcome>();
   for (const row of outcomes) {
     result.set(
