@@ -13,7 +13,10 @@ export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, q
   return rowsOf<T>(await db.execute(query));
 }
 
-/** Turns a `sql` template into text and parameters; the same for every PostgreSQL database. */
+/**
+ * Turns a `sql` template into text and parameters. `openDatabase` gives drizzle no dialect options
+ * (no `casing`), so this default dialect writes what the database's own would.
+ */
 const dialect = new PgDialect();
 
 /**
