@@ -359,6 +359,9 @@ async function expectWebAppFiles(origin: string) {
   const script = await worker.text();
   expect(script).toContain("addEventListener('push'");
   expect(script).toContain("addEventListener('notificationclick'");
+  expect(script).toContain("addEventListener('pushsubscriptionchange'");
+  // Its own policy lets it post a renewed subscription to this origin, and load nothing else.
+  expect(worker.headers.get('content-security-policy')).toBe("default-src 'none'; img-src 'self'; connect-src 'self'");
   // It keeps nothing: no fetch handler, no Cache API, no storage.
   expect(script).not.toMatch(/addEventListener\('fetch'|caches\.|indexedDB|localStorage/);
   return script;
@@ -381,8 +384,10 @@ describe('the installable web app', () => {
       expect(await expectWebAppFiles(`http://127.0.0.1:${port}`)).toContain(origins);
       const page = await fetch(`http://127.0.0.1:${port}${PAGE}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
       expect(page.status).toBe(404);
-      const post = await fetch(`http://127.0.0.1:${port}${PAGE}/devices`, { method: 'POST', body: '{}' });
-      expect(post.status).toBe(404);
+      for (const route of ['/devices', '/devices/renew']) {
+        const post = await fetch(`http://127.0.0.1:${port}${PAGE}${route}`, { method: 'POST', body: '{}' });
+        expect(post.status, route).toBe(404);
+      }
     } finally {
       await twoHosts.close();
     }

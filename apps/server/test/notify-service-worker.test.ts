@@ -1,4 +1,4 @@
-import { createECDH, randomBytes } from 'node:crypto';
+import { createECDH, createHash, randomBytes } from 'node:crypto';
 import { queryRows } from '@sess/db';
 import { createTestUser, signInTestUser, type TestUser } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
@@ -411,6 +411,137 @@ describe('the notifications page in Chromium', () => {
       await page.getByRole('button', { name: 'Remove Test phone' }).click();
       await page.waitForURL(`${server.url}${PAGE}?removed=1`);
       expect(await page.textContent('body')).toContain('No devices yet.');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('when the push service replaces the subscription, the worker moves the device to the new one (pushsubscriptionchange)', async () => {
+    // Chromium never fires pushsubscriptionchange, and a Playwright context cannot subscribe to
+    // push: the event is dispatched in the worker with the subscriptions a browser would hand it,
+    // and pushManager.subscribe is a recorder. The worker's own request goes to the real server,
+    // under the worker's own Content-Security-Policy.
+    const owner = await createTestUser(server.database.db);
+    const ownerCookie = (await signInTestUser(server.database.db, owner.userId, server.clock.now())).cookie;
+    const made = () => {
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      return {
+        endpoint: `http://127.0.0.1:9/push/${randomBytes(12).toString('base64url')}`,
+        expirationTime: null,
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+      };
+    };
+    const [first, resubscribed, handed] = [made(), made(), made()];
+    const stored = () =>
+      queryRows<{ name: string; endpoint_sha256: string }>(
+        server.database.db,
+        sql`select name, endpoint_sha256 from push_subscriptions where user_id = ${owner.userId}`,
+      );
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    const { context, problems } = await signedInContext({}, true, { origin: '', cookie: ownerCookie });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}${PAGE}`);
+      const root = page.locator('#notify-device');
+      const [csrf, vapidKey] = [await root.getAttribute('data-csrf'), await root.getAttribute('data-vapid-key')];
+      const added = await page.evaluate(
+        async ({ csrf, subscription }) =>
+          (
+            await fetch('/account/notifications/devices', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-csrf-token': csrf! },
+              body: JSON.stringify({ subscription, name: 'Renewed phone' }),
+            })
+          ).status,
+        { csrf, subscription: first },
+      );
+      expect(added).toBe(201);
+      await registerWorker(context, page);
+      const worker = context.serviceWorkers().find((w) => w.url() === `${server.url}/sw.js`)!;
+      expect(worker).toBeDefined();
+
+      /** Dispatches pushsubscriptionchange with these subscriptions (JSON), recording what the worker subscribes and posts. */
+      const change = (old: object | null, given: object | null, resubscribe: object) =>
+        worker.evaluate(
+          async ({ old, given, resubscribe, key }) => {
+            type Scope = {
+              registration: { pushManager: { subscribe(options: PushSubscriptionOptionsInit): Promise<unknown> } };
+              fetch: typeof fetch;
+              ExtendableEvent: new (type: string) => Event;
+              dispatchEvent(event: Event): boolean;
+            };
+            const scope = self as unknown as Scope;
+            const keyBytes = Uint8Array.from(atob(key.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+            const subscribed: Array<{ userVisibleOnly: boolean; key: string }> = [];
+            scope.registration.pushManager.subscribe = async (options) => {
+              const bytes = new Uint8Array(options.applicationServerKey as ArrayBuffer);
+              const base64 = btoa(String.fromCharCode(...bytes));
+              subscribed.push({
+                userVisibleOnly: options.userVisibleOnly === true,
+                key: base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+              });
+              return { toJSON: () => resubscribe };
+            };
+            const posted: Array<{ url: string; credentials: string; status: number; body: unknown }> = [];
+            const realFetch = scope.fetch;
+            let settled = () => {};
+            const done = new Promise<void>((resolve) => {
+              settled = resolve;
+            });
+            scope.fetch = async (url, init) => {
+              try {
+                const response = await realFetch(url, init);
+                posted.push({
+                  url: response.url,
+                  credentials: String(init?.credentials),
+                  status: response.status,
+                  body: await response.clone().json(),
+                });
+                return response;
+              } catch (error) {
+                posted.push({ url: String(url), credentials: String(init?.credentials), status: 0, body: String(error) });
+                throw error;
+              } finally {
+                settled();
+              }
+            };
+            const event = new scope.ExtendableEvent('pushsubscriptionchange');
+            Object.defineProperties(event, {
+              oldSubscription: { value: old && { toJSON: () => old, options: { applicationServerKey: keyBytes.buffer } } },
+              newSubscription: { value: given && { toJSON: () => given } },
+            });
+            try {
+              scope.dispatchEvent(event);
+            } catch {
+              // waitUntil throws on an untrusted event, after the handler has started its work.
+            }
+            await Promise.race([done, new Promise((resolve) => setTimeout(resolve, old ? 5_000 : 500))]);
+            scope.fetch = realFetch;
+            return { subscribed, posted };
+          },
+          { old, given, resubscribe, key: vapidKey! },
+        );
+      const renewedAnswer = (status: number) => [
+        { url: `${server.url}/account/notifications/devices/renew`, credentials: 'omit', status, body: expect.any(Object) },
+      ];
+
+      // The browser handed no new subscription: the worker subscribes again with the old one's server key.
+      const resubscribing = await change(first, null, resubscribed);
+      expect(resubscribing).toEqual({ subscribed: [{ userVisibleOnly: true, key: vapidKey }], posted: renewedAnswer(200) });
+      expect(await stored()).toEqual([{ name: 'Renewed phone', endpoint_sha256: sha256(resubscribed.endpoint) }]);
+
+      // The browser handed one: it is sent as it is.
+      const handedOn = await change(resubscribed, handed, made());
+      expect(handedOn).toEqual({ subscribed: [], posted: renewedAnswer(200) });
+      expect(await stored()).toEqual([{ name: 'Renewed phone', endpoint_sha256: sha256(handed.endpoint) }]);
+
+      // No old subscription: nothing proves the device, so nothing is sent.
+      expect(await change(null, made(), made())).toEqual({ subscribed: [], posted: [] });
+      // An old subscription Sess does not have: the server's 404 is the end of it.
+      expect((await change(first, made(), made())).posted).toEqual(renewedAnswer(404));
+      expect(await stored()).toEqual([{ name: 'Renewed phone', endpoint_sha256: sha256(handed.endpoint) }]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

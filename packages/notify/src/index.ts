@@ -72,8 +72,11 @@ export {
   type PushTarget,
   parseDeviceName,
   parsePushTarget,
+  parseRenewalProof,
+  type RenewalProof,
   readDeliveryTargets,
   removeDevice,
+  renewDevice,
   saveDevice,
 } from './subscriptions.ts';
 export { topicOf } from './topic.ts';

@@ -1,6 +1,6 @@
-import { describeTextProblem, findTextProblem, isLoopbackHostname, newId, SessError, sha256Hex } from '@sess/core';
+import { describeTextProblem, findTextProblem, isLoopbackHostname, newId, SessError, safeEqual, sha256Hex } from '@sess/core';
 import { type Db, type DbOrTx, pushSubscriptions } from '@sess/db';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { NotifySealers } from './sealers.ts';
 
 /** The most devices one person keeps; a new one past it is refused with a way out. */
@@ -54,6 +54,25 @@ export function parsePushTarget(input: unknown, options: { allowLoopbackHttp?: b
   if (Buffer.from(publicKey, 'base64url')[0] !== 4)
     throw invalid('keys.p256dh must be an uncompressed P-256 point.', '/keys/p256dh');
   return { endpoint, keys: { p256dh: publicKey, auth: base64urlBytes(auth, '/keys/auth', 16, 'keys.auth') } };
+}
+
+/** What proves a renewal comes from the browser a device was saved from: its old subscription's endpoint and auth secret. */
+export interface RenewalProof {
+  endpoint: string;
+  auth: string;
+}
+
+/**
+ * Checks the old subscription a renewal names (`{ endpoint, auth }`, as its `toJSON()` gives
+ * them). Only its shape: whether it is a saved device is `renewDevice`'s to say.
+ */
+export function parseRenewalProof(input: unknown): RenewalProof {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw invalid("old must be a JSON object with the old subscription's endpoint and auth.", '');
+  const { endpoint, auth } = input as { endpoint?: unknown; auth?: unknown };
+  if (typeof endpoint !== 'string' || endpoint.length === 0 || endpoint.length > ENDPOINT_MAX)
+    throw invalid(`old.endpoint must be the old subscription's endpoint, at most ${ENDPOINT_MAX} characters.`, '/endpoint');
+  return { endpoint, auth: base64urlBytes(auth, '/auth', 16, 'old.auth') };
 }
 
 /** Checks a device's name: 1 to 80 characters Sess can store and show. */
@@ -112,6 +131,46 @@ export async function saveDevice(
       .insert(pushSubscriptions)
       .values({ id, userId: input.userId, endpointSha256, sealed, name: input.name, createdAt: input.now });
     return id;
+  });
+}
+
+/**
+ * Moves a device to the subscription its browser's push service replaced it with (the service
+ * worker's `pushsubscriptionchange`), keeping its id, person and name. Nobody is signed in when
+ * that runs, so the proof is the old subscription's auth secret: only that browser and Sess hold
+ * it (it is never sent to the push service), and it is compared in constant time. Another device
+ * already saved with the new endpoint (the same browser added again) gives way to this one.
+ * Returns the device id, or undefined when no device has that endpoint and secret (removed,
+ * forgotten as gone, renewed already, or never saved): nothing is changed then.
+ */
+export async function renewDevice(
+  db: Db,
+  sealers: NotifySealers,
+  input: { old: RenewalProof; target: PushTarget },
+): Promise<string | undefined> {
+  const oldSha256 = sha256Hex(input.old.endpoint);
+  const newSha256 = sha256Hex(input.target.endpoint);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: pushSubscriptions.id, sealed: pushSubscriptions.sealed })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.endpointSha256, oldSha256))
+      .for('update');
+    const saved = row && openDevice(sealers, row);
+    if (!saved || !safeEqual(saved.keys.auth, input.old.auth)) return undefined;
+    if (newSha256 !== oldSha256)
+      await tx
+        .delete(pushSubscriptions)
+        .where(and(eq(pushSubscriptions.endpointSha256, newSha256), ne(pushSubscriptions.id, saved.id)));
+    await tx
+      .update(pushSubscriptions)
+      .set({
+        endpointSha256: newSha256,
+        sealed: sealers.subscription.seal(saved.id, JSON.stringify(input.target)),
+        lastFailureAt: null,
+      })
+      .where(eq(pushSubscriptions.id, saved.id));
+    return saved.id;
   });
 }
 

@@ -9,8 +9,11 @@ import {
   type PushTarget,
   parseDeviceName,
   parsePushTarget,
+  parseRenewalProof,
+  type RenewalProof,
   readSavedSettings,
   removeDevice,
+  renewDevice,
   saveDevice,
   saveSettings,
 } from '@sess/notify';
@@ -62,8 +65,42 @@ const NOTICES: Record<string, string> = {
 };
 
 type JsonError = { code: string; message: string; field: string };
-const jsonError = (c: Context<AppEnv>, status: 400 | 401 | 403 | 413 | 415, error: JsonError) =>
+const jsonError = (c: Context<AppEnv>, status: 400 | 401 | 403 | 404 | 413 | 415, error: JsonError) =>
   c.json({ error: error }, status, { 'Cache-Control': 'no-store' });
+
+/** Bounds a device route's JSON body (a subscription and a name or an old subscription: a few hundred bytes). */
+const deviceBodyLimit = bodyLimit({
+  maxSize: DEVICE_BODY_LIMIT_BYTES,
+  onError: (c) =>
+    jsonError(c as Context<AppEnv>, 413, {
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `The request body is over ${DEVICE_BODY_LIMIT_BYTES} bytes.`,
+      field: '',
+    }),
+});
+
+/** A device route's body: a JSON object (`what` names its members for the error), or the 415/400 answer. */
+async function readJsonObject(c: Context<AppEnv>, what: string): Promise<Record<string, unknown> | Response> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json')
+    return jsonError(c, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.', field: '' });
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message: 'The body is not valid JSON.', field: '' });
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message: `The body must be a JSON object with ${what}.`, field: '' });
+  return body as Record<string, unknown>;
+}
+
+/** A step's `INVALID_ARGUMENTS` as a 400 naming its field by JSON pointer into the body (`prefix` + its own); anything else is rethrown. */
+function invalidField(c: Context<AppEnv>, error: unknown, prefix: string): Response {
+  if (!isSessError(error) || error.code !== 'INVALID_ARGUMENTS') throw error;
+  const field = String((error.details as { field?: unknown }).field ?? '');
+  return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message: error.message, field: `${prefix}${field}` });
+}
 
 /**
  * The notifications page with the page headers plus what it needs beyond them: registering the
@@ -148,70 +185,68 @@ export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRou
   );
 
   // "Notify this device": JSON { subscription, name } from the page's script, CSRF token in a header.
-  app.post(
-    NOTIFY_PATHS.devices,
-    bodyLimit({
-      maxSize: DEVICE_BODY_LIMIT_BYTES,
-      onError: (c) =>
-        jsonError(c as Context<AppEnv>, 413, {
-          code: 'PAYLOAD_TOO_LARGE',
-          message: `The request body is over ${DEVICE_BODY_LIMIT_BYTES} bytes.`,
-          field: '',
-        }),
-    }),
-    async (c) => {
-      const browser = await session(c);
-      if (!browser) return jsonError(c, 401, { code: 'UNAUTHORIZED', message: 'Sign in to Sess first.', field: '' });
-      if (!checkCsrfToken(deps.secret, browser.sessionId, PURPOSE.device, c.req.header(CSRF_HEADER)))
-        return jsonError(c, 403, {
-          code: 'FORBIDDEN',
-          message: 'This page had expired (or the request did not come from it). Reload it and try again.',
-          field: '',
-        });
-      const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-      if (type !== 'application/json')
-        return jsonError(c, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.', field: '' });
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message: 'The body is not valid JSON.', field: '' });
-      }
-      if (typeof body !== 'object' || body === null || Array.isArray(body))
-        return jsonError(c, 400, {
-          code: 'INVALID_ARGUMENTS',
-          message: 'The body must be a JSON object with subscription and name.',
-          field: '',
-        });
-      const input = body as { subscription?: unknown; name?: unknown };
-      // Each step's error names its field as a JSON pointer into this body.
-      const invalid = (error: unknown, prefix: string) => {
-        if (!isSessError(error) || error.code !== 'INVALID_ARGUMENTS') throw error;
-        const field = String((error.details as { field?: unknown }).field ?? '');
-        return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message: error.message, field: `${prefix}${field}` });
-      };
-      let target: PushTarget;
-      let name: string;
-      try {
-        target = parsePushTarget(input.subscription, { allowLoopbackHttp: deps.allowLoopbackHttpEndpoints });
-      } catch (error) {
-        return invalid(error, '/subscription');
-      }
-      try {
-        name = parseDeviceName(input.name);
-      } catch (error) {
-        return invalid(error, '');
-      }
-      let id: string;
-      try {
-        id = await saveDevice(deps.db, deps.sealers, { userId: browser.userId, target, name, now: deps.now() });
-      } catch (error) {
-        return invalid(error, '');
-      }
-      c.get('logger').info({ event: 'notify.device_saved', deviceId: id }, 'device saved');
-      return c.json({ device: { id, name } }, 201, { 'Cache-Control': 'no-store' });
-    },
-  );
+  app.post(NOTIFY_PATHS.devices, deviceBodyLimit, async (c) => {
+    const browser = await session(c);
+    if (!browser) return jsonError(c, 401, { code: 'UNAUTHORIZED', message: 'Sign in to Sess first.', field: '' });
+    if (!checkCsrfToken(deps.secret, browser.sessionId, PURPOSE.device, c.req.header(CSRF_HEADER)))
+      return jsonError(c, 403, {
+        code: 'FORBIDDEN',
+        message: 'This page had expired (or the request did not come from it). Reload it and try again.',
+        field: '',
+      });
+    const body = await readJsonObject(c, 'subscription and name');
+    if (body instanceof Response) return body;
+    let target: PushTarget;
+    let name: string;
+    try {
+      target = parsePushTarget(body.subscription, { allowLoopbackHttp: deps.allowLoopbackHttpEndpoints });
+    } catch (error) {
+      return invalidField(c, error, '/subscription');
+    }
+    try {
+      name = parseDeviceName(body.name);
+    } catch (error) {
+      return invalidField(c, error, '');
+    }
+    let id: string;
+    try {
+      id = await saveDevice(deps.db, deps.sealers, { userId: browser.userId, target, name, now: deps.now() });
+    } catch (error) {
+      return invalidField(c, error, '');
+    }
+    c.get('logger').info({ event: 'notify.device_saved', deviceId: id }, 'device saved');
+    return c.json({ device: { id, name } }, 201, { 'Cache-Control': 'no-store' });
+  });
+
+  // The service worker's pushsubscriptionchange: JSON { old: { endpoint, auth }, subscription }.
+  // No session or CSRF token (the worker runs when the push service says, signed in or not): the
+  // old subscription's auth secret is the proof (renewDevice), which no other site can know.
+  app.post(NOTIFY_PATHS.renewDevice, deviceBodyLimit, async (c) => {
+    const body = await readJsonObject(c, 'old and subscription');
+    if (body instanceof Response) return body;
+    let old: RenewalProof;
+    let target: PushTarget;
+    try {
+      old = parseRenewalProof(body.old);
+    } catch (error) {
+      return invalidField(c, error, '/old');
+    }
+    try {
+      target = parsePushTarget(body.subscription, { allowLoopbackHttp: deps.allowLoopbackHttpEndpoints });
+    } catch (error) {
+      return invalidField(c, error, '/subscription');
+    }
+    const id = await renewDevice(deps.db, deps.sealers, { old, target });
+    if (!id)
+      return jsonError(c, 404, {
+        code: 'NOT_FOUND',
+        message:
+          'No device is saved with this old subscription (it was removed, renewed already or never added). Add the device again on Sess’s notifications page.',
+        field: '/old',
+      });
+    c.get('logger').info({ event: 'notify.device_renewed', deviceId: id }, 'device moved to its new push subscription');
+    return c.json({ device: { id } }, 200, { 'Cache-Control': 'no-store' });
+  });
 
   app.post(
     NOTIFY_PATHS.removeDevice,

@@ -28,8 +28,9 @@ export function mountWebAppFiles(app: Hono<AppEnv>, linkOrigins: readonly string
       'Cache-Control': 'no-cache',
       'Service-Worker-Allowed': '/',
       'X-Content-Type-Options': 'nosniff',
-      // The worker's own policy: it fetches nothing but its icon, and runs no other script.
-      'Content-Security-Policy': "default-src 'none'; img-src 'self'",
+      // The worker's own policy: it loads its icon and posts a renewed subscription to this
+      // origin (pushsubscriptionchange), and runs no other script.
+      'Content-Security-Policy': "default-src 'none'; img-src 'self'; connect-src 'self'",
     }),
   );
 }

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { TestUser } from '@sess/testkit';
-import type { TestPushService } from '@sess/testkit/push-service';
+import type { TestPushService, TestPushSubscription } from '@sess/testkit/push-service';
 import { PersonAtTheKeyboard } from './oauth-provider.ts';
 
 /** Reads one `data-…` attribute of the notifications page (the script's inputs). */
@@ -21,17 +21,28 @@ export async function notifyThisDevice(
   push: TestPushService,
   name = 'Test phone',
 ): Promise<string> {
+  return (await addThisDevice(baseUrl, cookie, push, name)).id;
+}
+
+/** `notifyThisDevice`, also giving the subscription saved and the VAPID public key it is for. */
+export async function addThisDevice(
+  baseUrl: string,
+  cookie: string,
+  push: TestPushService,
+  name = 'Test phone',
+): Promise<{ id: string; subscription: TestPushSubscription; vapidKey: string }> {
   const page = await fetch(`${baseUrl}/account/notifications`, { headers: { cookie } });
   if (page.status !== 200) throw new Error(`the notifications page answered ${page.status}`);
   const html = await page.text();
-  const { id, subscription } = push.subscribe(dataAttribute(html, 'vapid-key'));
+  const vapidKey = dataAttribute(html, 'vapid-key');
+  const { id, subscription } = push.subscribe(vapidKey);
   const saved = await fetch(`${baseUrl}/account/notifications/devices`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': dataAttribute(html, 'csrf'), origin: baseUrl },
     body: JSON.stringify({ subscription, name }),
   });
   if (saved.status !== 201) throw new Error(`saving the device answered ${saved.status}: ${await saved.text()}`);
-  return id;
+  return { id, subscription, vapidKey };
 }
 
 /** The MCP client signed in by itself, through the real OAuth flow (discovery, DCR, PKCE, sign-in and consent pages). */

@@ -8,6 +8,8 @@ export const NOTIFY_PATHS = {
   page: '/account/notifications',
   devices: '/account/notifications/devices',
   removeDevice: '/account/notifications/devices/remove',
+  /** The service worker's: a device moved to the subscription its push service replaced it with. */
+  renewDevice: '/account/notifications/devices/renew',
   settings: '/account/notifications/settings',
 } as const;
 

@@ -1,3 +1,4 @@
+import { NOTIFY_PATHS } from '../notifications/view.ts';
 import { renderIconPng } from './icons.ts';
 
 /** Where the installable web app's files are served, on PUBLIC_URL's and SESS_LINK_URL's hosts alike. */
@@ -11,7 +12,7 @@ export const PWA_PATHS = {
 } as const;
 
 /** Where the installed app opens: the page that subscribes this device. */
-export const NOTIFICATIONS_PATH = '/account/notifications';
+export const NOTIFICATIONS_PATH = NOTIFY_PATHS.page;
 
 /** The stylesheet's accent (--accent) and page background (--bg). */
 export const THEME_COLOR = '#1d4ed8';
@@ -49,18 +50,25 @@ export function iconPng(size: 180 | 192 | 512): Buffer {
 }
 
 /**
- * The service worker. It only shows notifications and opens their links: no fetch handler, no
- * Cache API, nothing stored, so no link or answer is ever kept on the device by it. A push's JSON
- * payload `{ v, id, tag, kind, title, body, url }` becomes a notification; a tap opens its url
- * (or focuses a window already there). Only http(s) urls on this origin, or answer links (`/s/…`)
- * on the deployment's other origin (`linkOrigins`: PUBLIC_URL's and SESS_LINK_URL's), are ever
- * opened; anything else in a payload is dropped, a defence should one ever be forged.
+ * The service worker. It shows notifications, opens their links and keeps its device's
+ * subscription current: no fetch handler, no Cache API, nothing stored, so no link or answer is
+ * ever kept on the device by it. A push's JSON payload `{ v, id, tag, kind, title, body, url }`
+ * becomes a notification; a tap opens its url (or focuses a window already there). Only http(s)
+ * urls on this origin, or answer links (`/s/…`) on the deployment's other origin (`linkOrigins`:
+ * PUBLIC_URL's and SESS_LINK_URL's), are ever opened; anything else in a payload is dropped, a
+ * defence should one ever be forged. When the push service replaces the subscription
+ * (`pushsubscriptionchange`: it expired or was rotated), the worker subscribes again with the old
+ * one's server key if the browser did not already, and sends the new one with the old one's
+ * endpoint and auth secret, which prove it is the same device: the person keeps getting
+ * notifications without visiting the page. A browser that gives no old subscription leaves nothing
+ * to prove: the device is added again on the page.
  */
 export function serviceWorkerScript(linkOrigins: readonly string[] = []): string {
   const origins = JSON.stringify([...new Set(linkOrigins.map((origin) => new URL(origin).origin))]);
   return `'use strict';
 const LINK_ORIGINS = ${origins};
 const ICON = ${JSON.stringify(PWA_PATHS.icon192)};
+const RENEW_PATH = ${JSON.stringify(NOTIFY_PATHS.renewDevice)};
 function allowedUrl(raw) {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > 4096) return null;
   let url;
@@ -96,6 +104,26 @@ self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const url = allowedUrl(event.notification.data && event.notification.data.url);
   if (url) event.waitUntil(openLink(url));
+});
+async function renewSubscription(event) {
+  const old = event.oldSubscription;
+  const proof = old && old.toJSON();
+  if (!proof || !proof.endpoint || !proof.keys || !proof.keys.auth) return;
+  let renewed = event.newSubscription;
+  if (!renewed) {
+    const key = old.options && old.options.applicationServerKey;
+    if (!key) return;
+    renewed = await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  }
+  await fetch(RENEW_PATH, {
+    method: 'POST',
+    credentials: 'omit',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ old: { endpoint: proof.endpoint, auth: proof.keys.auth }, subscription: renewed.toJSON() }),
+  });
+}
+self.addEventListener('pushsubscriptionchange', (event) => {
+  event.waitUntil(renewSubscription(event).catch(() => undefined));
 });
 `;
 }
