@@ -1,11 +1,13 @@
+import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { createFormsRuntime, createSession } from '@sess/forms';
 import type { HandleBinding, HandleRecord } from '@sess/interactions';
-import { createPostgresHandleStore } from '@sess/mcp';
+import { API_KEY_PRINCIPAL_PREFIX, createPostgresHandleStore } from '@sess/mcp';
 import {
   createTestLogger,
   createTestUser,
+  createTestWorkspace,
   parseHtmlForms,
   sampleSurface,
   signInTestUser,
@@ -19,7 +21,8 @@ import { type AppServer, startAppServer } from './support/app-server.ts';
 /*
  * /account/interactions: the person reviews the MCP interactions no tool can move on (blocked,
  * create_unknown) and retires them: the form is withdrawn, the handle ends cancelled and stops
- * counting against the 100-unfinished cap. Only their own; CSRF on the post.
+ * counting against the 100-unfinished cap. Only their own, and those of the API keys of the
+ * workspaces they own (a key has no person of its own); CSRF on the post.
  */
 
 let server: AppServer;
@@ -238,5 +241,79 @@ describe('/account/interactions', () => {
     expect((await handleRow(made.unknown!.handle))?.state).toBe('cancelled');
     const html = await (await get('/account/interactions')).text();
     expect(html).toContain('Nothing to review.');
+  });
+});
+
+describe('interactions started with a workspace API key', () => {
+  /** A handle binding of an API key of `workspaceId`, as the app's authenticator makes its principal. */
+  async function keyBinding(workspaceId: string, createdBy: string, name: string): Promise<HandleBinding> {
+    const made = await createApiKey({
+      ctx: { db: server.database.db, now: server.clock.now },
+      input: { workspaceId, name, createdBy },
+    });
+    const id = `${API_KEY_PRINCIPAL_PREFIX}${made.id}`;
+    return { origin: 'http://sess.test', workspaceId, principalId: id, clientId: id, grantId: made.id, grantGeneration: 0 };
+  }
+
+  it('are reviewed and retired by the workspace’s owners, and by nobody else', async () => {
+    const db = server.database.db;
+    const store = createPostgresHandleStore({ db, secret: TEST_SECRET });
+    // The person owns their own workspace, and is only a member of a team's.
+    const team = await createTestWorkspace(db, { userId: person.userId, role: 'member', name: 'Shared team' });
+    const ownKey = await keyBinding(person.workspaceId, person.userId, 'nightly <b>build</b>');
+    const teamKey = await keyBinding(team.workspaceId, person.userId, 'team key');
+    const strangerKey = await keyBinding(stranger.workspaceId, stranger.userId, 'stranger key');
+    const open = await openForm(person);
+    const mine = record(ownKey, {
+      state: 'blocked',
+      blockedReason: 'verification_failed',
+      sessionId: open.sessionId,
+      title: 'Key stuck',
+    });
+    const stillWaiting = record(ownKey, { state: 'waiting', title: 'Key waiting', humanUrl: `${server.url}/s/y` });
+    const teams = record(teamKey, { state: 'create_unknown', title: 'Team key lost' });
+    const strangers = record(strangerKey, { state: 'blocked', blockedReason: 'moved_on', title: 'Stranger key stuck' });
+    for (const [binding, r] of [
+      [ownKey, mine],
+      [ownKey, stillWaiting],
+      [teamKey, teams],
+      [strangerKey, strangers],
+    ] as const)
+      await store.bind(binding).insert(r);
+
+    const html = await (await get('/account/interactions')).text();
+    expect(html).toContain('Key stuck');
+    expect(html).toContain('An answer arrived whose receipt did not verify');
+    // Which key started it, escaped.
+    expect(html).toContain('<dt>API key</dt>');
+    expect(html).toContain('nightly &lt;b&gt;build&lt;/b&gt;');
+    expect(html).not.toContain('Key waiting');
+    expect(html).not.toContain('Team key lost');
+    expect(html).not.toContain('Stranger key stuck');
+    const forms = parseHtmlForms(html).filter((f) => f.action === '/account/interactions/retire');
+    expect(forms.map((f) => f.fields.handle)).toEqual([mine.handle]);
+
+    // Not an owner there, or not theirs at all: 404, nothing changes.
+    const { csrf } = await retireForm();
+    for (const other of [teams, strangers, stillWaiting]) {
+      expect((await retire(other.handle, csrf)).status).toBe(404);
+      expect((await handleRow(other.handle))?.state).toBe(other.state);
+    }
+
+    const retired = await retire(mine.handle, csrf);
+    expect(retired.status).toBe(303);
+    expect(await handleRow(mine.handle)).toEqual({ state: 'cancelled', blocked_reason: 'retired_by_owner', sealed: null });
+    expect(await sessionState(open.sessionId)).toBe('withdrawn');
+
+    // The team's owner reviews the team key's interaction.
+    const teamOwner = await createTestUser(db);
+    await db.execute(
+      sql`insert into memberships (id, workspace_id, user_id, role) values (${newId('membership')}, ${team.workspaceId}, ${teamOwner.userId}, 'owner')`,
+    );
+    const ownerCookie = (await signInTestUser(db, teamOwner.userId, server.clock.now())).cookie;
+    const theirs = await (await fetch(new URL('/account/interactions', server.url), { headers: { cookie: ownerCookie } })).text();
+    expect(theirs).toContain('Team key lost');
+    expect(theirs).toContain('team key');
+    expect(theirs).not.toContain('Stranger key stuck');
   });
 });

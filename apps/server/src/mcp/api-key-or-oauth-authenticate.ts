@@ -1,12 +1,9 @@
 import { API_KEY_PREFIX, type ApiKeyAuthenticator, type ApiKeyPrincipal } from '@sess/accounts';
 import { type Logger, readBearerToken } from '@sess/core';
 import type { SessPrincipal } from '@sess/interactions';
-import type { AuthenticateRequest } from '@sess/mcp';
+import { API_KEY_PRINCIPAL_PREFIX, type AuthenticateRequest } from '@sess/mcp';
 import { type AccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
 import { createOAuthAuthenticate } from './oauth-authenticate.ts';
-
-/** What an API key's principal and client ids start with, so its handles never mix with an OAuth grant's. */
-export const API_KEY_PRINCIPAL_PREFIX = 'api_key:';
 
 /**
  * A workspace API key as an MCP principal. The key is its own principal, client and grant (at

@@ -1,5 +1,6 @@
 import type { DbOrTx } from '@sess/db';
 import type { BackendContext } from '@sess/interactions';
+import { API_KEY_PRINCIPAL_PREFIX } from '@sess/mcp';
 import {
   enqueueAskWatch,
   enqueueFormNotice,
@@ -8,7 +9,6 @@ import {
   type NotifySealers,
   type ReachCache,
 } from '@sess/notify';
-import { API_KEY_PRINCIPAL_PREFIX } from './api-key-or-oauth-authenticate.ts';
 
 /** A form just written, as its notice needs it. */
 export interface NoticedForm {

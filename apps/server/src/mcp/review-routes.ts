@@ -58,6 +58,7 @@ function toItemView(item: HandleForReview): ReviewItemView {
     workspaceName: item.workspaceName,
     state: item.state,
     explanation: explain(item),
+    ...(item.apiKey ? { apiKey: item.apiKey } : {}),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };
@@ -76,7 +77,8 @@ function withFailurePage(handler: Handler<AppEnv>): Handler<AppEnv> {
 
 /**
  * `/account/interactions`: the seed's "owner review" of MCP handles that no tool can move on
- * (`blocked`, `create_unknown`), for the person whose agents started them, with Retire. Retiring
+ * (`blocked`, `create_unknown`), for the person whose agents started them (and, for a handle
+ * started with a workspace API key, which has no person, for that workspace's owners), with Retire. Retiring
  * withdraws the form (its link stops taking answers; a completed one stays completed) and ends
  * the handle `cancelled`, which frees its place under the 100-unfinished cap.
  */
@@ -137,7 +139,7 @@ export function mountReviewRoutes(app: Hono<AppEnv>, deps: ReviewRoutesDeps): vo
           }
         }
       }
-      const retired = await retireHandle(deps.db, { principalId: browser.userId, handle, now: deps.now() });
+      const retired = await retireHandle(deps.db, { userId: browser.userId, handle, now: deps.now() });
       if (!retired) return nothingToRetire();
       c.get('logger').info({ event: 'mcp.handle.retired', handle, state: item.state }, 'interaction retired by its owner');
       return seeOther(`${REVIEW_PATH}?retired=1`);

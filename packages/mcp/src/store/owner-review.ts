@@ -2,6 +2,7 @@ import { HANDLE_MACHINE, REVIEW_HANDLE_STATES } from '@sess/contract';
 import type { Db } from '@sess/db';
 import { queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
+import { API_KEY_PRINCIPAL_PREFIX } from './api-key-principal.ts';
 import { REVIEW_STATE_SQL } from './state-literals.ts';
 
 /** The states no tool can leave: the person who started them decides (the seed's "owner review"). */
@@ -10,7 +11,7 @@ export const REVIEW_STATES = REVIEW_HANDLE_STATES;
 /** The move Retire makes (from a review state to cancelled), from the handle's transition table. */
 const RETIRED = HANDLE_MACHINE.transitions.retired_by_owner;
 
-/** Shown at most on the review page; a principal has at most 100 unfinished handles anyway. */
+/** Shown at most on the review page, newest first. */
 const REVIEW_LIMIT = 100;
 
 /** A handle waiting for its owner: what it was, where, and why it stopped. */
@@ -24,6 +25,8 @@ export interface HandleForReview {
   reason: string | null;
   sessionId: string | null;
   askId: string | null;
+  /** Started with a workspace API key (reviewed by the workspace's owners): the key's name, or null once the key is deleted. Absent for the person's own. */
+  apiKey?: { name: string | null };
   createdAt: Date;
   updatedAt: Date;
 }
@@ -37,6 +40,8 @@ type ReviewRow = {
   blocked_reason: string | null;
   session_id: string | null;
   ask_id: string | null;
+  by_api_key: boolean;
+  api_key_name: string | null;
   created_at: string | Date;
   updated_at: string | Date;
 };
@@ -51,34 +56,49 @@ function toReview(row: ReviewRow): HandleForReview {
     reason: row.blocked_reason,
     sessionId: row.session_id,
     askId: row.ask_id,
+    ...(row.by_api_key ? { apiKey: { name: row.api_key_name } } : {}),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
 }
 
 const SELECTED = sql`h.handle, h.workspace_id, w.name as workspace_name, h.state, h.title, h.blocked_reason,
-                     h.session_id, h.ask_id, h.created_at, h.updated_at`;
+                     h.session_id, h.ask_id, starts_with(h.principal_id, ${API_KEY_PRINCIPAL_PREFIX}) as by_api_key,
+                     k.name as api_key_name,
+                     h.created_at, h.updated_at`;
+const FROM = sql`mcp_handles h join workspaces w on w.id = h.workspace_id
+                 left join api_keys k on k.workspace_id = h.workspace_id and h.principal_id = ${API_KEY_PRINCIPAL_PREFIX} || k.id`;
 
-/** The principal's blocked and outcome-unknown handles, in every workspace, newest first. */
-export async function listHandlesForReview(db: Db, principalId: string): Promise<HandleForReview[]> {
+/**
+ * The handles `userId` reviews, in the workspaces they belong to: their own (an OAuth grant's
+ * principal is its person), and where they are an owner, the workspace's API keys' (a key has no
+ * person of its own). One rule for the list, the lookup and Retire.
+ */
+function reviewableBy(userId: string) {
+  return sql`h.state in (${REVIEW_STATE_SQL})
+             and exists (select 1 from memberships m
+                          where m.workspace_id = h.workspace_id and m.user_id = ${userId}
+                            and (h.principal_id = ${userId}
+                                 or (m.role = 'owner' and starts_with(h.principal_id, ${API_KEY_PRINCIPAL_PREFIX}))))`;
+}
+
+/** The blocked and outcome-unknown handles `userId` reviews, in every workspace, newest first. */
+export async function listHandlesForReview(db: Db, userId: string): Promise<HandleForReview[]> {
   const rows = await queryRows<ReviewRow>(
     db,
-    sql`select ${SELECTED}
-          from mcp_handles h join workspaces w on w.id = h.workspace_id
-         where h.principal_id = ${principalId} and h.state in (${REVIEW_STATE_SQL})
+    sql`select ${SELECTED} from ${FROM}
+         where ${reviewableBy(userId)}
          order by h.updated_at desc, h.handle desc
          limit ${REVIEW_LIMIT}`,
   );
   return rows.map(toReview);
 }
 
-/** One of the principal's handles under review, or undefined (another person's, unknown, or not under review). */
-export async function findHandleForReview(db: Db, principalId: string, handle: string): Promise<HandleForReview | undefined> {
+/** One handle `userId` reviews, or undefined (another's, unknown, or not under review). */
+export async function findHandleForReview(db: Db, userId: string, handle: string): Promise<HandleForReview | undefined> {
   const [row] = await queryRows<ReviewRow>(
     db,
-    sql`select ${SELECTED}
-          from mcp_handles h join workspaces w on w.id = h.workspace_id
-         where h.handle = ${handle} and h.principal_id = ${principalId} and h.state in (${REVIEW_STATE_SQL})`,
+    sql`select ${SELECTED} from ${FROM} where h.handle = ${handle} and ${reviewableBy(userId)}`,
   );
   return row ? toReview(row) : undefined;
 }
@@ -86,18 +106,17 @@ export async function findHandleForReview(db: Db, principalId: string, handle: s
 /**
  * Ends a handle under review as `cancelled` (reason `retired_by_owner`), clearing its saved
  * requests and sealed data: it stops counting against the 100-unfinished cap, and a tool call
- * on it answers as for any cancelled interaction. Only the principal's own handle, and only
- * while it is still under review (no tool can move it out of review meanwhile). Returns
- * whether it changed.
+ * on it answers as for any cancelled interaction. Only a handle `userId` reviews, and only while
+ * it is still under review (no tool can move it out of review meanwhile). Returns whether it
+ * changed.
  */
-export async function retireHandle(db: Db, input: { principalId: string; handle: string; now: Date }): Promise<boolean> {
+export async function retireHandle(db: Db, input: { userId: string; handle: string; now: Date }): Promise<boolean> {
   const rows = await queryRows(
     db,
-    sql`update mcp_handles
+    sql`update mcp_handles h
            set state = ${RETIRED.to}, blocked_reason = 'retired_by_owner', intent = null, pending = null, sealed = null,
-               version = version + 1, updated_at = ${input.now.toISOString()}::timestamptz
-         where handle = ${input.handle} and principal_id = ${input.principalId}
-           and state in (${REVIEW_STATE_SQL})
+               version = h.version + 1, updated_at = ${input.now.toISOString()}::timestamptz
+         where h.handle = ${input.handle} and ${reviewableBy(input.userId)}
         returning 1 as retired`,
   );
   return rows.length === 1;

@@ -71,7 +71,7 @@ describe('bidi isolation on the account pages: names people chose cannot reorder
     expect(html).toMatch(/<input id="key-name" name="name" type="text" [^>]*dir="auto"/);
   });
 
-  it('review: each interaction’s title and workspace', () => {
+  it('review: each interaction’s title, workspace and API key', () => {
     const html = renderReviewPage(
       {
         email: spoof('email'),
@@ -82,6 +82,7 @@ describe('bidi isolation on the account pages: names people chose cannot reorder
             workspaceName: spoof('review-workspace'),
             state: 'blocked',
             explanation: 'The agent could not carry on with this interaction.',
+            apiKey: { name: spoof('review-key') },
             createdAt: AT,
             updatedAt: AT,
           },
@@ -90,7 +91,7 @@ describe('bidi isolation on the account pages: names people chose cannot reorder
       },
       NONCE,
     );
-    expectIsolated(html, [spoof('email'), spoof('interaction'), spoof('review-workspace')]);
+    expectIsolated(html, [spoof('email'), spoof('interaction'), spoof('review-workspace'), spoof('review-key')]);
     expect(html).toContain(`<h2 id="item-hdl_1" dir="auto">${escaped(spoof('interaction'))}</h2>`);
   });
 });

@@ -20,6 +20,12 @@ function ReviewItem({ item, csrf }: { item: ReviewItemView; csrf: string }) {
       <dl class="record">
         <dt>Workspace</dt>
         <dd dir={textDir(item.workspaceName)}>{item.workspaceName}</dd>
+        {item.apiKey ? (
+          <>
+            <dt>API key</dt>
+            {item.apiKey.name === null ? <dd>(deleted)</dd> : <dd dir={textDir(item.apiKey.name)}>{item.apiKey.name}</dd>}
+          </>
+        ) : null}
         <dt>Handle</dt>
         <dd>{item.handle}</dd>
         <dt>Started</dt>
@@ -40,7 +46,7 @@ function ReviewItem({ item, csrf }: { item: ReviewItemView; csrf: string }) {
 
 /**
  * The interactions the person's agents started that no tool can move on (blocked, or created
- * with an unknown outcome), each with "Retire".
+ * with an unknown outcome), and those of the API keys of workspaces they own, each with "Retire".
  */
 export function ReviewPage({ view, nonce }: { view: ReviewView; nonce: string }) {
   return (

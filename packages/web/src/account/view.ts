@@ -108,6 +108,8 @@ export interface ReviewItemView {
   state: string;
   /** What happened, in words (derived from the state and the blocked reason). */
   explanation: string;
+  /** Started with one of the workspace's API keys (its owners review it): the key's name, null once deleted. */
+  apiKey?: { name: string | null };
   createdAt: Date;
   updatedAt: Date;
 }
