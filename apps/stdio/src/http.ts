@@ -83,7 +83,11 @@ export interface SessMcpHttpHandlerOptions {
   maxWaitMs?: number;
   /** Answer plain `tools/list` requests from the SDK's own cached answer (default true). */
   cacheToolsList?: boolean;
-  /** Answer plain tool calls without the SDK's per-request server, in the SDK's own framing (default true). */
+  /**
+   * Answer plain tool calls without the SDK's per-request server, in the SDK's own framing
+   * (default true). Off, a `__proto__`, `constructor` or `prototype` key in a tool's arguments is
+   * answered as JSON-RPC -32602 naming its pointer, not as an `INVALID_ARGUMENTS` tool error.
+   */
   answerPlainCalls?: boolean;
   /** Per-principal and per-IP limits (429 with `Retry-After`); `false` turns one off. */
   rateLimit?: { perPrincipal?: RateLimit | false; perIp?: RateLimit | false };

@@ -526,6 +526,41 @@ describe('plain tool calls, run by the edge in the SDK’s framing', () => {
     }
   });
 
+  it.each(['modern', 'legacy'] as const)(
+    '%s: an unsafe key in the arguments is a tool error framed as the SDK frames one; with plain calls off, -32602',
+    async (era) => {
+      const messageOf = (text: string) =>
+        JSON.parse(text.startsWith('{') ? text : text.split('data: ')[1]!) as {
+          result?: { content?: unknown; structuredContent?: { error?: { code: string; field: string } } };
+          error?: { code: number; data: { field: string } };
+        };
+      const withoutContent = (message: ReturnType<typeof messageOf>) => ({
+        ...message,
+        result: { ...message.result, content: null, structuredContent: null },
+      });
+      // A computed key: an own "__proto__" property, which JSON.stringify writes out.
+      const unsafe = { handle: 'not-a-handle', revision: 0, ['__proto__']: { polluted: true } };
+      const refused = await callTool(plain, era, 3, 'sess_response', unsafe);
+      // The same era's tool error for bad arguments, answered by the SDK itself.
+      const fromSdk = await callTool(sdk, era, 3, 'sess_response', { handle: 'not-a-handle', revision: 0 });
+      expect({ status: refused.status, headers: refused.headers }).toEqual({ status: fromSdk.status, headers: fromSdk.headers });
+      const message = messageOf(refused.text);
+      expect(message.result?.structuredContent?.error).toMatchObject({
+        code: 'INVALID_ARGUMENTS',
+        field: '/__proto__',
+      });
+      expect(withoutContent(message)).toEqual(withoutContent(messageOf(fromSdk.text)));
+
+      const withoutFrames = await callTool(sdk, era, 3, 'sess_response', unsafe);
+      expect(withoutFrames.status).toBe(era === 'modern' ? 400 : 200);
+      expect(messageOf(withoutFrames.text).error).toMatchObject({
+        code: -32602,
+        data: { field: '/params/arguments/__proto__' },
+      });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
+
   it('the SDK builds no server for a plain call, and does for anything else (which still ends alike)', async () => {
     const built = vi.spyOn(Server.prototype, 'setRequestHandler');
     try {

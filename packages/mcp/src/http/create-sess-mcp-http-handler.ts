@@ -61,7 +61,10 @@ export interface SessMcpHttpHandlerOptions {
   maxWaitMs?: number;
   /** Answer plain tools/list requests from the SDK's own cached answer (default true). */
   cacheToolsList?: boolean;
-  /** Run plain tool calls without the SDK's per-request server, in its own framing (default true). */
+  /**
+   * Run plain tool calls without the SDK's per-request server, in its own framing (default true).
+   * Off, an unsafe key in a tool's arguments is JSON-RPC -32602 naming its pointer, not a tool error.
+   */
   answerPlainCalls?: boolean;
   /** Per-principal and per-IP limits; `false` turns one off. */
   rateLimit?: { perPrincipal?: RateLimit | false; perIp?: RateLimit | false };
@@ -151,6 +154,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     ipLimiter: limiterOf(options.rateLimit?.perIp, DEFAULT_PER_IP),
     principalLimiter: limiterOf(options.rateLimit?.perPrincipal, DEFAULT_PER_PRINCIPAL),
     toolsList: options.cacheToolsList === false ? undefined : createToolsListCache(mcp),
+    callFrames,
     logger,
   };
 

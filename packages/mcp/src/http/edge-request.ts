@@ -1,6 +1,7 @@
 import type { BodyRead, Logger, RateLimiter } from '@sess/core';
 import type { SessPrincipal } from '@sess/interactions';
 import type { Deadline } from './deadline.ts';
+import type { CallFrames } from './plain-calls.ts';
 import type { HostAllowlist, OriginAllowlist } from './preflight.ts';
 import type { ToolsListCache } from './tools-list-cache.ts';
 
@@ -54,6 +55,8 @@ export interface EdgeSettings {
   ipLimiter: RateLimiter | undefined;
   principalLimiter: RateLimiter | undefined;
   toolsList: ToolsListCache | undefined;
+  /** The SDK's framing of a tool result, per era (also for the unsafe-key tool error); undefined when plain calls are off. */
+  callFrames: CallFrames | undefined;
   logger: Logger | undefined;
 }
 

@@ -195,9 +195,11 @@ const readBoundedBody: Step = async (request, edge) => {
 };
 
 /** `__proto__`, `constructor` and `prototype` anywhere, refused in the request's protocol era. */
-const refuseUnsafeKeys: Step = ({ incoming, body }, edge) => {
+const refuseUnsafeKeys: Step = async ({ incoming, body }, edge) => {
   const unsafe = findUnsafeKey(body);
-  return unsafe ? reject(edge, 400, 'unsafe_key', unsafeKeyResponse(incoming.headers, body, unsafe)) : undefined;
+  return unsafe
+    ? reject(edge, 400, 'unsafe_key', await unsafeKeyResponse(incoming.sdkRequest(), body, unsafe, edge.callFrames))
+    : undefined;
 };
 
 /** A plain tools/list is the same for everyone: the SDK's own answer, made once. */
