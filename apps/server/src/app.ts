@@ -180,6 +180,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     allowLoopbackHttpEndpoints: deps.config.nodeEnv !== 'production',
     linkOrigins: [...new Set([new URL(deps.config.publicUrl).origin, deps.config.linkUrl])],
     emailConfigured: Boolean(notifications?.mail),
+    clientAddress,
   });
   return app;
 }

@@ -16,6 +16,7 @@ import { startPushService, type TestPushService, type TestPushSubscription } fro
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_NOTICES_TTL_MS } from '../src/notify/api-key-notices.ts';
+import { RENEWALS_PER_MINUTE } from '../src/notify/notification-routes.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
 import { addThisDevice } from './support/notify-device.ts';
 
@@ -206,5 +207,21 @@ describe('renewing a device whose push subscription was replaced', () => {
     const huge = await errorOf(await renew({ old, subscription: next, pad: 'x'.repeat(20_000) }));
     expect(huge).toMatchObject({ status: 413, error: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(await deviceRows(user.userId)).toEqual(before);
+  });
+
+  it('takes at most RENEWALS_PER_MINUTE a minute from one address, then 429 with Retry-After, changing nothing', async () => {
+    server.clock.advance(60_000); // a window of its own, whatever the tests above posted
+    const { user, subscription, vapidKey } = await personWithDevice();
+    const before = await deviceRows(user.userId);
+    const next = push.subscribe(vapidKey).subscription;
+    const guess = { endpoint: subscription.endpoint, auth: randomBytes(16).toString('base64url') };
+    for (let i = 0; i < RENEWALS_PER_MINUTE; i++) expect((await renew({ old: guess, subscription: next })).status).toBe(404);
+    const limited = await renew({ old: proofOf(subscription), subscription: next });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.json()).toMatchObject({ error: { code: 'RATE_LIMITED', field: '' } });
+    expect(await deviceRows(user.userId)).toEqual(before);
+    server.clock.advance(60_000);
+    expect((await renew({ old: proofOf(subscription), subscription: next })).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { type BrowserSession, readBrowserSession } from '@sess/accounts';
-import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
+import { checkCsrfToken, createRateLimiter, csrfToken, isSessError } from '@sess/core';
 import type { Db } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
 import {
@@ -33,6 +33,7 @@ import {
 import type { Context, Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../http/app-env.ts';
+import type { ClientAddress } from '../http/client-address.ts';
 import { parseSettingsForm, settingsToForm } from './settings-form.ts';
 import { mountWebAppFiles } from './web-app-files.ts';
 
@@ -47,7 +48,15 @@ export interface NotificationRoutesDeps {
   linkOrigins?: readonly string[];
   /** Whether SMTP is configured (the page says whether e-mail can be sent at all). */
   emailConfigured?: boolean;
+  /** The address the per-address limit of the renewal route keys on. */
+  clientAddress: ClientAddress;
 }
+
+/**
+ * Renewals one address may post a minute. A device renews once per subscription its push
+ * service replaces; the route needs no session, so this bounds what a flood costs the database.
+ */
+export const RENEWALS_PER_MINUTE = 60;
 
 /** The JSON body of "Notify this device" is a subscription and a name: a few hundred bytes. */
 export const DEVICE_BODY_LIMIT_BYTES = 8 * 1024;
@@ -65,8 +74,12 @@ const NOTICES: Record<string, string> = {
 };
 
 type JsonError = { code: string; message: string; field: string };
-const jsonError = (c: Context<AppEnv>, status: 400 | 401 | 403 | 404 | 413 | 415, error: JsonError) =>
-  c.json({ error: error }, status, { 'Cache-Control': 'no-store' });
+const jsonError = (
+  c: Context<AppEnv>,
+  status: 400 | 401 | 403 | 404 | 413 | 415 | 429,
+  error: JsonError,
+  headers: Record<string, string> = {},
+) => c.json({ error: error }, status, { 'Cache-Control': 'no-store', ...headers });
 
 /** Bounds a device route's JSON body (a subscription and a name or an old subscription: a few hundred bytes). */
 const deviceBodyLimit = bodyLimit({
@@ -221,7 +234,24 @@ export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRou
   // The service worker's pushsubscriptionchange: JSON { old: { endpoint, auth }, subscription }.
   // No session or CSRF token (the worker runs when the push service says, signed in or not): the
   // old subscription's auth secret is the proof (renewDevice), which no other site can know.
+  const renewalsPerAddress = createRateLimiter({
+    limit: RENEWALS_PER_MINUTE,
+    windowMs: 60_000,
+    now: () => deps.now().getTime(),
+  });
   app.post(NOTIFY_PATHS.renewDevice, deviceBodyLimit, async (c) => {
+    const hit = renewalsPerAddress.hit(deps.clientAddress(c));
+    if (!hit.ok)
+      return jsonError(
+        c,
+        429,
+        {
+          code: 'RATE_LIMITED',
+          message: `Too many renewals from this address. Try again in ${hit.retryAfterSeconds} s.`,
+          field: '',
+        },
+        { 'Retry-After': String(hit.retryAfterSeconds) },
+      );
     const body = await readJsonObject(c, 'old and subscription');
     if (body instanceof Response) return body;
     let old: RenewalProof;
