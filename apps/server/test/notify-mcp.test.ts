@@ -5,14 +5,11 @@ import {
   DEFAULT_SETTINGS,
   listDevices,
   type NotificationWorker,
-  type NotificationWorkerOptions,
   OUTBOX_CHANNEL,
   REACH_CHANNEL,
   saveSettings,
-  startNotificationWorker,
 } from '@sess/notify';
 import {
-  createTestLogger,
   createTestUser,
   findForm,
   listenForMessage,
@@ -20,7 +17,6 @@ import {
   sampleAskArguments,
   sampleSurface,
   signInTestUser,
-  TEST_SECRET,
   type TestUser,
 } from '@sess/testkit';
 import { type ReceivedPush, startPushService, type TestPushService } from '@sess/testkit/push-service';
@@ -29,7 +25,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { answerOnPage } from './support/answer-page.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
-import { connectSignedIn, connectWithKey, notifyThisDevice } from './support/notify-device.ts';
+import { connectSignedIn, connectWithKey, notifyThisDevice, startTestWorker } from './support/notify-device.ts';
 
 /*
  * Notifications end to end (issue 16): the real app, the real MCP client signed in through OAuth
@@ -60,18 +56,6 @@ const interactionOf = (result: unknown) =>
   (result as { structuredContent: { interaction: Interaction } }).structuredContent.interaction;
 const textOf = (result: unknown) => (result as { content: Array<{ text: string }> }).content[0]!.text;
 const payloadOf = (push: ReceivedPush) => push.payload as DevicePush;
-
-function startWorker(server: AppServer, extra: Partial<NotificationWorkerOptions> = {}): NotificationWorker {
-  return startNotificationWorker({
-    database: server.database,
-    secret: TEST_SECRET,
-    logger: createTestLogger(),
-    now: server.clock.now,
-    vapidSubject: 'mailto:sess@localhost',
-    background: false,
-    ...extra,
-  });
-}
 
 async function outboxRows(server: AppServer, userId: string): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
@@ -121,7 +105,7 @@ describe('Web Push for forms made through /mcp', () => {
   beforeAll(async () => {
     push = await startPushService();
     server = await startAppServer();
-    worker = startWorker(server);
+    worker = startTestWorker(server);
   });
   afterAll(async () => {
     await Promise.allSettled(clients.map((client) => client.close()));
@@ -356,7 +340,7 @@ describe('e-mail, when SMTP is configured', () => {
   beforeAll(async () => {
     sink = await startSmtpSink();
     server = await startAppServer({ SMTP_URL: sink.url, SMTP_FROM: 'sess@acme.io' });
-    worker = startWorker(server, { mail: { smtpUrl: sink.url, from: 'sess@acme.io' } });
+    worker = startTestWorker(server, { mail: { smtpUrl: sink.url, from: 'sess@acme.io' } });
   });
   afterAll(async () => {
     await client?.close();

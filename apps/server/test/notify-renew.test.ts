@@ -2,23 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
-import { DEFAULT_SETTINGS, type NotificationWorker, saveSettings, startNotificationWorker } from '@sess/notify';
-import {
-  createTestLogger,
-  createTestUser,
-  recordSecret,
-  sampleSurface,
-  signInTestUser,
-  TEST_SECRET,
-  type TestUser,
-} from '@sess/testkit';
+import { DEFAULT_SETTINGS, type NotificationWorker, saveSettings } from '@sess/notify';
+import { createTestUser, recordSecret, sampleSurface, signInTestUser, type TestUser } from '@sess/testkit';
 import { startPushService, type TestPushService, type TestPushSubscription } from '@sess/testkit/push-service';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_NOTICES_TTL_MS } from '../src/notify/api-key-notices.ts';
 import { RENEWALS_PER_MINUTE } from '../src/notify/notification-routes.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
-import { addThisDevice } from './support/notify-device.ts';
+import { addThisDevice, startTestWorker } from './support/notify-device.ts';
 
 /*
  * A device's push subscription replaced by its push service (the service worker's
@@ -39,14 +31,7 @@ let worker: NotificationWorker;
 beforeAll(async () => {
   push = await startPushService();
   server = await startAppServer();
-  worker = startNotificationWorker({
-    database: server.database,
-    secret: TEST_SECRET,
-    logger: createTestLogger(),
-    now: server.clock.now,
-    vapidSubject: 'mailto:sess@localhost',
-    background: false,
-  });
+  worker = startTestWorker(server);
 });
 afterAll(async () => {
   await worker?.close();

@@ -1,24 +1,15 @@
 import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { memberships, queryRows } from '@sess/db';
-import { DEFAULT_SETTINGS, type NotificationWorker, saveSettings, startNotificationWorker } from '@sess/notify';
-import {
-  createTestLogger,
-  createTestUser,
-  recordSecret,
-  sampleAskArguments,
-  sampleSurface,
-  signInTestUser,
-  TEST_SECRET,
-  type TestUser,
-} from '@sess/testkit';
+import { DEFAULT_SETTINGS, type NotificationWorker, saveSettings } from '@sess/notify';
+import { createTestUser, recordSecret, sampleAskArguments, sampleSurface, signInTestUser, type TestUser } from '@sess/testkit';
 import { type ReceivedPush, startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interactionOf, startStdioHarness } from '../../stdio/test/support/stdio-harness.ts';
 import { API_KEY_NOTICES_TTL_MS } from '../src/notify/api-key-notices.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
-import { notifyThisDevice } from './support/notify-device.ts';
+import { notifyThisDevice, startTestWorker } from './support/notify-device.ts';
 
 /*
  * Forms made through /v1 with a workspace API key (sess-mcp, the OpenClaw plugin, any client):
@@ -37,14 +28,7 @@ let worker: NotificationWorker;
 beforeAll(async () => {
   push = await startPushService();
   server = await startAppServer();
-  worker = startNotificationWorker({
-    database: server.database,
-    secret: TEST_SECRET,
-    logger: createTestLogger(),
-    now: server.clock.now,
-    vapidSubject: 'mailto:sess@localhost',
-    background: false,
-  });
+  worker = startTestWorker(server);
 });
 afterAll(async () => {
   await worker?.close();

@@ -1,7 +1,22 @@
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
-import type { TestUser } from '@sess/testkit';
+import { type NotificationWorker, type NotificationWorkerOptions, startNotificationWorker } from '@sess/notify';
+import { createTestLogger, TEST_SECRET, type TestUser } from '@sess/testkit';
+import type { AppServer } from '@sess/testkit/app-server';
 import type { TestPushService, TestPushSubscription } from '@sess/testkit/push-service';
 import { PersonAtTheKeyboard } from './oauth-provider.ts';
+
+/** @sess/notify's worker on the app's database and clock, run by the test (`runOnce`), never in the background. */
+export function startTestWorker(server: AppServer, extra: Partial<NotificationWorkerOptions> = {}): NotificationWorker {
+  return startNotificationWorker({
+    database: server.database,
+    secret: TEST_SECRET,
+    logger: createTestLogger(),
+    now: server.clock.now,
+    vapidSubject: 'mailto:sess@localhost',
+    background: false,
+    ...extra,
+  });
+}
 
 /** Reads one `data-…` attribute of the notifications page (the script's inputs). */
 function dataAttribute(html: string, name: string): string {
