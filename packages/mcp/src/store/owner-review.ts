@@ -25,7 +25,7 @@ export interface HandleForReview {
   reason: string | null;
   sessionId: string | null;
   askId: string | null;
-  /** Started with a workspace API key (reviewed by the workspace's owners): the key's name, or null once the key is deleted. Absent for the person's own. */
+  /** Started with a workspace API key (reviewed by the workspace's owners): the key's name (null should its row be gone). Absent for the person's own. */
   apiKey?: { name: string | null };
   createdAt: Date;
   updatedAt: Date;

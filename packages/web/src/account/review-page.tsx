@@ -23,7 +23,11 @@ function ReviewItem({ item, csrf }: { item: ReviewItemView; csrf: string }) {
         {item.apiKey ? (
           <>
             <dt>API key</dt>
-            {item.apiKey.name === null ? <dd>(deleted)</dd> : <dd dir={textDir(item.apiKey.name)}>{item.apiKey.name}</dd>}
+            {item.apiKey.name === null ? (
+              <dd>(no longer on record)</dd>
+            ) : (
+              <dd dir={textDir(item.apiKey.name)}>{item.apiKey.name}</dd>
+            )}
           </>
         ) : null}
         <dt>Handle</dt>

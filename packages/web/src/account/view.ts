@@ -108,7 +108,7 @@ export interface ReviewItemView {
   state: string;
   /** What happened, in words (derived from the state and the blocked reason). */
   explanation: string;
-  /** Started with one of the workspace's API keys (its owners review it): the key's name, null once deleted. */
+  /** Started with one of the workspace's API keys (its owners review it): the key's name (null should its row be gone). */
   apiKey?: { name: string | null };
   createdAt: Date;
   updatedAt: Date;
