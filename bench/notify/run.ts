@@ -27,6 +27,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { newSecret } from '@sess/core';
+import { createEgress } from '@sess/core/egress';
 import { openDatabase } from '@sess/db';
 import { createNotifySealers, parsePushTarget, saveDevice, sendPush } from '@sess/notify';
 import webPush from 'web-push';
@@ -137,7 +138,7 @@ async function startServed(name: string, notifications: 'on' | 'held' | 'off'): 
   const database = await openDatabase({ url: databaseUrl, poolMax: 1 });
   await saveDevice(database.db, createNotifySealers(SECRET), {
     userId: ready.userId,
-    target: parsePushTarget(device.subscription, { allowLoopbackHttp: true }),
+    target: parsePushTarget(device.subscription, { policy: 'loopback-only' }),
     name: 'bench phone',
     now: new Date(),
   });
@@ -251,6 +252,7 @@ try {
   const anchorKeys = webPush.generateVAPIDKeys();
   const anchorDevice = await push.subscribe(anchorKeys.publicKey);
   const anchorMs: number[] = [];
+  const egress = createEgress({ policy: 'loopback-only' });
   for (let i = 0; i < 300; i++) {
     const t = performance.now();
     const sent = await sendPush(anchorDevice.subscription, JSON.stringify({ title: `Lunch at ${i}?`, url: 'x'.repeat(80) }), {
@@ -259,6 +261,7 @@ try {
       topic: 'bench',
       urgency: 'high',
       timeoutMs: 10_000,
+      egress,
     });
     if (sent.outcome !== 'accepted') throw new Error(`anchor push ${sent.outcome}`);
     anchorMs.push(performance.now() - t);

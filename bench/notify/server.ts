@@ -31,6 +31,7 @@ const config = loadConfig({
   DATABASE_URL,
   SESS_NOTIFICATIONS: notifications === 'off' ? 'off' : 'on',
   SESS_TEST_HOLD_NOTIFICATIONS: notifications === 'held' ? '1' : '0',
+  SESS_TEST_LOOPBACK_EGRESS: '1', // the push service is on loopback
   SESS_VAPID_SUBJECT: 'mailto:bench@sess.si',
   SESS_MCP_RATE_PER_IP: '100000',
   SESS_MCP_RATE_PER_PRINCIPAL: '100000',

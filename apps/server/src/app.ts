@@ -1,6 +1,7 @@
 import { createAccountRoutes, createApiKeyAuthenticator } from '@sess/accounts';
 import { createPageRoutes } from '@sess/answer-pages';
 import type { Logger } from '@sess/core';
+import { createEgress, type Egress } from '@sess/core/egress';
 import { type Database, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
 import { createNotifySealers, createReachCache, enqueueAskAnswer } from '@sess/notify';
@@ -32,6 +33,8 @@ export interface AppDeps {
   now: () => Date;
   /** The forms runtime to use (tests pass their own to watch its waiters); built from the deps when absent. */
   forms?: FormsRuntime;
+  /** Where requests to URLs others chose go out (the server shares its own with the worker); built from config when absent. */
+  egress?: Egress;
   /**
    * Registers what the app opened (the forms runtime's waiters and subscriptions, the token
    * verifier's cache) so the server closes it on shutdown, before the database.
@@ -55,6 +58,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   // SESS_LINK_URL's Host (when it is not PUBLIC_URL's) serves the answer pages and nothing else.
   const linkOrigins = createLinkOrigins(deps.config);
   app.use(linkHostOnly(deps.config, linkOrigins));
+  const egress = deps.egress ?? createEgressFor(deps.config, deps.onClose);
 
   app.get(STYLESHEET_PATH, (c) => {
     if (c.req.header('if-none-match') === STYLESHEET_ETAG) return c.body(null, 304);
@@ -151,7 +155,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
       publicUrl: deps.config.publicUrl,
       now: deps.now,
       logger: deps.logger,
-      cimd: { policy: deps.config.testAllowLoopbackCimd ? 'loopback-only' : 'public' },
+      cimd: { egress },
       clientIp: clientAddress,
     }),
   );
@@ -177,10 +181,17 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     secret: deps.secret,
     sealers,
     now: deps.now,
-    allowLoopbackHttpEndpoints: deps.config.nodeEnv !== 'production',
+    egressPolicy: egress.policy,
     linkOrigins: [...new Set([new URL(deps.config.publicUrl).origin, deps.config.linkUrl])],
     emailConfigured: Boolean(notifications?.mail),
     clientAddress,
   });
   return app;
+}
+
+/** The process's egress (docs/egress.md), from SESS_TEST_LOOPBACK_EGRESS and SESS_EGRESS_DNS_SERVERS; closed with the app. */
+export function createEgressFor(config: Pick<Config, 'egress'>, onClose?: AppDeps['onClose']): Egress {
+  const egress = createEgress(config.egress);
+  onClose?.(async () => egress.close());
+  return egress;
 }

@@ -127,3 +127,31 @@ describe('notifications', () => {
     }
   });
 });
+
+describe('egress (SESS_TEST_LOOPBACK_EGRESS, SESS_EGRESS_DNS_SERVERS)', () => {
+  const production = { NODE_ENV: 'production', SESS_SECRET: 'x'.repeat(40), SESS_VAPID_SUBJECT: 'mailto:ops@acme.io' };
+
+  it('is the public policy with the system resolver by default, and loopback-only under the test flag', () => {
+    expect(loadConfig({}).egress).toEqual({ policy: 'public' });
+    expect(loadConfig({ SESS_TEST_LOOPBACK_EGRESS: '1' }).egress).toEqual({ policy: 'loopback-only' });
+    expect(loadConfig({ ...production, SESS_TEST_LOOPBACK_EGRESS: '0' }).egress).toEqual({ policy: 'public' });
+  });
+
+  it('refuses the test flag in production, and any value but 0 or 1', () => {
+    expect(refusal({ ...production, SESS_TEST_LOOPBACK_EGRESS: '1' })).toMatchObject({
+      variable: 'SESS_TEST_LOOPBACK_EGRESS',
+      message: expect.stringContaining('test flag'),
+    });
+    expect(refusal({ SESS_TEST_LOOPBACK_EGRESS: 'yes' }).message).toMatch(/must be 0 or 1/);
+  });
+
+  it('takes DNS servers with optional ports, and refuses anything else naming the variable', () => {
+    expect(loadConfig({ SESS_EGRESS_DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,2606:4700:4700::1111,[::1]:53' }).egress).toEqual({
+      policy: 'public',
+      dnsServers: ['1.1.1.1', '127.0.0.1:5353', '2606:4700:4700::1111', '[::1]:53'],
+    });
+    for (const value of ['dns.example', '1.1.1.1:99999', '300.1.1.1', '[::1', ',']) {
+      expect(refusal({ SESS_EGRESS_DNS_SERVERS: value }).variable, value).toBe('SESS_EGRESS_DNS_SERVERS');
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { isLoopbackHostname } from '@sess/core';
 import { z } from 'zod';
@@ -60,6 +61,17 @@ const databaseUrl = z.string().superRefine((value, ctx) => {
   else if (!url.hostname && !url.searchParams.has('host')) ctx.addIssue({ code: 'custom', message: 'must name a host' });
 });
 
+/** A DNS server as `dns.setServers` takes it: an address, or `address:port` / `[v6]:port`. */
+function isDnsServer(entry: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+  if (bracketed) return isIP(bracketed[1]!) === 6 && (bracketed[2] === undefined || Number(bracketed[2]) <= 65_535);
+  const [address, port, ...rest] = entry.split(':');
+  if (isIP(entry) === 6) return true;
+  return (
+    rest.length === 0 && isIP(address ?? '') === 4 && (port === undefined || (/^\d{1,5}$/.test(port) && Number(port) <= 65_535))
+  );
+}
+
 /** Environment variables read at start-up, each with its rule. The only reader of process.env. */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -87,7 +99,23 @@ const EnvSchema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).max(512, 'must be at most 512 characters').optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).max(1024, 'must be at most 1024 characters').optional(),
   OIDC_PROVIDER_NAME: z.string().min(1).max(40, 'must be at most 40 characters').optional(),
-  SESS_TEST_ALLOW_LOOPBACK_CIMD: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  // Test flag: every outbound request (push, client metadata documents) goes to loopback only.
+  SESS_TEST_LOOPBACK_EGRESS: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  // The DNS servers Sess asks for the names of push services and client metadata documents
+  // (comma-separated addresses, each with an optional port); default the system's.
+  SESS_EGRESS_DNS_SERVERS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine((servers) => servers.length > 0 && servers.every(isDnsServer), {
+      message:
+        'must be DNS server addresses separated by commas, each with an optional port, such as 1.1.1.1,[2606:4700:4700::1111]:53',
+    })
+    .optional(),
   // Test flag: notifications are written to the outbox but no worker sends them (the crash test's first process).
   SESS_TEST_HOLD_NOTIFICATIONS: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
   // /mcp: requests per minute per client IP and per signed-in principal (0 turns a limit off),
@@ -174,10 +202,11 @@ export interface Config {
     allowInsecureRequests: boolean;
   } | null;
   /**
-   * Test flag `SESS_TEST_ALLOW_LOOPBACK_CIMD=1`: OAuth client metadata documents are fetched only
-   * from loopback addresses (over http too) and from nowhere else. Refused in production.
+   * Outbound requests to URLs others chose (push endpoints, client metadata documents): `public`
+   * addresses only, or `loopback-only` under the test flag `SESS_TEST_LOOPBACK_EGRESS=1` (refused
+   * in production); names resolved through `dnsServers` (`SESS_EGRESS_DNS_SERVERS`) when set.
    */
-  testAllowLoopbackCimd: boolean;
+  egress: { policy: 'public' | 'loopback-only'; dnsServers?: string[] };
   /**
    * Test flag `SESS_TEST_HOLD_NOTIFICATIONS=1`: forms still write their notifications to the
    * outbox, but this process starts no worker to send them (another process sends them).
@@ -213,8 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     throw new ConfigError(variable, `${issue.message}${shown}.`);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && e.SESS_TEST_ALLOW_LOOPBACK_CIMD === '1') {
-    throw new ConfigError('SESS_TEST_ALLOW_LOOPBACK_CIMD', 'is a test flag and must not be set when NODE_ENV=production.');
+  if (e.NODE_ENV === 'production' && e.SESS_TEST_LOOPBACK_EGRESS === '1') {
+    throw new ConfigError('SESS_TEST_LOOPBACK_EGRESS', 'is a test flag and must not be set when NODE_ENV=production.');
   }
   if (e.NODE_ENV === 'production' && e.SESS_TEST_HOLD_NOTIFICATIONS === '1') {
     throw new ConfigError('SESS_TEST_HOLD_NOTIFICATIONS', 'is a test flag and must not be set when NODE_ENV=production.');
@@ -238,7 +267,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     linkHorizonSeconds: e.SESS_LINK_HORIZON_SECONDS,
     signupPolicy: e.SESS_SIGNUP ?? (e.NODE_ENV === 'production' ? 'invite' : 'open'),
     oidc: loadOidc(e),
-    testAllowLoopbackCimd: e.SESS_TEST_ALLOW_LOOPBACK_CIMD === '1',
+    egress: {
+      policy: e.SESS_TEST_LOOPBACK_EGRESS === '1' ? 'loopback-only' : 'public',
+      ...(e.SESS_EGRESS_DNS_SERVERS ? { dnsServers: e.SESS_EGRESS_DNS_SERVERS } : {}),
+    },
     testHoldNotifications: e.SESS_TEST_HOLD_NOTIFICATIONS === '1',
     mcp: {
       ratePerIp: e.SESS_MCP_RATE_PER_IP,

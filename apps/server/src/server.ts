@@ -3,7 +3,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createLogger, type Logger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
 import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
-import { buildApp } from './app.ts';
+import { buildApp, createEgressFor } from './app.ts';
 import { type Config, embeddedDatabaseDir } from './config.ts';
 import { resolveSecret } from './secret.ts';
 
@@ -50,7 +50,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const now = options.now ?? (() => new Date());
   const closers: Array<() => Promise<void>> = [];
+  // One egress for the app (client metadata documents) and the worker (pushes): one policy,
+  // shared connections; closed after the worker has finished its sends.
+  const egress = createEgressFor(config);
   const app = buildApp({
+    egress,
     config,
     database,
     logger,
@@ -81,6 +85,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           logger,
           now,
           vapidSubject: notifications.vapidSubject,
+          egress,
           ...(notifications.mail ? { mail: notifications.mail } : {}),
         })
       : undefined;
@@ -104,6 +109,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearTimeout(grace);
       // The worker finishes the sends it has started, then the database closes under nothing.
       await worker?.close().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
+      egress.close();
       await database.close();
       logger.info({ event: 'server.stopped' }, 'stopped');
     })();

@@ -79,7 +79,7 @@ describe('a crash between commit and send (child processes, SIGKILL)', () => {
       const { id, subscription } = push.subscribe((await loadVapidKeys(db, sealers)).publicKey);
       await saveDevice(db, sealers, {
         userId: workspace.userId,
-        target: parsePushTarget(subscription, { allowLoopbackHttp: true }),
+        target: parsePushTarget(subscription, { policy: 'loopback-only' }),
         name: 'Test phone',
         now: new Date(),
       });
@@ -93,6 +93,7 @@ describe('a crash between commit and send (child processes, SIGKILL)', () => {
       PORT: String(port),
       PUBLIC_URL: url,
       SESS_SECRET: TEST_SECRET,
+      SESS_TEST_LOOPBACK_EGRESS: '1',
       ...(postgres?.url ? { DATABASE_URL: postgres.url } : { SESS_DATA_DIR: dataDir! }),
     };
 

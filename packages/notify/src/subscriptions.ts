@@ -1,4 +1,5 @@
-import { describeTextProblem, findTextProblem, isLoopbackHostname, newId, SessError, safeEqual, sha256Hex } from '@sess/core';
+import { describeTextProblem, findTextProblem, newId, SessError, safeEqual, sha256Hex } from '@sess/core';
+import { checkEgressUrl, type EgressPolicy } from '@sess/core/egress';
 import { type Db, type DbOrTx, pushSubscriptions } from '@sess/db';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { NotifySealers } from './sealers.ts';
@@ -34,20 +35,23 @@ function base64urlBytes(value: unknown, field: string, length: number, what: str
 }
 
 /**
- * Checks a subscription a browser sent (`PushSubscription.toJSON()`): an https endpoint (http
- * only on a loopback host when `allowLoopbackHttp`, for a push service run in tests), a P-256
- * public key (65 bytes, uncompressed) and a 16-byte auth secret. JSON pointers name the field.
+ * Checks a subscription a browser sent (`PushSubscription.toJSON()`): an endpoint the egress
+ * policy may send to as far as can be told without DNS (https, no credentials, not an address
+ * or name of a private network; http to loopback only under the test policy), a P-256 public
+ * key (65 bytes, uncompressed) and a 16-byte auth secret. JSON pointers name the field.
  */
-export function parsePushTarget(input: unknown, options: { allowLoopbackHttp?: boolean } = {}): PushTarget {
+export function parsePushTarget(input: unknown, options: { policy: EgressPolicy }): PushTarget {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw invalid('The subscription must be a JSON object with endpoint and keys.', '');
   const { endpoint, keys } = input as { endpoint?: unknown; keys?: unknown };
   if (typeof endpoint !== 'string' || endpoint.length > ENDPOINT_MAX || !URL.canParse(endpoint))
     throw invalid(`endpoint must be an absolute URL of at most ${ENDPOINT_MAX} characters.`, '/endpoint');
-  const url = new URL(endpoint);
-  const loopbackHttp = url.protocol === 'http:' && options.allowLoopbackHttp === true && isLoopbackHostname(url.hostname);
-  if ((url.protocol !== 'https:' && !loopbackHttp) || url.username || url.password)
-    throw invalid('endpoint must be an https:// URL of a push service, without credentials.', '/endpoint');
+  const verdict = checkEgressUrl(new URL(endpoint), options.policy);
+  if (!verdict.ok)
+    throw invalid(
+      `endpoint must be an https:// URL of a push service on a public address, without credentials (${verdict.message}).`,
+      '/endpoint',
+    );
   if (typeof keys !== 'object' || keys === null) throw invalid('keys must be an object with p256dh and auth.', '/keys');
   const { p256dh, auth } = keys as { p256dh?: unknown; auth?: unknown };
   const publicKey = base64urlBytes(p256dh, '/keys/p256dh', 65, 'keys.p256dh');

@@ -1,4 +1,5 @@
 import { type Logger, SessError } from '@sess/core';
+import type { Egress } from '@sess/core/egress';
 import { type Database, type Db, notificationOutbox, users } from '@sess/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { type NoticePayload, OUTBOX_CHANNEL } from './enqueue.ts';
@@ -31,6 +32,8 @@ export interface NotificationWorkerOptions {
   now?: () => Date;
   /** The VAPID contact (RFC 8292 `sub`): a `mailto:` or `https:` address. */
   vapidSubject: string;
+  /** Where pushes go out: the egress policy decides which push services may be reached. */
+  egress: Egress;
   /** E-mail as the second channel; none without it. */
   mail?: MailConfig;
   /** How often due rows are looked for without a wake (retries, quiet hours, reminders). */
@@ -241,6 +244,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
           topic: row.topic,
           urgency: 'high',
           timeoutMs,
+          egress: options.egress,
         });
         const fields = { outboxId: row.id, deviceId: target.id, status: result.status };
         switch (result.outcome) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isSessError, type SessErrorBody } from '@sess/core';
+import type { EgressPolicy } from '@sess/core/egress';
 import { vapidKeys } from '@sess/db';
 import { refusal as refusalOf } from '@sess/forms/test-helpers';
 import {
@@ -54,59 +55,81 @@ function refusal(run: () => unknown): SessErrorBody {
   throw new Error('expected a SessError');
 }
 
+/** parsePushTarget under production's policy unless told. */
+const parse = (input: unknown, policy: EgressPolicy = 'public') => parsePushTarget(input, { policy });
+
 describe('parsePushTarget', () => {
   it('takes what PushSubscription.toJSON() gives (padding dropped)', () => {
     const subscription = browserSubscription();
-    expect(parsePushTarget({ ...subscription, expirationTime: null })).toEqual(subscription);
-    expect(parsePushTarget({ ...subscription, keys: { ...subscription.keys, auth: `${subscription.keys.auth}==` } })).toEqual(
-      subscription,
-    );
+    expect(parse({ ...subscription, expirationTime: null })).toEqual(subscription);
+    expect(parse({ ...subscription, keys: { ...subscription.keys, auth: `${subscription.keys.auth}==` } })).toEqual(subscription);
   });
 
   it('refuses a bad endpoint, naming /endpoint', () => {
     for (const endpoint of [
       'not a url',
       'ftp://push.sess.test/x',
+      'http://push.sess.test/x',
       'https://user:pass@push.sess.test/x',
       `https://push.sess.test/${'a'.repeat(2100)}`,
       42,
     ]) {
-      expect(refusal(() => parsePushTarget({ ...browserSubscription(), endpoint }))).toMatchObject({
+      expect(refusal(() => parse({ ...browserSubscription(), endpoint }))).toMatchObject({
         code: 'INVALID_ARGUMENTS',
         field: '/endpoint',
       });
     }
   });
 
-  it('takes a plain-http loopback endpoint only when allowed (a push service run by tests)', () => {
+  it('takes a plain-http loopback endpoint only under the test policy (a push service run by tests)', () => {
     const { subscription } = push.subscribe(b64(65, 4));
-    expect(refusal(() => parsePushTarget(subscription))).toMatchObject({ field: '/endpoint' });
-    expect(parsePushTarget(subscription, { allowLoopbackHttp: true }).endpoint).toBe(subscription.endpoint);
-    expect(
-      refusal(() => parsePushTarget({ ...subscription, endpoint: 'http://push.sess.test/x' }, { allowLoopbackHttp: true })),
-    ).toMatchObject({ field: '/endpoint' });
+    expect(refusal(() => parse(subscription))).toMatchObject({ field: '/endpoint' });
+    expect(parse(subscription, 'loopback-only').endpoint).toBe(subscription.endpoint);
+    expect(refusal(() => parse({ ...subscription, endpoint: 'http://push.sess.test/x' }, 'loopback-only'))).toMatchObject({
+      field: '/endpoint',
+    });
+  });
+
+  it('refuses, when it is saved, an endpoint the egress policy would refuse by its address or name (no DNS asked)', () => {
+    for (const host of [
+      '127.0.0.1',
+      'localhost',
+      'push.localhost',
+      '10.1.2.3',
+      '169.254.169.254',
+      '[::1]',
+      '[::7f00:1]',
+      '[::ffff:127.0.0.1]',
+      '[64:ff9b::a9fe:a9fe]',
+      '[64:ff9b:1::a9fe:a9fe]',
+      '[2002:a9fe:a9fe::1]',
+      '[2001:0:4136:e378:8000:63bf:3fff:fdd2]',
+      '[fd00::1]',
+      '[fe80::1]',
+    ]) {
+      const error = refusal(() => parse(browserSubscription(`https://${host}/send/x`)));
+      expect(error, host).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/endpoint' });
+      expect(error.message, host).toMatch(/public address/);
+    }
+    expect(parse(browserSubscription('https://[2a00:1450:4001::1]/send/x')).endpoint).toBe('https://[2a00:1450:4001::1]/send/x');
   });
 
   it('refuses keys of the wrong length or shape, naming the key and the length', () => {
     const subscription = browserSubscription();
-    const p256dh = refusal(() => parsePushTarget({ ...subscription, keys: { ...subscription.keys, p256dh: b64(64, 4) } }));
+    const p256dh = refusal(() => parse({ ...subscription, keys: { ...subscription.keys, p256dh: b64(64, 4) } }));
     expect(p256dh).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/keys/p256dh' });
     expect(p256dh.message).toContain('65 bytes; this is 64');
-    expect(refusal(() => parsePushTarget({ ...subscription, keys: { ...subscription.keys, p256dh: b64(65, 2) } }))).toMatchObject(
-      {
-        field: '/keys/p256dh',
-      },
-    );
-    expect(refusal(() => parsePushTarget({ ...subscription, keys: { ...subscription.keys, auth: b64(15) } }))).toMatchObject({
+    expect(refusal(() => parse({ ...subscription, keys: { ...subscription.keys, p256dh: b64(65, 2) } }))).toMatchObject({
+      field: '/keys/p256dh',
+    });
+    expect(refusal(() => parse({ ...subscription, keys: { ...subscription.keys, auth: b64(15) } }))).toMatchObject({
       field: '/keys/auth',
     });
-    expect(
-      refusal(() => parsePushTarget({ ...subscription, keys: { ...subscription.keys, auth: 'not base64!' } })),
-    ).toMatchObject({
+    expect(refusal(() => parse({ ...subscription, keys: { ...subscription.keys, auth: 'not base64!' } }))).toMatchObject({
       field: '/keys/auth',
     });
-    expect(refusal(() => parsePushTarget({ endpoint: subscription.endpoint }))).toMatchObject({ field: '/keys' });
-    expect(refusal(() => parsePushTarget([subscription]))).toMatchObject({ field: '' });
+    expect(refusal(() => parse({ endpoint: subscription.endpoint }))).toMatchObject({ field: '/keys' });
+    expect(refusal(() => parse([subscription]))).toMatchObject({ field: '' });
   });
 });
 

@@ -66,7 +66,7 @@ export async function addDevice(
 ): Promise<{ deviceId: string; subscriptionId: string }> {
   const { publicKey } = await loadVapidKeys(fixture.database.db, fixture.sealers);
   const { id, subscription } = push.subscribe(publicKey);
-  const target = parsePushTarget(subscription, { allowLoopbackHttp: true });
+  const target = parsePushTarget(subscription, { policy: 'loopback-only' });
   const deviceId = await saveDevice(fixture.database.db, fixture.sealers, {
     userId,
     target,

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createEgress } from '@sess/core/egress';
 import { composeMessage, createMailSender, devicePayload, sendPush, topicOf, type VapidIdentity } from '@sess/notify';
-import { freePort, recordSecret } from '@sess/testkit';
+import { freePort, recordConnectionAttempts, recordSecret } from '@sess/testkit';
 import { startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { startSmtpSink } from '@sess/testkit/smtp-sink';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,10 @@ import webPush from 'web-push';
 let push: TestPushService;
 let vapid: VapidIdentity;
 const topic = topicOf('ses_sender_tests');
-const options = () => ({ vapid, ttlSeconds: 600, topic, urgency: 'high' as const, timeoutMs: 2_000 });
+// The test push service is on loopback: the test policy. Production's policy is `public`.
+const egress = createEgress({ policy: 'loopback-only' });
+const publicEgress = createEgress({ policy: 'public' });
+const options = () => ({ vapid, ttlSeconds: 600, topic, urgency: 'high' as const, timeoutMs: 2_000, egress });
 const payload = JSON.stringify({ v: 1, title: 'Sender test form', url: 'https://sess.test/s/sender-test-link' });
 
 beforeAll(async () => {
@@ -19,6 +23,8 @@ beforeAll(async () => {
   recordSecret(vapid.privateKey, 'credential');
 });
 afterAll(async () => {
+  egress.close();
+  publicEgress.close();
   await push.close();
 });
 
@@ -56,22 +62,32 @@ describe('sendPush', () => {
     expect(push.received(other.id)).toEqual([]);
   });
 
-  it('rejected without connecting: an https endpoint whose name or address is not public (loopback, private, link-local)', async () => {
+  it('rejected without connecting: an https endpoint whose name or address is not public, under production’s policy', async () => {
     const { subscription } = push.subscribe(vapid.publicKey);
-    for (const endpoint of [
-      'https://127.0.0.1/push/x',
-      'https://localhost/push/x',
-      'https://10.1.2.3/push/x',
-      'https://192.168.1.20:8443/push/x',
-      'https://169.254.169.254/latest/meta-data',
-      'https://[::1]/push/x',
-      'https://[fd00::1]/push/x',
-      'https://[::ffff:127.0.0.1]/push/x',
-    ]) {
-      expect(await sendPush({ ...subscription, endpoint }, payload, options()), endpoint).toEqual({
-        outcome: 'rejected',
-        status: null,
-      });
+    const recorder = recordConnectionAttempts();
+    try {
+      for (const endpoint of [
+        'https://127.0.0.1/push/x',
+        'https://localhost/push/x',
+        'https://10.1.2.3/push/x',
+        'https://192.168.1.20:8443/push/x',
+        'https://169.254.169.254/latest/meta-data',
+        'https://[::1]/push/x',
+        'https://[fd00::1]/push/x',
+        'https://[::ffff:127.0.0.1]/push/x',
+        'https://[::7f00:1]/push/x',
+        'https://[64:ff9b::a9fe:a9fe]/push/x',
+        'https://[2002:a9fe:a9fe::1]/push/x',
+        `${push.url}/push/x`, // plain http to the (loopback) test service
+      ]) {
+        expect(await sendPush({ ...subscription, endpoint }, payload, { ...options(), egress: publicEgress }), endpoint).toEqual({
+          outcome: 'rejected',
+          status: null,
+        });
+      }
+      expect(recorder.attempts).toEqual([]);
+    } finally {
+      recorder.stop();
     }
   });
 

@@ -1,3 +1,4 @@
+import { createEgress } from '@sess/core/egress';
 import { type Database, notificationOutbox, openDatabase } from '@sess/db';
 import { createAsk, publishSession, startRespondent, submitLinkAnswer } from '@sess/forms';
 import {
@@ -55,6 +56,7 @@ function worker(options: { database?: Database; mail?: boolean; background?: boo
     logger: createTestLogger(),
     now: fixture.clock.now,
     vapidSubject: VAPID_SUBJECT,
+    egress: createEgress({ policy: 'loopback-only' }),
     background: options.background ?? false,
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     ...(options.batch ? { batch: options.batch } : {}),

@@ -1,6 +1,5 @@
 // The public surface of @sess/oauth: explicit named exports only.
 
-export type { CimdFetchPolicy, ResolveHost } from './cimd/fetch-client-metadata-document.ts';
 export { PINNED_CLIENT_METADATA_DOCUMENTS } from './cimd/pinned-documents.ts';
 // Verbs other packages (CLI, tests, account pages) may call.
 export { deleteClient } from './clients/delete-client.ts';

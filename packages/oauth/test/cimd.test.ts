@@ -1,15 +1,36 @@
-import { CookieJar, createPkcePair, createTestUser, signInTestUser, type TestUser } from '@sess/testkit';
+import { createEgress, type Egress } from '@sess/core/egress';
+import {
+  CookieJar,
+  createPkcePair,
+  createTestUser,
+  recordConnectionAttempts,
+  signInTestUser,
+  type TestUser,
+} from '@sess/testkit';
+import { startDnsServer, type TestDnsServer } from '@sess/testkit/dns-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchClientMetadataDocument, type ResolveHost } from '../src/cimd/fetch-client-metadata-document.ts';
-import { type DocumentServer, recordConnectionAttempts, startDocumentServer } from './support/network.ts';
+import { fetchClientMetadataDocument } from '../src/cimd/fetch-client-metadata-document.ts';
+import { type DocumentServer, startDocumentServer } from './support/network.ts';
 import { authorizeUrl } from './support/oauth-helpers.ts';
 import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let docs: DocumentServer;
+let dns: TestDnsServer;
+/** The test policy (loopback only, no DNS but localhost), and production's, asking the test's DNS server. */
+let testEgress: Egress;
+let publicEgress: Egress;
 beforeAll(async () => {
   docs = await startDocumentServer();
+  dns = await startDnsServer();
+  testEgress = createEgress({ policy: 'loopback-only' });
+  publicEgress = createEgress({ policy: 'public', dnsServers: [dns.server] });
 });
-afterAll(async () => docs.close());
+afterAll(async () => {
+  testEgress.close();
+  publicEgress.close();
+  await dns.close();
+  await docs.close();
+});
 
 function document(clientId: string, extra: Record<string, unknown> = {}) {
   return {
@@ -25,7 +46,7 @@ describe('fetching a Client ID Metadata Document (SSRF defences)', () => {
   it('loads a document from loopback under the test policy, with its cache lifetime', async () => {
     const url = `${docs.url}/ok.json`;
     docs.json('/ok.json', document(url), { 'cache-control': 'public, max-age=120' });
-    expect(await fetchClientMetadataDocument(url, { policy: 'loopback-only' })).toEqual({
+    expect(await fetchClientMetadataDocument(url, { egress: testEgress })).toEqual({
       ok: true,
       document: document(url),
       maxAgeSeconds: 120,
@@ -52,7 +73,7 @@ describe('fetching a Client ID Metadata Document (SSRF defences)', () => {
   ])('refuses %s by its address, before any connection', async (url) => {
     const recorder = recordConnectionAttempts();
     try {
-      const result = await fetchClientMetadataDocument(url, { policy: 'public' });
+      const result = await fetchClientMetadataDocument(url, { egress: publicEgress });
       expect(result).toMatchObject({ ok: false, reason: 'address_not_allowed' });
       expect(recorder.attempts).toEqual([]);
     } finally {
@@ -60,25 +81,31 @@ describe('fetching a Client ID Metadata Document (SSRF defences)', () => {
     }
   });
 
-  it('resolves a host name and refuses it when ANY of its addresses is private', async () => {
-    const resolveHost: ResolveHost = async () => [
-      { address: '93.184.216.34', family: 4 },
-      { address: '10.0.0.1', family: 4 },
-    ];
+  it('resolves a host name and refuses it when ANY of its addresses is private, or when it rebinds to one', async () => {
+    dns.set('mixed.example', ['93.184.216.34', '10.0.0.1']);
+    dns.set('rebind.example', ['169.254.169.254']);
+    dns.set('nat64.example', ['64:ff9b::a9fe:a9fe']);
     const recorder = recordConnectionAttempts();
     try {
-      expect(
-        await fetchClientMetadataDocument('https://mixed.example/client.json', { policy: 'public', resolveHost }),
-      ).toMatchObject({
+      for (const host of ['mixed.example', 'rebind.example', 'nat64.example']) {
+        expect(await fetchClientMetadataDocument(`https://${host}/client.json`, { egress: publicEgress }), host).toMatchObject({
+          ok: false,
+          reason: 'address_not_allowed',
+        });
+        expect(dns.asked(host), host).toBeGreaterThan(0);
+      }
+      expect(recorder.attempts).toEqual([]);
+    } finally {
+      recorder.stop();
+    }
+  });
+
+  it('a name that does not resolve fails as dns_failed, with no connection', async () => {
+    const recorder = recordConnectionAttempts();
+    try {
+      expect(await fetchClientMetadataDocument('https://nowhere.example/client.json', { egress: publicEgress })).toMatchObject({
         ok: false,
-        reason: 'address_not_allowed',
-      });
-      const rebinding: ResolveHost = async () => [{ address: '169.254.169.254', family: 4 }];
-      expect(
-        await fetchClientMetadataDocument('https://rebind.example/client.json', { policy: 'public', resolveHost: rebinding }),
-      ).toMatchObject({
-        ok: false,
-        reason: 'address_not_allowed',
+        reason: 'dns_failed',
       });
       expect(recorder.attempts).toEqual([]);
     } finally {
@@ -87,37 +114,30 @@ describe('fetching a Client ID Metadata Document (SSRF defences)', () => {
   });
 
   it('the test policy never resolves other names (so tests send nothing off the machine)', async () => {
-    let asked = 0;
-    const resolveHost: ResolveHost = async () => {
-      asked++;
-      return [{ address: '127.0.0.1', family: 4 }];
-    };
+    dns.set('claude.ai', ['127.0.0.1']);
     expect(
-      await fetchClientMetadataDocument('https://claude.ai/oauth/claude-code-client-metadata', {
-        policy: 'loopback-only',
-        resolveHost,
-      }),
-    ).toMatchObject({
-      ok: false,
-      reason: 'address_not_allowed',
-    });
-    expect(asked).toBe(0);
+      await fetchClientMetadataDocument('https://claude.ai/oauth/claude-code-client-metadata', { egress: testEgress }),
+    ).toMatchObject({ ok: false, reason: 'address_not_allowed' });
+    expect(dns.asked('claude.ai')).toBe(0);
   });
 
   it.each([
-    ['plain http', 'http://app.example/client.json', 'public'],
-    ['a fragment', 'https://app.example/client.json#x', 'public'],
-    ['user-info', 'https://user@app.example/client.json', 'public'],
-    ['no path', 'https://app.example/', 'public'],
-    ['dot segments', 'https://app.example/a/../client.json', 'public'],
-  ] as const)('refuses a URL with %s', async (_name, url, policy) => {
-    expect(await fetchClientMetadataDocument(url, { policy })).toMatchObject({ ok: false, reason: 'url_not_allowed' });
+    ['plain http', 'http://app.example/client.json'],
+    ['a fragment', 'https://app.example/client.json#x'],
+    ['user-info', 'https://user@app.example/client.json'],
+    ['no path', 'https://app.example/'],
+    ['dot segments', 'https://app.example/a/../client.json'],
+  ] as const)('refuses a URL with %s', async (_name, url) => {
+    expect(await fetchClientMetadataDocument(url, { egress: publicEgress })).toMatchObject({
+      ok: false,
+      reason: 'url_not_allowed',
+    });
   });
 
   it('refuses a redirect (and does not follow it)', async () => {
     docs.route('/redirect.json', (_request, response) => response.writeHead(302, { location: `${docs.url}/ok.json` }).end());
     const before = docs.hits.get('/ok.json') ?? 0;
-    expect(await fetchClientMetadataDocument(`${docs.url}/redirect.json`, { policy: 'loopback-only' })).toMatchObject({
+    expect(await fetchClientMetadataDocument(`${docs.url}/redirect.json`, { egress: testEgress })).toMatchObject({
       ok: false,
       reason: 'redirect',
     });
@@ -127,19 +147,19 @@ describe('fetching a Client ID Metadata Document (SSRF defences)', () => {
   it('refuses an oversized document, declared or streamed (cap 32 KiB; 8 KB is fine)', async () => {
     const url = `${docs.url}/big.json`;
     docs.json('/big.json', document(url, { padding: 'x'.repeat(33 * 1024) }));
-    expect(await fetchClientMetadataDocument(url, { policy: 'loopback-only' })).toMatchObject({ ok: false, reason: 'too_large' });
+    expect(await fetchClientMetadataDocument(url, { egress: testEgress })).toMatchObject({ ok: false, reason: 'too_large' });
     docs.route('/streamed.json', (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       for (let i = 0; i < 40; i++) response.write('x'.repeat(1024));
       response.end();
     });
-    expect(await fetchClientMetadataDocument(`${docs.url}/streamed.json`, { policy: 'loopback-only' })).toMatchObject({
+    expect(await fetchClientMetadataDocument(`${docs.url}/streamed.json`, { egress: testEgress })).toMatchObject({
       ok: false,
       reason: 'too_large',
     });
     const normal = `${docs.url}/eight-kb.json`;
     docs.json('/eight-kb.json', document(normal, { padding: 'x'.repeat(8 * 1024) }));
-    expect(await fetchClientMetadataDocument(normal, { policy: 'loopback-only' })).toMatchObject({ ok: true });
+    expect(await fetchClientMetadataDocument(normal, { egress: testEgress })).toMatchObject({ ok: true });
   });
 
   it('gives up on a slow document at the deadline', async () => {
@@ -148,9 +168,10 @@ describe('fetching a Client ID Metadata Document (SSRF defences)', () => {
       response.write('{"client_id":'); // and never finishes
     });
     const started = performance.now();
-    expect(await fetchClientMetadataDocument(`${docs.url}/slow.json`, { policy: 'loopback-only', timeoutMs: 300 })).toMatchObject(
-      { ok: false, reason: 'timeout' },
-    );
+    expect(await fetchClientMetadataDocument(`${docs.url}/slow.json`, { egress: testEgress, timeoutMs: 300 })).toMatchObject({
+      ok: false,
+      reason: 'timeout',
+    });
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
@@ -158,14 +179,14 @@ describe('fetching a Client ID Metadata Document (SSRF defences)', () => {
     docs.route('/forbidden.json', (_request, response) =>
       response.writeHead(403, { 'content-type': 'text/html' }).end('<html>challenge</html>'),
     );
-    expect(await fetchClientMetadataDocument(`${docs.url}/forbidden.json`, { policy: 'loopback-only' })).toMatchObject({
+    expect(await fetchClientMetadataDocument(`${docs.url}/forbidden.json`, { egress: testEgress })).toMatchObject({
       ok: false,
       reason: 'bad_status',
     });
     docs.route('/html.json', (_request, response) =>
       response.writeHead(200, { 'content-type': 'text/html' }).end('<html>challenge</html>'),
     );
-    expect(await fetchClientMetadataDocument(`${docs.url}/html.json`, { policy: 'loopback-only' })).toMatchObject({
+    expect(await fetchClientMetadataDocument(`${docs.url}/html.json`, { egress: testEgress })).toMatchObject({
       ok: false,
       reason: 'not_json',
     });
@@ -180,7 +201,7 @@ describe('CIMD clients at the authorization endpoint', () => {
 
   beforeAll(async () => {
     server = await startOAuthTestServer();
-    strict = await startOAuthTestServer({ loopbackCimd: false, database: server.database });
+    strict = await startOAuthTestServer({ loopbackEgress: false, database: server.database });
     user = await createTestUser(server.database.db);
     jar = new CookieJar();
     const { cookie } = await signInTestUser(server.database.db, user.userId, server.clock.now());

@@ -61,6 +61,8 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     PUBLIC_URL: url,
     LOG_LEVEL: 'info',
     SESS_SIGNUP: 'open',
+    // Push services and metadata documents on loopback only: a test never sends off the machine.
+    SESS_TEST_LOOPBACK_EGRESS: '1',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...(typeof options.env === 'function' ? options.env({ url, port }) : options.env),
   });

@@ -1,4 +1,5 @@
 export { listenForMessage } from './bus-message.ts';
+export { recordConnectionAttempts } from './connection-attempts.ts';
 export { createTestDatabase, type TestDatabase } from './database.ts';
 export { createTestUser, createTestWorkspace, signInTestUser, type TestUser } from './factories/accounts.ts';
 export {

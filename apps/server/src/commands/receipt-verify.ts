@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createEgress, egressFetch } from '@sess/core/egress';
 import {
   createLocalKeySet,
   createRemoteKeySet,
@@ -139,11 +140,24 @@ async function readReceipt(argument: string, stdin: NodeJS.ReadableStream): Prom
   return text.trim();
 }
 
-/** `--jwks` as a URL (fetched, redirects refused, 5 s) or a local JSON file; by default PUBLIC_URL's. */
+/** A JWK Set of two keys is about 400 bytes; one far larger is not Sess's. */
+const MAX_JWKS_BYTES = 65_536;
+const JWKS_TIMEOUT_MS = 5_000;
+
+/**
+ * `--jwks` as a URL or a local JSON file; by default PUBLIC_URL's. The URL is fetched through the
+ * egress as a destination the operator named (docs/egress.md): any address, redirects refused,
+ * 5 s and 64 KiB at most.
+ */
 export async function keySourceFor(jwks: string): Promise<KeySource> {
   if (/^https?:\/\//i.test(jwks)) {
     if (!URL.canParse(jwks)) throw new UsageError('--jwks is not a valid URL');
-    return { keys: createRemoteKeySet(jwks, { timeoutMs: 5_000 }), from: jwks, remote: true };
+    const fetch = egressFetch(createEgress({ policy: 'configured' }), { timeoutMs: JWKS_TIMEOUT_MS, maxBytes: MAX_JWKS_BYTES });
+    return {
+      keys: createRemoteKeySet(jwks, { timeoutMs: JWKS_TIMEOUT_MS, maxBytes: MAX_JWKS_BYTES, fetch }),
+      from: jwks,
+      remote: true,
+    };
   }
   let document: unknown;
   try {

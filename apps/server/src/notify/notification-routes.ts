@@ -1,5 +1,6 @@
 import { type BrowserSession, readBrowserSession } from '@sess/accounts';
 import { checkCsrfToken, createRateLimiter, csrfToken, isSessError } from '@sess/core';
+import type { EgressPolicy } from '@sess/core/egress';
 import type { Db } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
 import {
@@ -42,8 +43,8 @@ export interface NotificationRoutesDeps {
   secret: string;
   sealers: NotifySealers;
   now: () => Date;
-  /** Outside production a push service on a loopback http address is accepted (tests run one). */
-  allowLoopbackHttpEndpoints: boolean;
+  /** The egress policy pushes go out under: a device's endpoint it refuses is refused when saved. */
+  egressPolicy: EgressPolicy;
   /** PUBLIC_URL and SESS_LINK_URL: the origins whose answer links (`/s/…`) a notification tap may open. */
   linkOrigins?: readonly string[];
   /** Whether SMTP is configured (the page says whether e-mail can be sent at all). */
@@ -212,7 +213,7 @@ export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRou
     let target: PushTarget;
     let name: string;
     try {
-      target = parsePushTarget(body.subscription, { allowLoopbackHttp: deps.allowLoopbackHttpEndpoints });
+      target = parsePushTarget(body.subscription, { policy: deps.egressPolicy });
     } catch (error) {
       return invalidField(c, error, '/subscription');
     }
@@ -262,7 +263,7 @@ export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRou
       return invalidField(c, error, '/old');
     }
     try {
-      target = parsePushTarget(body.subscription, { allowLoopbackHttp: deps.allowLoopbackHttpEndpoints });
+      target = parsePushTarget(body.subscription, { policy: deps.egressPolicy });
     } catch (error) {
       return invalidField(c, error, '/subscription');
     }

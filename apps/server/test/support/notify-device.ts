@@ -1,11 +1,15 @@
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { createEgress } from '@sess/core/egress';
 import { type NotificationWorker, type NotificationWorkerOptions, startNotificationWorker } from '@sess/notify';
 import { createTestLogger, TEST_SECRET, type TestUser } from '@sess/testkit';
 import type { AppServer } from '@sess/testkit/app-server';
 import type { TestPushService, TestPushSubscription } from '@sess/testkit/push-service';
 import { PersonAtTheKeyboard } from './oauth-provider.ts';
 
-/** @sess/notify's worker on the app's database and clock, run by the test (`runOnce`), never in the background. */
+/**
+ * @sess/notify's worker on the app's database and clock, run by the test (`runOnce`), never in
+ * the background; its pushes go to loopback only, as the app's own egress under the test flag.
+ */
 export function startTestWorker(server: AppServer, extra: Partial<NotificationWorkerOptions> = {}): NotificationWorker {
   return startNotificationWorker({
     database: server.database,
@@ -14,6 +18,7 @@ export function startTestWorker(server: AppServer, extra: Partial<NotificationWo
     now: server.clock.now,
     vapidSubject: 'mailto:sess@localhost',
     background: false,
+    egress: createEgress({ policy: 'loopback-only' }),
     ...extra,
   });
 }

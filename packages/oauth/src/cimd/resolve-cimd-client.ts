@@ -1,10 +1,11 @@
 import { createRateLimiter, type Logger } from '@sess/core';
+import type { Egress } from '@sess/core/egress';
 import type { DbOrTx } from '@sess/db';
 import type { OAuthClient } from '../clients/client-record.ts';
 import { validateClientMetadata } from '../clients/validate-client-metadata.ts';
 import { CIMD_FAILURE_CACHE_MAX_URLS, CIMD_FAILURE_CACHE_S, CIMD_FETCH_WINDOW_S, CIMD_FETCHES_PER_ADDRESS } from '../settings.ts';
 import { createFailureCache } from './failure-cache.ts';
-import { type CimdFetchPolicy, checkMetadataUrl, type ResolveHost } from './fetch-client-metadata-document.ts';
+import { checkMetadataUrl } from './fetch-client-metadata-document.ts';
 import { CimdFetchLimitError } from './fetch-limit-error.ts';
 import { loadMetadataDocument } from './load-metadata-document.ts';
 import { PINNED_CLIENT_METADATA_DOCUMENTS, PINNED_DOCUMENT_TTL_S } from './pinned-documents.ts';
@@ -14,9 +15,9 @@ import { findFreshCimdClient, storeCimdClient } from './store-cimd-client.ts';
 export { validateMetadataDocument } from './load-metadata-document.ts';
 
 export interface CimdResolverOptions {
-  policy: CimdFetchPolicy;
+  /** Where documents are fetched from: the process's egress (its policy decides which addresses). */
+  egress: Egress;
   timeoutMs?: number;
-  resolveHost?: ResolveHost;
   /** The injected clock: document freshness, the failure cache and the per-address window all read it. */
   now: () => Date;
 }
@@ -74,9 +75,8 @@ export function createCimdResolver(options: CimdResolverOptions): CimdResolver {
     now: nowMs,
   });
   const fetchOptions = {
-    policy: options.policy,
+    egress: options.egress,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
   };
 
   /** The document could not be had: the pinned vendor copy if there is one, else the failure. */
@@ -119,7 +119,7 @@ export function createCimdResolver(options: CimdResolverOptions): CimdResolver {
 
   return {
     async resolve(db, clientId, { clientAddress, logger }) {
-      const shape = checkMetadataUrl(clientId, options.policy);
+      const shape = checkMetadataUrl(clientId, options.egress.policy);
       if (!shape.ok) return { ok: false, message: `The client_id URL ${shape.message}.` };
       const fresh = await findFreshCimdClient(db, clientId, now());
       if (fresh) return { ok: true, client: fresh };

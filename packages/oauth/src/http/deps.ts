@@ -1,7 +1,7 @@
 import type { Logger } from '@sess/core';
+import type { Egress } from '@sess/core/egress';
 import type { Database } from '@sess/db';
 import type { Context } from 'hono';
-import type { CimdFetchPolicy, ResolveHost } from '../cimd/fetch-client-metadata-document.ts';
 
 /** What the OAuth routes need from the composition root. */
 export interface OAuthRoutesDeps {
@@ -12,11 +12,13 @@ export interface OAuthRoutesDeps {
   publicUrl: string;
   now: () => Date;
   logger: Logger;
-  cimd?: {
-    /** `loopback-only` only under the test flag SESS_TEST_ALLOW_LOOPBACK_CIMD=1 (never in production). */
-    policy?: CimdFetchPolicy;
+  cimd: {
+    /**
+     * Where client metadata documents are fetched from: `public` addresses in production,
+     * `loopback-only` under the test flag SESS_TEST_LOOPBACK_EGRESS=1.
+     */
+    egress: Egress;
     timeoutMs?: number;
-    resolveHost?: ResolveHost;
   };
   limits?: {
     /** Client registrations per client address per hour (default 60; Claude registers per connection). */

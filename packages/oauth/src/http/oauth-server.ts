@@ -29,9 +29,8 @@ export function createOAuthServer(deps: OAuthRoutesDeps): OAuthServer {
   const clientIp = deps.clientIp ?? socketAddress;
   // One per server, so fetches in flight, remembered failures and per-address counts are per process.
   const cimd = createCimdResolver({
-    policy: deps.cimd?.policy ?? 'public',
-    ...(deps.cimd?.timeoutMs === undefined ? {} : { timeoutMs: deps.cimd.timeoutMs }),
-    ...(deps.cimd?.resolveHost ? { resolveHost: deps.cimd.resolveHost } : {}),
+    egress: deps.cimd.egress,
+    ...(deps.cimd.timeoutMs === undefined ? {} : { timeoutMs: deps.cimd.timeoutMs }),
     now: deps.now,
   });
   const tokens: TokenContext = {

@@ -5,8 +5,8 @@ import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 export type OAuthTestServer = AppServer;
 
 export interface OAuthTestServerOptions {
-  /** SESS_TEST_ALLOW_LOOPBACK_CIMD (default on: tests never fetch off the machine). */
-  loopbackCimd?: boolean;
+  /** SESS_TEST_LOOPBACK_EGRESS (default on: tests never fetch off the machine). */
+  loopbackEgress?: boolean;
   /**
    * SESS_TRUSTED_PROXIES, e.g. `loopback`: then a test's `X-Forwarded-For` is the client
    * address the per-address limits see, so each test can speak from its own address.
@@ -19,7 +19,7 @@ export interface OAuthTestServerOptions {
 export function startOAuthTestServer(options: OAuthTestServerOptions = {}): Promise<OAuthTestServer> {
   return startAppServer({
     env: {
-      SESS_TEST_ALLOW_LOOPBACK_CIMD: options.loopbackCimd === false ? '0' : '1',
+      SESS_TEST_LOOPBACK_EGRESS: options.loopbackEgress === false ? '0' : '1',
       ...(options.trustedProxies ? { SESS_TRUSTED_PROXIES: options.trustedProxies } : {}),
     },
     ...(options.database ? { database: options.database } : {}),
