@@ -1,16 +1,29 @@
 import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { hashSecret } from '@sess/core';
+import { queryRows } from '@sess/db';
 import { createRemoteKeySet, verifyReceipt } from '@sess/receipts';
-import { createWorkspaceWithKey, findForm, sampleAskArguments, sampleSurface, type TestWorkspace } from '@sess/testkit';
+import {
+  CookieJar,
+  createTestUser,
+  createWorkspaceWithKey,
+  findForm,
+  sampleAskArguments,
+  sampleSurface,
+  type TestUser,
+  type TestWorkspace,
+} from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { STYLESHEET_PATH } from '@sess/web';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOnPage } from './support/answer-page.ts';
 
 /*
  * Two origins on one process: agents reach PUBLIC_URL (http://localhost:<port>) while answer
  * links point at SESS_LINK_URL (http://127.0.0.1:<port>, standing in for a LAN address). The
- * link Host serves the answer pages and nothing else; receipts keep PUBLIC_URL as their issuer.
+ * link Host serves the answer pages, their stylesheet and /healthz; receipts keep PUBLIC_URL as
+ * their issuer.
  */
 
 let server: AppServer;
@@ -214,6 +227,224 @@ describe('answer links on SESS_LINK_URL, everything else on PUBLIC_URL', () => {
     // PUBLIC_URL's Host still serves the rest.
     expect((await fetch(`${publicUrl}/signin`)).status).toBe(200);
     expect((await fetch(`${publicUrl}/.well-known/jwks.json`)).status).toBe(200);
+  });
+});
+
+/*
+ * The link origin as a closed boundary: every route the app registers is requested on it. The
+ * ones below answer there as on PUBLIC_URL; every other one is the link host's 404. And it reads
+ * no session: a browser whose SESS_LINK_URL is PUBLIC_URL's host on another port sends it
+ * PUBLIC_URL's session cookie (cookies ignore ports), so every request here carries one too.
+ */
+describe('the link origin serves the answer pages, the stylesheet and /healthz, and reads no session', () => {
+  /** What the README says the link origin serves: the answer pages (`/s/…`), the stylesheet, health. */
+  const servedOnLink = (method: string, path: string) =>
+    path.startsWith('/s/') || (method === 'GET' && (path === STYLESHEET_PATH || path === '/healthz'));
+  const refusal = () => `This address serves answer links only; your Sess is at ${publicUrl}.`;
+  /** One request of the walk: a route's pattern made concrete, with a form body for a post. */
+  type Probe = { method: string; path: string; body?: string; type?: string };
+
+  let person: TestUser;
+  /** The Cookie header of a browser signed in on PUBLIC_URL through the real sign-in page. */
+  let signedIn: string;
+  let sessionToken: string;
+
+  beforeAll(async () => {
+    person = await createTestUser(server.database.db);
+    const jar = new CookieJar();
+    const page = await fetch(`${publicUrl}/signin`);
+    jar.store(page);
+    const form = findForm(await page.text(), '/signin');
+    const posted = await fetch(`${publicUrl}/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+      body: new URLSearchParams({ ...form.fields, email: person.email, password: person.password }),
+    });
+    expect(posted.status).toBe(303);
+    jar.store(posted);
+    sessionToken = jar.cookies.get('sess_session')!;
+    expect(sessionToken).toBeTruthy();
+    signedIn = jar.header();
+  });
+
+  const lastSeen = async () => {
+    const [row] = await queryRows<{ last_seen_at: string }>(
+      server.database.db,
+      sql`select last_seen_at from browser_sessions where token_hash = ${hashSecret(sessionToken)}`,
+    );
+    return new Date(row!.last_seen_at).toISOString();
+  };
+
+  async function request(
+    origin: string,
+    path: string,
+    init: { method?: string; accept?: string; cookie?: string; body?: BodyInit; type?: string },
+  ) {
+    const response = await fetch(`${origin}${path}`, {
+      method: init.method ?? 'GET',
+      redirect: 'manual',
+      headers: {
+        accept: init.accept ?? 'text/html',
+        ...(init.cookie ? { cookie: init.cookie } : {}),
+        ...(init.body === undefined ? {} : { 'content-type': init.type ?? 'application/x-www-form-urlencoded' }),
+      },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      setCookies: response.headers.getSetCookie(),
+      location: response.headers.get('location'),
+      text: await response.text(),
+    };
+  }
+
+  it('every registered route: the served ones answer as on PUBLIC_URL, the rest are the link host’s 404; no cookie set, no session read', async () => {
+    const created = (await (await v1('POST', '/v1/sessions', { interaction: sampleSurface() })).json()) as { humanUrl: string };
+    const token = new URL(created.humanUrl).pathname.slice('/s/'.length);
+    const patterns = [...new Set(server.routes.map((r) => `${r.method} ${r.path}`))];
+    // What is served there, exactly: the README's list (and what link-host.ts lets through).
+    expect(patterns.filter((p) => servedOnLink(...(p.split(' ') as [string, string]))).sort()).toEqual([
+      'ALL /s/*',
+      `GET ${STYLESHEET_PATH}`,
+      'GET /healthz',
+      'GET /s/:token',
+      'GET /s/:token/receipt',
+      'GET /s/:token/wait',
+      'POST /s/:token',
+      'POST /s/:token/extend',
+      'POST /s/:token/start',
+    ]);
+    // The walk reaches the rest of the app: accounts, OAuth, /mcp, /v1, the review page, the web app.
+    expect(patterns).toEqual(
+      expect.arrayContaining([
+        'ALL /mcp',
+        'GET /account',
+        'GET /readyz',
+        'GET /v1/sessions',
+        'GET /manifest.webmanifest',
+        'GET /sw.js',
+      ]),
+    );
+    const probes = new Map<string, Probe>();
+    for (const pattern of patterns) {
+      const [method, route] = pattern.split(' ') as [string, string];
+      const path = route
+        .replace(':token', token)
+        .replace(/:[A-Za-z]+/g, 'x')
+        .replace(/\*$/, 'x');
+      for (const m of method === 'ALL' ? ['GET', 'POST'] : [method]) {
+        probes.set(`${m} ${path}`, { method: m, path, ...(m === 'POST' ? { body: 'x=1' } : {}) });
+      }
+    }
+    // The errors of the answer pages: a wait that returns at once, a body too large, one not a form.
+    const extras: Probe[] = [
+      { method: 'GET', path: `/s/${token}/wait?revision=1&state=expired` },
+      { method: 'POST', path: `/s/${token}`, body: `x=${'a'.repeat(1024 * 1024)}` },
+      { method: 'POST', path: `/s/${token}`, body: '{}', type: 'application/json' },
+    ];
+    // Reading a live session moves its last-seen time once a minute: past that, a read would show.
+    server.clock.advance(120_000);
+    const seenBefore = await lastSeen();
+    let served = 0;
+    for (const probe of [...probes.values(), ...extras]) {
+      const what = `${probe.method} ${probe.path.slice(0, 80)}`;
+      const init = { method: probe.method, body: probe.body, type: probe.type };
+      const anonymous = await request(linkUrl, probe.path, init);
+      const withSession = await request(linkUrl, probe.path, { ...init, cookie: signedIn });
+      const jsonWithSession = await request(linkUrl, probe.path, { ...init, cookie: signedIn, accept: 'application/json' });
+      for (const answer of [anonymous, withSession, jsonWithSession]) {
+        expect(answer.setCookies, what).toEqual([]);
+        expect(answer.text, what).not.toContain(person.email);
+      }
+      if (servedOnLink(probe.method, probe.path.split('?')[0]!)) {
+        served++;
+        const onPublic = await request(publicUrl, probe.path, init);
+        for (const answer of [anonymous, withSession]) {
+          expect(answer.text, what).not.toContain(refusal());
+          expect([answer.status, answer.type], what).toEqual([onPublic.status, onPublic.type]);
+        }
+      } else {
+        for (const answer of [anonymous, withSession]) {
+          expect(answer.status, what).toBe(404);
+          expect(answer.type, what).toMatch(/^text\/html/);
+          expect(answer.text, what).toContain(refusal());
+        }
+        expect(jsonWithSession.status, what).toBe(404);
+        expect(JSON.parse(jsonWithSession.text), what).toEqual({
+          error: { code: 'NOT_FOUND', message: refusal(), retryable: false },
+        });
+      }
+    }
+    expect(served).toBe(13);
+    expect(await lastSeen()).toBe(seenBefore);
+    // The same cookie on PUBLIC_URL is read (and touched): the check above could see a read.
+    expect((await request(publicUrl, '/account', { cookie: signedIn })).status).toBe(200);
+    expect(await lastSeen()).toBe(server.clock.now().toISOString());
+  });
+
+  it('the answer page references only what the link origin serves, and no web app; answering with a session cookie sets none', async () => {
+    const created = (await (await v1('POST', '/v1/sessions', { interaction: sampleSurface() })).json()) as { humanUrl: string };
+    const link = new URL(created.humanUrl);
+    server.clock.advance(120_000);
+    const seenBefore = await lastSeen();
+    const references = async (html: string) => {
+      expect(html).not.toMatch(/rel="(manifest|icon|apple-touch-icon)"|serviceWorker|\/sw\.js/);
+      const paths: string[] = [];
+      for (const [, reference] of html.matchAll(/\s(?:href|src)="([^"#][^"]*)"/g)) {
+        const url = new URL(reference!.replaceAll('&amp;', '&'), linkUrl);
+        expect(url.origin, reference).toBe(new URL(linkUrl).origin);
+        const got = await request(linkUrl, `${url.pathname}${url.search}`, { cookie: signedIn });
+        expect(got.status, url.pathname).toBeLessThan(400);
+        expect(got.setCookies, url.pathname).toEqual([]);
+        paths.push(url.pathname);
+      }
+      return paths;
+    };
+    const open = await request(linkUrl, link.pathname, { cookie: signedIn });
+    expect(open.status).toBe(200);
+    expect(await references(open.text)).toContain(STYLESHEET_PATH);
+
+    const form = findForm(open.text, link.pathname);
+    const body = new URLSearchParams(form.fields);
+    body.set('message', 'Ship it');
+    const buttonName = Object.keys(form.buttons)[0]!;
+    body.set(buttonName, form.buttons[buttonName]![0]!);
+    const answered = await request(linkUrl, link.pathname, { method: 'POST', body, cookie: signedIn });
+    expect(answered.status).toBe(303);
+    expect(answered.setCookies).toEqual([]);
+    const done = await request(linkUrl, link.pathname, { cookie: signedIn });
+    expect(done.status).toBe(200);
+    // The done page offers the receipt: a download on the link origin.
+    expect(await references(done.text)).toContain(`${link.pathname}/receipt`);
+    expect(done.text).not.toContain(person.email);
+    expect(await lastSeen()).toBe(seenBefore);
+  });
+
+  it('the one cookie it sets is an Ask’s sess_respondent, scoped to the Ask’s path, and it is still read next to a session cookie', async () => {
+    const ask = (await (await v1('POST', '/v1/asks', sampleAskArguments({ max: 2 }))).json()) as { humanUrl: string };
+    const askPath = new URL(ask.humanUrl).pathname;
+    const landing = await request(linkUrl, askPath, { cookie: signedIn });
+    expect(landing.status).toBe(200);
+    const startForm = findForm(landing.text, `${askPath}/start`);
+    const started = await request(linkUrl, `${askPath}/start`, {
+      method: 'POST',
+      body: new URLSearchParams(startForm.fields),
+      cookie: signedIn,
+    });
+    expect(started.status).toBe(303);
+    expect(started.setCookies).toHaveLength(1);
+    const [, own] = /^sess_respondent=([A-Za-z0-9_-]+);/.exec(started.setCookies[0]!) ?? [];
+    expect(started.setCookies[0]).toMatch(
+      new RegExp(`^sess_respondent=${own}; Path=${askPath}; Max-Age=\\d+; HttpOnly; SameSite=Lax$`),
+    );
+    expect(started.location).toBe(`/s/${own}`);
+    // Back on the Ask's link with both cookies: the page's own still sends this browser to its page.
+    const again = await request(linkUrl, askPath, { cookie: `${signedIn}; sess_respondent=${own}` });
+    expect(again.status).toBe(303);
+    expect(again.location).toBe(`/s/${own}`);
+    expect(again.setCookies).toEqual([]);
   });
 });
 

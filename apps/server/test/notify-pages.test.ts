@@ -3,6 +3,7 @@ import { queryRows } from '@sess/db';
 import { readSettings } from '@sess/notify';
 import { createTestUser, parseHtmlForms, signInTestUser, type TestUser } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
+import { PWA_PATHS } from '@sess/web';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * key), "Notify this device"'s JSON route (add, rename on re-add, CSRF, 401, 415, 413, bad
  * subscriptions answered 400 with the field), Remove (only one's own), and the settings form
  * (saved and read back; bad input 400 with the page and nothing changed). Then the installable
- * web app's files (manifest, icons, service worker) on the public host and on SESS_LINK_URL's.
+ * web app's files (manifest, icons, service worker) on the public host, and not on SESS_LINK_URL's.
  */
 
 const PAGE = '/account/notifications';
@@ -372,16 +373,20 @@ describe('the installable web app', () => {
     await expectWebAppFiles(server.url);
   });
 
-  it('serves them on SESS_LINK_URL’s host too, which still serves no account page', async () => {
+  it('on PUBLIC_URL only: SESS_LINK_URL’s host refuses them, as it refuses the page they open', async () => {
     const twoHosts = await startAppServer({
       env: ({ port }) => ({ PUBLIC_URL: `http://localhost:${port}`, SESS_LINK_URL: `http://127.0.0.1:${port}` }),
     });
     try {
       const port = new URL(twoHosts.url).port;
-      // Either host's worker may open answer links on the other.
+      // The worker on PUBLIC_URL may open answer links on the link origin.
       const origins = `const LINK_ORIGINS = ${JSON.stringify([`http://localhost:${port}`, `http://127.0.0.1:${port}`])};`;
       expect(await expectWebAppFiles(`http://localhost:${port}`)).toContain(origins);
-      expect(await expectWebAppFiles(`http://127.0.0.1:${port}`)).toContain(origins);
+      for (const path of Object.values(PWA_PATHS)) {
+        const file = await fetch(`http://127.0.0.1:${port}${path}`);
+        expect(file.status, path).toBe(404);
+        expect(((await file.json()) as { error: { code: string } }).error.code, path).toBe('NOT_FOUND');
+      }
       const page = await fetch(`http://127.0.0.1:${port}${PAGE}`, { headers: { accept: 'text/html' }, redirect: 'manual' });
       expect(page.status).toBe(404);
       for (const route of ['/devices', '/devices/renew']) {

@@ -15,6 +15,11 @@ export interface AppServer {
   /** Every log line (pino JSON), for assertions on events and that nothing secret is logged. */
   logs: Array<Record<string, unknown>>;
   rawLogs: string[];
+  /**
+   * Every method and path pattern the app registers, its middleware included (hono's
+   * `app.routes`, `ALL` for `use` and `all`): a test can walk every route there is.
+   */
+  routes: ReadonlyArray<{ method: string; path: string }>;
   close(): Promise<void>;
 }
 
@@ -82,6 +87,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     clock,
     logs,
     rawLogs,
+    routes: app.routes.map(({ method, path }) => ({ method, path })),
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

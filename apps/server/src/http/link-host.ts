@@ -1,4 +1,5 @@
-import { htmlPage, PWA_PATHS, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
+import { RESPONDENT_COOKIE } from '@sess/answer-pages';
+import { htmlPage, readCookieValues, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
@@ -37,24 +38,43 @@ export function createLinkOrigins(config: Pick<Config, 'publicUrl' | 'linkUrl'>)
   };
 }
 
-/** The installable web app's files (manifest, icons, service worker): answer pages may be opened from it. */
-const WEB_APP_FILES: ReadonlySet<string> = new Set(Object.values(PWA_PATHS));
-
-/** What a person on the link origin may reach: the answer pages, the stylesheet, the web app's files, health. */
+/**
+ * What a person on the link origin may reach: the answer pages (`/s/…`: the page, its posts, its
+ * live wait and its receipt; the QR code is drawn inside the page), the stylesheet they link, and
+ * health. Not the installable web app: it opens on /account/notifications and subscribes a
+ * signed-in account's device, and neither that page nor a session exists on this origin.
+ */
 function servedOnLinkHost(method: string, path: string): boolean {
   if (path.startsWith('/s/')) return true;
-  return (method === 'GET' || method === 'HEAD') && (path === STYLESHEET_PATH || path === '/healthz' || WEB_APP_FILES.has(path));
+  return (method === 'GET' || method === 'HEAD') && (path === STYLESHEET_PATH || path === '/healthz');
 }
 
 /**
- * On SESS_LINK_URL's Host, everything but the answer pages answers 404 and names where Sess is:
- * no sign-in page, OAuth, /mcp or /v1 there, so no session cookie is ever set on an address
- * that may be plain http on a shared network. A page for a browser, JSON for anything else.
+ * Leaves the answer pages' own cookie in the request and drops every other one before a handler
+ * runs. Cookies ignore ports, so when SESS_LINK_URL is PUBLIC_URL's host on another port the
+ * browser sends PUBLIC_URL's session cookie here too; gone from the request, no handler on this
+ * origin can read a session, whatever it calls.
+ */
+function keepOnlyAnswerPageCookie(headers: Headers): void {
+  const own = readCookieValues(headers.get('cookie') ?? undefined, RESPONDENT_COOKIE);
+  if (own.length === 0) headers.delete('cookie');
+  else headers.set('cookie', own.map((value) => `${RESPONDENT_COOKIE}=${value}`).join('; '));
+}
+
+/**
+ * On SESS_LINK_URL's Host, everything but the answer pages, the stylesheet and health answers 404
+ * and names where Sess is: no sign-in page, OAuth, /mcp, /v1 or web app there, so no session
+ * cookie is ever set (or read: see keepOnlyAnswerPageCookie) on an address that may be plain http
+ * on a shared network. A page for a browser, JSON for anything else.
  */
 export function linkHostOnly(config: Pick<Config, 'publicUrl' | 'linkUrl'>, origins: LinkOrigins): MiddlewareHandler<AppEnv> {
   const message = `This address serves answer links only; your Sess is at ${config.publicUrl}.`;
   return async function linkHostOnlyMiddleware(c, next) {
-    if (!origins.isLinkHost(c.req.header('host')) || servedOnLinkHost(c.req.method, c.req.path)) return next();
+    if (!origins.isLinkHost(c.req.header('host'))) return next();
+    if (servedOnLinkHost(c.req.method, c.req.path)) {
+      keepOnlyAnswerPageCookie(c.req.raw.headers);
+      return next();
+    }
     c.get('logger')?.info({ event: 'http.link_host_refused', method: c.req.method }, 'not served on the link host');
     if ((c.req.header('accept') ?? '').includes('text/html')) {
       return htmlPage(404, (nonce) => renderMessagePage({ title: 'Answer links only', message, tone: 'error' }, nonce));

@@ -5,11 +5,11 @@ import type { AppEnv } from '../http/app-env.ts';
 const FILE_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=3600' };
 
 /**
- * The installable web app's files, on every Host this process serves (the link host lets them
- * through: see link-host.ts): the manifest, the icons, and the service worker, which is never
- * cached (`no-cache`: a fixed worker reaches every device at its next check) and may control the
- * whole origin (`Service-Worker-Allowed: /`). `linkOrigins` (PUBLIC_URL's and SESS_LINK_URL's)
- * are the other origins whose answer links a notification may open.
+ * The installable web app's files, on PUBLIC_URL only (SESS_LINK_URL's host refuses them: see
+ * link-host.ts): the manifest, the icons, and the service worker, which is never cached
+ * (`no-cache`: a fixed worker reaches every device at its next check) and may control the whole
+ * origin (`Service-Worker-Allowed: /`). `linkOrigins` (PUBLIC_URL's and SESS_LINK_URL's) are the
+ * origins whose answer links a notification may open.
  */
 export function mountWebAppFiles(app: Hono<AppEnv>, linkOrigins: readonly string[]): void {
   const worker = serviceWorkerScript(linkOrigins);

@@ -1,7 +1,7 @@
 import { NOTIFY_PATHS } from '../notifications/view.ts';
 import { renderIconPng } from './icons.ts';
 
-/** Where the installable web app's files are served, on PUBLIC_URL's and SESS_LINK_URL's hosts alike. */
+/** Where the installable web app's files are served (on PUBLIC_URL only: the app is a signed-in account's). */
 export const PWA_PATHS = {
   manifest: '/manifest.webmanifest',
   serviceWorker: '/sw.js',
