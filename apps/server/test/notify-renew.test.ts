@@ -3,14 +3,14 @@ import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { DEFAULT_SETTINGS, type NotificationWorker, saveSettings } from '@sess/notify';
-import { createTestUser, recordSecret, sampleSurface, signInTestUser, type TestUser } from '@sess/testkit';
+import { createTestUser, parseHtmlForms, recordSecret, sampleSurface, signInTestUser, type TestUser } from '@sess/testkit';
 import { startPushService, type TestPushService, type TestPushSubscription } from '@sess/testkit/push-service';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_NOTICES_TTL_MS } from '../src/notify/api-key-notices.ts';
 import { RENEWALS_PER_MINUTE } from '../src/notify/notification-routes.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
-import { addThisDevice, startTestWorker } from './support/notify-device.ts';
+import { addThisDevice, saveThisDevice, startTestWorker } from './support/notify-device.ts';
 
 /*
  * A device's push subscription replaced by its push service (the service worker's
@@ -18,8 +18,10 @@ import { addThisDevice, startTestWorker } from './support/notify-device.ts';
  * /account/notifications/devices/renew, signed in or not): the device keeps its id, name and
  * person and the next notification reaches the new subscription, not the old one. Only the old
  * subscription's endpoint with its auth secret moves a device; anything else is a 404 that
- * changes nothing, and bad input a 400 naming the field. The real app, the loopback RFC 8030
- * push service and @sess/notify's worker driven with runOnce.
+ * changes nothing, and bad input a 400 naming the field. A device is a person's endpoint: what
+ * one person saves, renews or removes never moves or deletes another's device with the same
+ * endpoint (issue 32). The real app, the loopback RFC 8030 push service and @sess/notify's worker
+ * driven with runOnce.
  */
 
 const RENEW = '/account/notifications/devices/renew';
@@ -65,6 +67,27 @@ function deviceRows(userId: string) {
   );
 }
 
+/**
+ * A device row as stored with the system columns a row lock (xmax: FOR UPDATE sets it) or a
+ * write (xmin, ctid) changes: equal before and after means the request neither locked nor wrote it.
+ */
+async function storedRow(id: string) {
+  const [row] = await queryRows<{
+    user_id: string;
+    name: string;
+    endpoint_sha256: string;
+    sealed: string;
+    xmin: string;
+    xmax: string;
+    ctid: string;
+  }>(
+    server.database.db,
+    sql`select user_id, name, endpoint_sha256, sealed, xmin::text as xmin, xmax::text as xmax, ctid::text as ctid
+          from push_subscriptions where id = ${id}`,
+  );
+  return row;
+}
+
 /** A form made with the person's workspace API key: each of their devices is told of it. */
 async function formFor(user: TestUser, title: string): Promise<string> {
   const made = await createApiKey({
@@ -97,7 +120,7 @@ describe('renewing a device whose push subscription was replaced', () => {
     const renewed = await renew({ old: proofOf(subscription), subscription: next.subscription });
     expect(renewed.status).toBe(200);
     expect(renewed.headers.get('cache-control')).toBe('no-store');
-    expect(await renewed.json()).toEqual({ device: { id: before!.id } });
+    expect(await renewed.json()).toEqual({ devices: [{ id: before!.id }] });
 
     // The same device (id, name, person), now on the new endpoint; never stored in the clear.
     const after = await deviceRows(user.userId);
@@ -123,10 +146,12 @@ describe('renewing a device whose push subscription was replaced', () => {
     expect(await deviceRows(user.userId)).toEqual(after);
   });
 
-  it('refuses a wrong auth secret, an unknown endpoint or another person’s secret alike (404), changing nothing', async () => {
+  it('refuses a wrong auth secret, an unknown endpoint or another person’s secret alike (404), locking and changing nothing', async () => {
     const mine = await personWithDevice();
     const theirs = await personWithDevice();
     const before = [await deviceRows(mine.user.userId), await deviceRows(theirs.user.userId)];
+    const [mineBefore] = before[0]!;
+    const rowBefore = await storedRow(mineBefore!.id);
     const next = push.subscribe(mine.vapidKey);
     const attempts = [
       { endpoint: mine.subscription.endpoint, auth: randomBytes(16).toString('base64url') },
@@ -143,6 +168,8 @@ describe('renewing a device whose push subscription was replaced', () => {
       error: { code: 'NOT_FOUND', message: expect.stringContaining('Add the device again'), field: '/old' },
     });
     expect([await deviceRows(mine.user.userId), await deviceRows(theirs.user.userId)]).toEqual(before);
+    // Three of the four named an endpoint Sess has: its row was neither locked nor written.
+    expect(await storedRow(mineBefore!.id)).toEqual(rowBefore);
   });
 
   it('takes the place of another device of the same browser already saved with the new endpoint', async () => {
@@ -151,11 +178,17 @@ describe('renewing a device whose push subscription was replaced', () => {
     const readded = await addThisDevice(server.url, cookie, push, 'Added again');
     const [kept] = await deviceRows(user.userId);
     expect(await deviceRows(user.userId)).toHaveLength(2);
+    // Someone else signed in on the same browser saved it too: theirs stays as it is.
+    const other = await createTestUser(server.database.db);
+    const otherCookie = (await signInTestUser(server.database.db, other.userId)).cookie;
+    const othersId = await saveThisDevice(server.url, otherCookie, readded.subscription, 'Their phone');
+    const othersBefore = await storedRow(othersId);
     const renewed = await renew({ old: proofOf(subscription), subscription: readded.subscription });
     expect(renewed.status).toBe(200);
-    expect(await renewed.json()).toEqual({ device: { id: kept!.id } });
+    expect(await renewed.json()).toEqual({ devices: [{ id: kept!.id }] });
     const after = await deviceRows(user.userId);
     expect(after.map((d) => ({ id: d.id, name: d.name }))).toEqual([{ id: kept!.id, name: 'Old name' }]);
+    expect(await storedRow(othersId)).toEqual(othersBefore);
     await formFor(user, 'One push?');
     expect(await worker.runOnce()).toBe(1);
     expect(push.received(readded.id)).toHaveLength(1);
@@ -208,5 +241,111 @@ describe('renewing a device whose push subscription was replaced', () => {
     expect(await deviceRows(user.userId)).toEqual(before);
     server.clock.advance(60_000);
     expect((await renew({ old: proofOf(subscription), subscription: next })).status).toBe(200);
+  });
+});
+
+describe('a device is a person’s endpoint: one person’s request never moves or deletes another’s', () => {
+  /** A person signed in with no device yet. */
+  async function signedIn() {
+    const user = await createTestUser(server.database.db);
+    const { cookie } = await signInTestUser(server.database.db, user.userId);
+    await saveSettings(server.database.db, user.userId, { ...DEFAULT_SETTINGS, apiKeyForms: true }, server.clock.now());
+    return { user, cookie };
+  }
+
+  /** The names on the person's notifications page. */
+  async function listed(cookie: string, names: string[]) {
+    const page = await (await fetch(`${server.url}/account/notifications`, { headers: { cookie } })).text();
+    return names.filter((name) => page.includes(name));
+  }
+
+  it('"Notify this device" with another person’s endpoint gives the caller a device of their own; the owner’s stays, listed and pushed to', async () => {
+    const a = await personWithDevice('A’s phone');
+    const [aRow] = await deviceRows(a.user.userId);
+    const before = await storedRow(aRow!.id);
+    const b = await signedIn();
+    // B knows A's endpoint (not A's keys) and saves it with keys of B's own.
+    const bKeys = push.subscribe(a.vapidKey).subscription.keys;
+    const bId = await saveThisDevice(server.url, b.cookie, { endpoint: a.subscription.endpoint, keys: bKeys }, 'B’s claim');
+    expect(bId).not.toBe(aRow!.id);
+    // Then the whole of A's subscription (as if B signed in on A's browser): still B's own device.
+    expect(await saveThisDevice(server.url, b.cookie, a.subscription, 'B on A’s browser')).toBe(bId);
+    expect(await storedRow(aRow!.id)).toEqual(before);
+    expect(await listed(a.cookie, ['A’s phone', 'B on A’s browser'])).toEqual(['A’s phone']);
+    expect(await listed(b.cookie, ['A’s phone', 'B on A’s browser'])).toEqual(['B on A’s browser']);
+
+    server.clock.advance(API_KEY_NOTICES_TTL_MS);
+    const link = await formFor(a.user, 'Still mine?');
+    expect(await worker.runOnce()).toBe(1);
+    expect(push.received(a.id).map((p) => p.payload)).toMatchObject([{ kind: 'form', title: 'Still mine?', url: link }]);
+  });
+
+  it('a renewal proved with the caller’s own old subscription onto another person’s endpoint leaves that person’s device as it was', async () => {
+    const a = await personWithDevice('A’s phone');
+    const b = await personWithDevice('B’s phone');
+    const [aRow] = await deviceRows(a.user.userId);
+    const [bRow] = await deviceRows(b.user.userId);
+    const before = await storedRow(aRow!.id);
+    const ontoA = { endpoint: a.subscription.endpoint, keys: push.subscribe(b.vapidKey).subscription.keys };
+    const renewed = await renew({ old: proofOf(b.subscription), subscription: ontoA });
+    expect(renewed.status).toBe(200);
+    expect(await renewed.json()).toEqual({ devices: [{ id: bRow!.id }] });
+    expect(await storedRow(aRow!.id)).toEqual(before);
+    expect(await listed(a.cookie, ['A’s phone'])).toEqual(['A’s phone']);
+
+    const link = await formFor(a.user, 'Still reaching A?');
+    expect(await worker.runOnce()).toBe(1);
+    expect(push.received(a.id).map((p) => p.payload)).toMatchObject([{ title: 'Still reaching A?', url: link }]);
+  });
+
+  it('one browser saved by two people, renewed: both devices move to the new subscription, and both are pushed to there', async () => {
+    const a = await personWithDevice('A here');
+    const b = await signedIn();
+    const bId = await saveThisDevice(server.url, b.cookie, a.subscription, 'B here');
+    const [aRow] = await deviceRows(a.user.userId);
+    const next = push.subscribe(a.vapidKey);
+    const renewed = await renew({ old: proofOf(a.subscription), subscription: next.subscription });
+    expect(renewed.status).toBe(200);
+    const { devices } = (await renewed.json()) as { devices: { id: string }[] };
+    expect(devices.map((d) => d.id).sort()).toEqual([aRow!.id, bId].sort());
+    const [aAfter, bAfter] = [await storedRow(aRow!.id), await storedRow(bId)];
+    expect(aAfter).toMatchObject({ user_id: a.user.userId, name: 'A here' });
+    expect(bAfter).toMatchObject({ user_id: b.user.userId, name: 'B here', endpoint_sha256: aAfter!.endpoint_sha256 });
+
+    server.clock.advance(API_KEY_NOTICES_TTL_MS);
+    await formFor(a.user, 'For A');
+    await formFor(b.user, 'For B');
+    expect(await worker.runOnce()).toBe(2);
+    expect(
+      push
+        .received(next.id)
+        .map((p) => (p.payload as { title: string }).title)
+        .sort(),
+    ).toEqual(['For A', 'For B']);
+    expect(push.requests(a.id)).toEqual([]);
+  });
+
+  it('removing a device removes only the caller’s, though another person saved the same subscription', async () => {
+    const a = await personWithDevice('A keeps this');
+    const b = await signedIn();
+    const bId = await saveThisDevice(server.url, b.cookie, a.subscription, 'B removes this');
+    const [aRow] = await deviceRows(a.user.userId);
+    const page = await (await fetch(`${server.url}/account/notifications`, { headers: { cookie: b.cookie } })).text();
+    const remove = parseHtmlForms(page).find((f) => f.fields.device_id === bId)!;
+    const post = (fields: Record<string, string>) =>
+      fetch(`${server.url}${remove.action}`, {
+        method: 'POST',
+        headers: { cookie: b.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+        redirect: 'manual',
+      });
+    expect((await post({ ...remove.fields, device_id: aRow!.id })).status).toBe(404);
+    expect((await post(remove.fields)).status).toBe(303);
+    expect(await deviceRows(b.user.userId)).toEqual([]);
+    expect(await deviceRows(a.user.userId)).toEqual([aRow]);
+
+    const link = await formFor(a.user, 'A still here?');
+    expect(await worker.runOnce()).toBe(1);
+    expect(push.received(a.id).map((p) => p.payload)).toMatchObject([{ title: 'A still here?', url: link }]);
   });
 });

@@ -1,8 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { newId } from '@sess/core';
 import { createTestDatabase, type TestDatabase, testDriver } from '@sess/testkit';
 import { eq, sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, isMigrated, migrate, openDatabase, PreparedSql, queryRows, workspaces } from '../src/index.ts';
+import {
+  type Database,
+  isMigrated,
+  MIGRATIONS_FOLDER,
+  migrate,
+  openDatabase,
+  PreparedSql,
+  queryRows,
+  workspaces,
+} from '../src/index.ts';
 
 const onPostgres = testDriver() === 'postgres';
 
@@ -40,6 +52,62 @@ describe('migrations', () => {
       expect(await isMigrated(empty.db)).toBe(true);
     } finally {
       await Promise.all(others.map((d) => d.close()));
+      await empty.destroy();
+    }
+  });
+
+  it('0011 keeps every device saved before it, and then takes one endpoint for two people', async () => {
+    const empty = await createTestDatabase({ migrated: false });
+    try {
+      // The database as it was before 0011: the earlier migrations applied and recorded as migrate() records them.
+      const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+        entries: { tag: string; when: number }[];
+      };
+      const cut = journal.entries.find((entry) => entry.tag === '0011_device_per_person')!.when;
+      await empty.db.transaction(async (tx) => {
+        await tx.execute(sql`create schema drizzle`);
+        await tx.execute(
+          sql`create table drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`,
+        );
+        for (const migration of readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER })) {
+          if (migration.folderMillis >= cut) break;
+          for (const statement of migration.sql) if (statement.trim()) await tx.execute(sql.raw(statement));
+          await tx.execute(
+            sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`,
+          );
+        }
+      });
+      const [a, b] = [newId('user'), newId('user')];
+      await empty.db.execute(
+        sql`insert into users (id, email) values (${a}, ${`${a}@test.sess.invalid`}), (${b}, ${`${b}@test.sess.invalid`})`,
+      );
+      for (const [userId, endpoint] of [
+        [a, 'e1'],
+        [a, 'e2'],
+        [b, 'e3'],
+      ] as const)
+        await empty.db.execute(
+          sql`insert into push_subscriptions (id, user_id, endpoint_sha256, sealed, name, created_at)
+                values (${newId('pushSubscription')}, ${userId}, ${endpoint}, 'sealed', 'Phone', now())`,
+        );
+      const devices = sql`select id, user_id, endpoint_sha256, sealed, name, created_at from push_subscriptions order by id`;
+      const before = await queryRows(empty.db, devices);
+
+      expect(await migrate(empty.db)).toMatchObject({
+        applied: journal.entries.length - journal.entries.findIndex((e) => e.when === cut),
+      });
+      expect(await queryRows(empty.db, devices)).toEqual(before);
+      await empty.db.execute(
+        sql`insert into push_subscriptions (id, user_id, endpoint_sha256, sealed, name, created_at)
+              values (${newId('pushSubscription')}, ${b}, 'e1', 'sealed', 'Same browser', now())`,
+      );
+      await expect(
+        empty.db.execute(
+          sql`insert into push_subscriptions (id, user_id, endpoint_sha256, sealed, name, created_at)
+                values (${newId('pushSubscription')}, ${b}, 'e1', 'sealed', 'Twice', now())`,
+        ),
+      ).rejects.toThrow();
+    } finally {
       await empty.destroy();
     }
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describeTextProblem, findTextProblem, newId, SessError, safeEqual, sha256Hex } from '@sess/core';
 import { checkEgressUrl, type EgressPolicy } from '@sess/core/egress';
 import { type Db, type DbOrTx, pushSubscriptions } from '@sess/db';
@@ -90,9 +91,19 @@ export function parseDeviceName(input: unknown): string {
 }
 
 /**
- * Saves a device for `userId`. The same browser subscribing again (same endpoint) updates its
- * row (keys and name) for the same person; an endpoint saved by another person moves to this
- * one, because only the browser holding it could have sent it. Returns the device id.
+ * Takes the lock every change to a person's set of devices holds until commit (a save, a
+ * renewal): two adds at once cannot both take the last place, and a renewal moving a device onto
+ * an endpoint cannot race a save of the same endpoint into a duplicate.
+ */
+async function lockDevicesOf(tx: DbOrTx, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`push_subscriptions:${userId}`}, 0))`);
+}
+
+/**
+ * Saves a device for `userId`. A device is the person's endpoint: the same browser subscribing
+ * again for the same person updates its row (keys and name); the same endpoint saved by another
+ * person (two accounts on one browser, or someone who only knows the endpoint) is another device,
+ * theirs, and neither request changes the other's. Returns the device id.
  * @throws SessError `INVALID_ARGUMENTS` when the person already has MAX_DEVICES_PER_PERSON others.
  */
 export async function saveDevice(
@@ -102,79 +113,151 @@ export async function saveDevice(
 ): Promise<string> {
   const endpointSha256 = sha256Hex(input.target.endpoint);
   return db.transaction(async (tx) => {
+    await lockDevicesOf(tx, input.userId);
     const [existing] = await tx
-      .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId })
+      .select({ id: pushSubscriptions.id })
       .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.endpointSha256, endpointSha256))
+      .where(and(eq(pushSubscriptions.userId, input.userId), eq(pushSubscriptions.endpointSha256, endpointSha256)))
       .for('update');
-    const id = existing?.id ?? newId('pushSubscription');
-    const sealed = sealers.subscription.seal(id, JSON.stringify(input.target));
-    // A device new to this person (new, or moving from another) takes a place: check the cap.
-    if (existing?.userId !== input.userId) {
-      // Serialises this person's adds, so two at once cannot both take the last place.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`push_subscriptions:${input.userId}`}, 0))`);
-      const [count] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(pushSubscriptions)
-        .where(eq(pushSubscriptions.userId, input.userId));
-      if (Number(count?.n ?? 0) >= MAX_DEVICES_PER_PERSON)
-        throw new SessError(
-          'INVALID_ARGUMENTS',
-          `You have ${MAX_DEVICES_PER_PERSON} devices, the most Sess keeps. Remove one you no longer use, then try again.`,
-          { field: '', limit: MAX_DEVICES_PER_PERSON },
-        );
-    }
     if (existing) {
       await tx
         .update(pushSubscriptions)
-        .set({ userId: input.userId, sealed, name: input.name, lastFailureAt: null })
-        .where(eq(pushSubscriptions.id, id));
-      return id;
+        .set({
+          sealed: sealers.subscription.seal(existing.id, JSON.stringify(input.target)),
+          name: input.name,
+          lastFailureAt: null,
+        })
+        .where(eq(pushSubscriptions.id, existing.id));
+      return existing.id;
     }
-    await tx
-      .insert(pushSubscriptions)
-      .values({ id, userId: input.userId, endpointSha256, sealed, name: input.name, createdAt: input.now });
+    const [count] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, input.userId));
+    if (Number(count?.n ?? 0) >= MAX_DEVICES_PER_PERSON)
+      throw new SessError(
+        'INVALID_ARGUMENTS',
+        `You have ${MAX_DEVICES_PER_PERSON} devices, the most Sess keeps. Remove one you no longer use, then try again.`,
+        { field: '', limit: MAX_DEVICES_PER_PERSON },
+      );
+    const id = newId('pushSubscription');
+    await tx.insert(pushSubscriptions).values({
+      id,
+      userId: input.userId,
+      endpointSha256,
+      sealed: sealers.subscription.seal(id, JSON.stringify(input.target)),
+      name: input.name,
+      createdAt: input.now,
+    });
     return id;
   });
 }
 
+/** A saved device row as the renewal reads it. */
+interface DeviceRow {
+  id: string;
+  userId: string;
+  sealed: string;
+}
+
 /**
- * Moves a device to the subscription its browser's push service replaced it with (the service
- * worker's `pushsubscriptionchange`), keeping its id, person and name. Nobody is signed in when
- * that runs, so the proof is the old subscription's auth secret: only that browser and Sess hold
- * it (it is never sent to the push service), and it is compared in constant time. Another device
- * already saved with the new endpoint (the same browser added again) gives way to this one.
- * Returns the device id, or undefined when no device has that endpoint and secret (removed,
- * forgotten as gone, renewed already, or never saved): nothing is changed then.
+ * A device row no endpoint has, sealed once per set of sealers: a renewal naming an endpoint Sess
+ * does not have opens and compares this instead, so it does the same work as one naming an
+ * endpoint Sess has with a wrong secret.
+ */
+const standIns = new WeakMap<NotifySealers, DeviceRow>();
+function standInRow(sealers: NotifySealers): DeviceRow {
+  let row = standIns.get(sealers);
+  if (!row) {
+    const id = newId('pushSubscription');
+    const target: PushTarget = {
+      endpoint: `https://push.invalid/${randomBytes(120).toString('base64url')}`,
+      keys: { p256dh: randomBytes(65).toString('base64url'), auth: randomBytes(16).toString('base64url') },
+    };
+    row = { id, userId: '', sealed: sealers.subscription.seal(id, JSON.stringify(target)) };
+    standIns.set(sealers, row);
+  }
+  return row;
+}
+
+/** Whether `row` is the device of the browser holding `auth` (its seal opens and its secret matches, in constant time). */
+function proves(sealers: NotifySealers, row: DeviceRow, auth: string): boolean {
+  const saved = openDevice(sealers, row);
+  return saved !== undefined && safeEqual(saved.keys.auth, auth);
+}
+
+/**
+ * Moves the devices of the browser whose push service replaced its subscription (the service
+ * worker's `pushsubscriptionchange`) to the new one, each keeping its id, person and name.
+ * Nobody is signed in when that runs, so the proof is the old subscription's auth secret: only
+ * that browser and Sess hold it (it is never sent to the push service), and it is compared in
+ * constant time. Only the rows it proves move: the same subscription saved by two people (one
+ * browser, two accounts) moves for both; a row someone saved with the endpoint but other keys
+ * does not. The same person's device already on the new endpoint (the browser added again) gives
+ * way; another person's is never touched.
+ *
+ * A proof that fails reads one statement, locks nothing and writes nothing, and opens one seal
+ * whether the endpoint is saved or not (a stand-in when it is not), so the answer costs the same
+ * for a known endpoint as for an unknown one. Returns the ids moved: none when no device has that
+ * endpoint and secret (removed, forgotten as gone, renewed already, or never saved), and nothing
+ * is changed then.
  */
 export async function renewDevice(
   db: Db,
   sealers: NotifySealers,
   input: { old: RenewalProof; target: PushTarget },
-): Promise<string | undefined> {
-  const oldSha256 = sha256Hex(input.old.endpoint);
-  const newSha256 = sha256Hex(input.target.endpoint);
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId, sealed: pushSubscriptions.sealed })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.endpointSha256, sha256Hex(input.old.endpoint)));
+  if (rows.length === 0) {
+    proves(sealers, standInRow(sealers), input.old.auth);
+    return [];
+  }
+  const proven = rows.filter((row) => proves(sealers, row, input.old.auth));
+  if (proven.length === 0) return [];
+  return moveDevices(db, sealers, proven, input.target);
+}
+
+/**
+ * The renewal's write, once the proof holds: each proven row moves only if it is still the row
+ * that was verified (same id and seal; a save, removal or renewal since then leaves it be). People
+ * are locked in one order, so two renewals over the same people cannot deadlock.
+ */
+async function moveDevices(db: Db, sealers: NotifySealers, proven: DeviceRow[], target: PushTarget): Promise<string[]> {
+  const newSha256 = sha256Hex(target.endpoint);
+  const inOrder = [...proven].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ id: pushSubscriptions.id, sealed: pushSubscriptions.sealed })
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.endpointSha256, oldSha256))
-      .for('update');
-    const saved = row && openDevice(sealers, row);
-    if (!saved || !safeEqual(saved.keys.auth, input.old.auth)) return undefined;
-    if (newSha256 !== oldSha256)
+    const moved: string[] = [];
+    for (const row of inOrder) {
+      await lockDevicesOf(tx, row.userId);
+      const [still] = await tx
+        .select({ id: pushSubscriptions.id })
+        .from(pushSubscriptions)
+        .where(and(eq(pushSubscriptions.id, row.id), eq(pushSubscriptions.sealed, row.sealed)))
+        .for('update');
+      if (!still) continue;
       await tx
         .delete(pushSubscriptions)
-        .where(and(eq(pushSubscriptions.endpointSha256, newSha256), ne(pushSubscriptions.id, saved.id)));
-    await tx
-      .update(pushSubscriptions)
-      .set({
-        endpointSha256: newSha256,
-        sealed: sealers.subscription.seal(saved.id, JSON.stringify(input.target)),
-        lastFailureAt: null,
-      })
-      .where(eq(pushSubscriptions.id, saved.id));
-    return saved.id;
+        .where(
+          and(
+            eq(pushSubscriptions.userId, row.userId),
+            eq(pushSubscriptions.endpointSha256, newSha256),
+            ne(pushSubscriptions.id, row.id),
+          ),
+        );
+      await tx
+        .update(pushSubscriptions)
+        .set({
+          endpointSha256: newSha256,
+          sealed: sealers.subscription.seal(row.id, JSON.stringify(target)),
+          lastFailureAt: null,
+        })
+        .where(eq(pushSubscriptions.id, row.id));
+      moved.push(row.id);
+    }
+    return moved;
   });
 }
 

@@ -267,16 +267,16 @@ export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRou
     } catch (error) {
       return invalidField(c, error, '/subscription');
     }
-    const id = await renewDevice(deps.db, deps.sealers, { old, target });
-    if (!id)
+    const ids = await renewDevice(deps.db, deps.sealers, { old, target });
+    if (ids.length === 0)
       return jsonError(c, 404, {
         code: 'NOT_FOUND',
         message:
           'No device is saved with this old subscription (it was removed, renewed already or never added). Add the device again on Sess’s notifications page.',
         field: '/old',
       });
-    c.get('logger').info({ event: 'notify.device_renewed', deviceId: id }, 'device moved to its new push subscription');
-    return c.json({ device: { id } }, 200, { 'Cache-Control': 'no-store' });
+    c.get('logger').info({ event: 'notify.device_renewed', deviceIds: ids }, 'device moved to its new push subscription');
+    return c.json({ devices: ids.map((id) => ({ id })) }, 200, { 'Cache-Control': 'no-store' });
   });
 
   app.post(

@@ -51,18 +51,46 @@ export async function addThisDevice(
   push: TestPushService,
   name = 'Test phone',
 ): Promise<{ id: string; subscription: TestPushSubscription; vapidKey: string }> {
+  const page = await notificationsPage(baseUrl, cookie);
+  const vapidKey = dataAttribute(page, 'vapid-key');
+  const { id, subscription } = push.subscribe(vapidKey);
+  await postDevice(baseUrl, cookie, dataAttribute(page, 'csrf'), subscription, name);
+  return { id, subscription, vapidKey };
+}
+
+/**
+ * "Notify this device" with a subscription made elsewhere (another person's browser, or the
+ * same browser signed in to another account). Returns the device id Sess answered with.
+ */
+export async function saveThisDevice(
+  baseUrl: string,
+  cookie: string,
+  subscription: TestPushSubscription,
+  name = 'Test phone',
+): Promise<string> {
+  return postDevice(baseUrl, cookie, dataAttribute(await notificationsPage(baseUrl, cookie), 'csrf'), subscription, name);
+}
+
+async function notificationsPage(baseUrl: string, cookie: string): Promise<string> {
   const page = await fetch(`${baseUrl}/account/notifications`, { headers: { cookie } });
   if (page.status !== 200) throw new Error(`the notifications page answered ${page.status}`);
-  const html = await page.text();
-  const vapidKey = dataAttribute(html, 'vapid-key');
-  const { id, subscription } = push.subscribe(vapidKey);
+  return page.text();
+}
+
+async function postDevice(
+  baseUrl: string,
+  cookie: string,
+  csrf: string,
+  subscription: TestPushSubscription,
+  name: string,
+): Promise<string> {
   const saved = await fetch(`${baseUrl}/account/notifications/devices`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': dataAttribute(html, 'csrf'), origin: baseUrl },
+    headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': csrf, origin: baseUrl },
     body: JSON.stringify({ subscription, name }),
   });
   if (saved.status !== 201) throw new Error(`saving the device answered ${saved.status}: ${await saved.text()}`);
-  return { id, subscription, vapidKey };
+  return ((await saved.json()) as { device: { id: string } }).device.id;
 }
 
 /** The MCP client signed in by itself, through the real OAuth flow (discovery, DCR, PKCE, sign-in and consent pages). */

@@ -20,7 +20,10 @@ export const vapidKeys = pgTable('vapid_keys', {
 /**
  * A browser that takes Web Push for a person ("Notify this device"). The endpoint and its keys
  * are a capability to reach the device, so they are sealed (bound to the row id); the endpoint's
- * SHA-256 finds the row again when the same browser subscribes twice.
+ * SHA-256 finds the row again when the same browser subscribes twice. A device is a person's
+ * endpoint: two people who saved the same browser each have their own row, and neither's request
+ * changes the other's. The unique index leads with the endpoint, so the renewal (which knows only
+ * the old endpoint) finds its rows by it; a person's rows are found by `user_id`'s index.
  */
 export const pushSubscriptions = pgTable(
   'push_subscriptions',
@@ -37,7 +40,10 @@ export const pushSubscriptions = pgTable(
     lastDeliveryAt: at('last_delivery_at'),
     lastFailureAt: at('last_failure_at'),
   },
-  (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpointSha256), index('push_subscriptions_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_user_key').on(t.endpointSha256, t.userId),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
 );
 
 /** A person's choices; no row means the defaults. */
