@@ -1,6 +1,6 @@
 import { close, constants, fstat, open, read } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { Socket } from 'node:net';
+import { type OnReadOpts, Socket, type SocketConstructorOpts } from 'node:net';
 import { promisify } from 'node:util';
 
 /*
@@ -112,24 +112,21 @@ function readPipe(fd: number, limit: number, signal: AbortSignal | undefined): P
       else reject(error);
     };
     const onAbort = () => finish(signal!.reason);
-    const socket = new Socket({
-      fd,
-      readable: true,
-      writable: false,
-      onread: {
-        // At least one byte: libuv may ask once more after the socket is destroyed.
-        buffer: () => Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, limit + 1 - total))),
-        callback: (bytesRead, buffer) => {
-          total += bytesRead;
-          if (total > limit) {
-            finish(new InputTooLargeError(limit));
-            return false;
-          }
-          chunks.push(buffer.subarray(0, bytesRead));
-          return true;
-        },
+    const onread: OnReadOpts = {
+      // At least one byte: libuv may ask once more after the socket is destroyed.
+      buffer: () => Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, limit + 1 - total))),
+      callback: (bytesRead, buffer) => {
+        total += bytesRead;
+        if (total > limit) {
+          finish(new InputTooLargeError(limit));
+          return false;
+        }
+        chunks.push(buffer.subarray(0, bytesRead));
+        return true;
       },
-    });
+    };
+    // Node takes `onread` in the constructor too (since 12); @types/node lists it only for connect().
+    const socket = new Socket({ fd, readable: true, writable: false, onread } as SocketConstructorOpts);
     socket.once('end', () => finish(undefined, Buffer.concat(chunks, total)));
     socket.once('error', (error) => finish(error));
     signal?.addEventListener('abort', onAbort, { once: true });

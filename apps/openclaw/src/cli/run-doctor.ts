@@ -41,6 +41,13 @@ export function envFileSets(text: string, name: string): boolean {
 /** An environment file holds a few lines of variables; one larger than this is not read. */
 export const MAX_ENV_FILE_BYTES = 1024 * 1024;
 
+/** What doctor and setup learn of the environment file (never the key itself). */
+export interface EnvFileFacts {
+  exists: boolean;
+  mode?: number;
+  setsKey: boolean;
+}
+
 /** The environment file exists but cannot be read as one: the message names the path and why. */
 export class EnvFileError extends Error {
   override readonly name = 'EnvFileError';
@@ -51,7 +58,7 @@ export class EnvFileError extends Error {
  * waiting on a FIFO and read at most `MAX_ENV_FILE_BYTES` (never past one byte more); one that is
  * not a regular file, is larger, or cannot be read is an `EnvFileError`.
  */
-export async function inspectEnvFile(path: string): Promise<{ exists: boolean; mode?: number; setsKey: boolean }> {
+export async function inspectEnvFile(path: string): Promise<EnvFileFacts> {
   let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -110,7 +117,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
   const envFile = envFilePath(options.openclawStateDir);
   const inProcess = (options.env[API_KEY_VARIABLE] ?? '') !== '';
-  let inspected: Awaited<ReturnType<typeof inspectEnvFile>> | undefined;
+  let inspected: EnvFileFacts | undefined;
   try {
     inspected = await inspectEnvFile(envFile);
   } catch (error) {
