@@ -125,11 +125,18 @@ function readPipe(fd: number, limit: number, signal: AbortSignal | undefined): P
         return true;
       },
     };
-    // Node takes `onread` in the constructor too (since 12); @types/node lists it only for connect().
-    const socket = new Socket({ fd, readable: true, writable: false, onread } as SocketConstructorOpts);
+    let socket: Socket;
+    try {
+      // Node takes `onread` in the constructor too (since 12); @types/node lists it only for connect().
+      socket = new Socket({ fd, readable: true, writable: false, onread } as SocketConstructorOpts);
+    } catch (error) {
+      close(fd, () => {}); // the socket never took the descriptor
+      throw error;
+    }
     socket.once('end', () => finish(undefined, Buffer.concat(chunks, total)));
     socket.once('error', (error) => finish(error));
     signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort(); // aborted while the FIFO was being opened
   });
 }
 
