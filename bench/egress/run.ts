@@ -104,7 +104,9 @@ async function measure(): Promise<void> {
     return `${sorted[0]!.toFixed(0)} / ${quantile(sorted, 0.5).toFixed(0)} / ${sorted.at(-1)!.toFixed(0)}`;
   };
   const anchor = rounds.get(paths[0]![0])!;
-  console.log(`\nover ${ROUNDS} rounds, min / median / max, µs per connection ("added": p50 minus the anchor's p50 in the same round)`);
+  console.log(
+    `\nover ${ROUNDS} rounds, min / median / max, µs per connection ("added": p50 minus the anchor's p50 in the same round)`,
+  );
   for (const [name] of paths) {
     const values = rounds.get(name)!;
     const added = name.startsWith('egress') ? `   added ${spread(values.map((v, i) => v.p50 - anchor[i]!.p50))}` : '';

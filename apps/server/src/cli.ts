@@ -171,7 +171,7 @@ async function runKeys(): Promise<void> {
     process.exit(2);
   }
   await withDatabase(async ({ database, config }) => {
-    const rotated = await rotateSigningKeys(database.db, { secret: resolveSecret(config), now: new Date() });
+    const rotated = await rotateSigningKeys(database.db, { secret: await resolveSecret(config), now: new Date() });
     process.stdout.write(
       `Active receipt signing key: ${rotated.kid}${rotated.previousKid ? ` (previous: ${rotated.previousKid}, still published)` : ''}${rotated.retiredKid ? `; retired ${rotated.retiredKid}` : ''}.\n`,
     );

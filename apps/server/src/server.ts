@@ -31,7 +31,7 @@ export interface StartOptions {
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const secret = resolveSecret(config);
+  const secret = await resolveSecret(config);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: embeddedDatabaseDir(config),

@@ -7,9 +7,10 @@
  * - after a publish is saved, before it is sent → a different body is refused without a request,
  *   the identical call replays it and succeeds.
  * Then: another API key of the same workspace → BINDING_MISMATCH; a record with mode 0644 or JSON
- * that does not parse → STATE_STORE_ERROR, not retryable; the 101st unfinished → STATE_STORE_FULL.
+ * that does not parse or a record file of gigabytes → STATE_STORE_ERROR, not retryable; the 101st
+ * unfinished → STATE_STORE_FULL.
  */
-import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFileHandleStore } from '@sess/file-store';
 import { sampleHandleRecord, sampleSurface } from '@sess/testkit';
@@ -122,17 +123,17 @@ describe('crash at a durable step (kill -9)', () => {
 });
 
 describe('records the process cannot use', () => {
-  it('another key of the workspace is BINDING_MISMATCH; a record with mode 0644 or unparsable JSON is STATE_STORE_ERROR, not retryable', async () => {
+  it('another key of the workspace is BINDING_MISMATCH; a record with mode 0644, unparsable JSON or over 4 MiB is STATE_STORE_ERROR, not retryable', async () => {
     const workspace = await h.workspace();
     const profile = 'owner-mistakes';
     const mcp = await h.spawn(h.env(workspace.apiKey, { SESS_MCP_PROFILE: profile }));
     const handles: string[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const created = interactionOf(await mcp.call('sess_request', { interaction: sampleSurface() }));
       h.link(created.humanUrl!);
       handles.push(created.handle);
     }
-    const [open, loose, broken] = handles as [string, string, string];
+    const [open, loose, broken, huge] = handles as [string, string, string, string];
 
     await chmod(join(handlesOf(profile), `${loose}.json`), 0o644);
     const insecure = errorOf(await mcp.call('sess_response', { handle: loose, revision: 1, wait_ms: 0 }));
@@ -141,9 +142,14 @@ describe('records the process cannot use', () => {
     await writeFile(join(handlesOf(profile), `${broken}.json`), '{"format":1,"record":', { mode: 0o600 });
     const unreadable = errorOf(await mcp.call('sess_response', { handle: broken, revision: 1, wait_ms: 0 }));
     expect(unreadable).toMatchObject({ code: 'STATE_STORE_ERROR', retryable: false });
-    // Neither message names a path or repeats the file.
-    expect(insecure.message).not.toContain(h.stateDir);
-    expect(unreadable.message).not.toContain(h.stateDir);
+    // Sparse: 8 GiB on paper, no disk. The store reads 4 MiB + 1 bytes of it and refuses it.
+    await truncate(join(handlesOf(profile), `${huge}.json`), 8 * 1024 ** 3);
+    const tooLarge = errorOf(await mcp.call('sess_response', { handle: huge, revision: 1, wait_ms: 0 }));
+    expect(tooLarge).toMatchObject({ code: 'STATE_STORE_ERROR', retryable: false });
+    expect(tooLarge.message).toContain(`interaction ${huge} is larger than anything this store writes`);
+    expect(tooLarge.message).toContain('(over 4 MiB)');
+    // No message names a path or repeats the file.
+    for (const error of [insecure, unreadable, tooLarge]) expect(error.message).not.toContain(h.stateDir);
     await mcp.close();
 
     const rotatedKey = await h.anotherKey(workspace);

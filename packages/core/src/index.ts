@@ -9,6 +9,13 @@ export { createLogger, type Logger, REDACT_PATHS } from './logger.ts';
 export { isLoopbackHostname } from './loopback-hostname.ts';
 export { randomBytesFast } from './random.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './rate-limit.ts';
+export {
+  type BoundedSource,
+  describeByteLimit,
+  InputTooLargeError,
+  type ReadBoundedOptions,
+  readBounded,
+} from './read-bounded.ts';
 export { createSealer, type OpenFailure, type Sealer, SealOpenError } from './seal.ts';
 export { hashSecret, newSecret, safeEqual } from './secrets.ts';
 export {

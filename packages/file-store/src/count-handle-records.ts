@@ -1,7 +1,7 @@
-import { constants } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeRecordFile } from './record-file.ts';
+import { readStateFile } from './read-state-file.ts';
+import { decodeRecordFile, MAX_RECORD_FILE_BYTES } from './record-file.ts';
 
 /** Review states: no tool moves them on; the owner procedure applies. */
 const REVIEW_STATES = new Set(['blocked', 'create_unknown']);
@@ -18,9 +18,9 @@ export interface HandleRecordCounts {
 }
 
 /**
- * Counts the records of a handles directory by state, the way the store would read them (no
- * symlinks followed, a record readable by others refused), for `sess-mcp doctor` and
- * `openclaw sess doctor`. Never prints or returns a record's content.
+ * Counts the records of a handles directory by state, the way the store reads them (see
+ * readStateFile: no symlinks followed, a record readable by others or over its size refused),
+ * for `sess-mcp doctor` and `openclaw sess doctor`. Never prints or returns a record's content.
  */
 export async function countHandleRecords(handlesDirectory: string): Promise<HandleRecordCounts> {
   const counts: HandleRecordCounts = { byState: new Map(), review: [], unreadable: [], missing: false };
@@ -35,14 +35,8 @@ export async function countHandleRecords(handlesDirectory: string): Promise<Hand
     if (!name.endsWith('.json') || name.startsWith('.')) continue;
     const handle = name.slice(0, -'.json'.length);
     try {
-      const file = await open(join(handlesDirectory, name), constants.O_RDONLY | constants.O_NOFOLLOW);
-      let bytes: Buffer;
-      try {
-        if (process.platform !== 'win32' && ((await file.stat()).mode & 0o077) !== 0) throw new Error('insecure mode');
-        bytes = await file.readFile();
-      } finally {
-        await file.close();
-      }
+      const bytes = await readStateFile(join(handlesDirectory, name), MAX_RECORD_FILE_BYTES, handle);
+      if (!bytes) continue; // removed since the directory was listed
       const record = decodeRecordFile(handle, bytes);
       counts.byState.set(record.state, (counts.byState.get(record.state) ?? 0) + 1);
       if (REVIEW_STATES.has(record.state)) counts.review.push(handle);

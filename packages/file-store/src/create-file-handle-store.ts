@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { chmod, mkdir, open, readdir, unlink } from 'node:fs/promises';
+import { chmod, mkdir, readdir, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { type HandleState, isUnfinishedHandleState, REVIEW_HANDLE_STATES } from '@sess/contract';
 import { isId, isSessError, SessError } from '@sess/core';
@@ -12,10 +11,11 @@ import {
   MAX_UNFINISHED_PER_PRINCIPAL,
 } from '@sess/interactions';
 import { readCredentialGeneration } from './credential-generation.ts';
-import { decodeRecordFile, encodeRecordFile } from './record-file.ts';
+import { readStateFile } from './read-state-file.ts';
+import { decodeRecordFile, encodeRecordFile, MAX_RECORD_FILE_BYTES } from './record-file.ts';
 import { runSerially } from './serial-queue.ts';
 import { errnoCode, recordError, toStoreError } from './store-error.ts';
-import { HAS_POSIX_FILES, syncDirectory, writeFileDurably } from './write-file-durably.ts';
+import { syncDirectory, writeFileDurably } from './write-file-durably.ts';
 
 export interface FileHandleStoreOptions {
   /** The absolute state directory (the stdio server's `SESS_MCP_STATE_DIR`). */
@@ -183,31 +183,10 @@ export function createFileHandleStore(options: FileHandleStoreOptions): FileHand
     for (const directory of created.reverse()) await chmod(directory, 0o700);
   }
 
-  /**
-   * Reads one record file: undefined when there is none. Opened without following a link and
-   * checked on the open descriptor: a regular file, no group or other bits (a record another user
-   * could read or replace is refused, not trusted), then decoded.
-   */
+  /** Reads one record file (see readStateFile): undefined when there is none. */
   async function readRecord(handle: string): Promise<HandleRecord | undefined> {
-    let file: Awaited<ReturnType<typeof open>>;
-    try {
-      file = await open(pathOf(handle), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return undefined;
-      throw toStoreError(error, handle);
-    }
-    let bytes: Buffer;
-    try {
-      const stat = await file.stat();
-      if (!stat.isFile()) throw recordError(handle, 'inconsistent');
-      if (HAS_POSIX_FILES && (stat.mode & 0o077) !== 0) throw recordError(handle, 'insecure_mode');
-      bytes = await file.readFile();
-    } catch (error) {
-      throw toStoreError(error, handle);
-    } finally {
-      await file.close().catch(() => undefined);
-    }
-    return decodeRecordFile(handle, bytes);
+    const bytes = await readStateFile(pathOf(handle), MAX_RECORD_FILE_BYTES, handle);
+    return bytes && decodeRecordFile(handle, bytes);
   }
 
   /** The handles that have a record file (temp files and anything else in the directory are ignored). */

@@ -1,10 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readStateFile } from './read-state-file.ts';
 import { runSerially } from './serial-queue.ts';
-import { errnoCode, recordError, toStoreError } from './store-error.ts';
-import { HAS_POSIX_FILES, writeFileDurably } from './write-file-durably.ts';
+import { recordError, toStoreError } from './store-error.ts';
+import { writeFileDurably } from './write-file-durably.ts';
 
 const FORMAT_VERSION = 1;
 
@@ -16,25 +15,15 @@ interface CredentialsFile {
   digests: string[];
 }
 
+/**
+ * What `credentials.json` may hold: the key and one 43-character digest per credential seen (46
+ * bytes with quotes and comma), about 22,000 credentials — a key rotated daily for 60 years.
+ */
+export const MAX_CREDENTIALS_FILE_BYTES = 1024 * 1024;
+
 async function readCredentials(path: string): Promise<CredentialsFile | undefined> {
-  let file: Awaited<ReturnType<typeof open>>;
-  try {
-    file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return undefined;
-    throw toStoreError(error);
-  }
-  let bytes: Buffer;
-  try {
-    const stat = await file.stat();
-    if (!stat.isFile()) throw recordError(undefined, 'inconsistent');
-    if (HAS_POSIX_FILES && (stat.mode & 0o077) !== 0) throw recordError(undefined, 'insecure_mode');
-    bytes = await file.readFile();
-  } catch (error) {
-    throw toStoreError(error);
-  } finally {
-    await file.close().catch(() => undefined);
-  }
+  const bytes = await readStateFile(path, MAX_CREDENTIALS_FILE_BYTES);
+  if (!bytes) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));

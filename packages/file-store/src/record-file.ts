@@ -5,6 +5,12 @@ import { recordError } from './store-error.ts';
 /** The format version every record file carries; a reader refuses any other. */
 export const RECORD_FORMAT_VERSION = 1;
 
+/**
+ * The largest record file a reader takes. The most a record holds is an answer (an answer page
+ * takes at most 1 MiB) and two Surfaces (32 KiB each); 4 MiB leaves room for JSON escaping.
+ */
+export const MAX_RECORD_FILE_BYTES = 4 * 1024 * 1024;
+
 const STATES: ReadonlySet<string> = new Set(HANDLE_STATES);
 const KINDS: ReadonlySet<string> = new Set(['interaction', 'ask']);
 

@@ -37,6 +37,7 @@ describe('recordError', () => {
       'unreadable',
       'inconsistent',
       'unsupported_version',
+      'too_large',
       'exists',
     ] as const) {
       expect(recordError('hdl_x', problem)).toMatchObject({

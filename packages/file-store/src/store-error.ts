@@ -1,4 +1,4 @@
-import { isSessError, SessError } from '@sess/core';
+import { describeByteLimit, InputTooLargeError, isSessError, SessError } from '@sess/core';
 
 /**
  * Why a record could not be used. Only `transient` is retryable: the same call may work in a
@@ -13,6 +13,7 @@ export type RecordProblem =
   | 'unreadable'
   | 'inconsistent'
   | 'unsupported_version'
+  | 'too_large'
   | 'exists';
 
 /** Error codes of a failed read or write that a retry can cure (the file system was busy or briefly failing). */
@@ -62,6 +63,7 @@ const WHAT: Record<RecordProblem, string> = {
   inconsistent: 'is inconsistent with its place in the state directory. The owner must review or remove it.',
   unsupported_version:
     'was written by an unknown version of this store. Use the version that wrote it, or the owner must remove it.',
+  too_large: 'is larger than anything this store writes. The owner must review or remove it.',
   exists: 'already exists; a new interaction never reuses a handle.',
 };
 
@@ -72,17 +74,19 @@ const WHAT: Record<RecordProblem, string> = {
  */
 export function recordError(handle: string | undefined, problem: RecordProblem, cause?: unknown): SessError {
   const subject = handle ? `The local record of interaction ${handle}` : 'The local handle store';
-  const code = errnoCode(cause);
+  const limit = cause instanceof InputTooLargeError ? cause.limit : undefined;
+  const code = limit === undefined ? errnoCode(cause) : `over ${describeByteLimit(limit)}`;
   return new SessError(
     'STATE_STORE_ERROR',
     `${subject} ${WHAT[problem]}${code && problem !== 'transient' ? ` (${code})` : ''}`,
-    { reason: problem },
+    limit === undefined ? { reason: problem } : { reason: problem, limit },
     { cause, retryable: problem === 'transient' },
   );
 }
 
-/** `error` as a store error: SessErrors pass through, a failed system call is classified. */
+/** `error` as a store error: SessErrors pass through, a file over its limit is `too_large`, a failed system call is classified. */
 export function toStoreError(error: unknown, handle?: string): SessError {
   if (isSessError(error)) return error;
+  if (error instanceof InputTooLargeError) return recordError(handle, 'too_large', error);
   return recordError(handle, classifyFsError(error), error);
 }

@@ -1,5 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  truncate,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isSessError, newId } from '@sess/core';
@@ -13,7 +26,9 @@ import {
 } from '@sess/interactions';
 import { describeHandleStoreContract, sampleHandleRecord } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileHandleStore, RECORD_FORMAT_VERSION } from '../src/index.ts';
+import { MAX_CREDENTIALS_FILE_BYTES } from '../src/credential-generation.ts';
+import { countHandleRecords, createFileHandleStore, RECORD_FORMAT_VERSION } from '../src/index.ts';
+import { MAX_RECORD_FILE_BYTES } from '../src/record-file.ts';
 import { writeFileDurably } from '../src/write-file-durably.ts';
 
 /*
@@ -170,6 +185,49 @@ describe('file handle store on disk', () => {
     await expectNotRetryable(bound.get(c.handle), c.handle, 'inconsistent');
   });
 
+  it('a record file larger than the store ever writes is refused after 4 MiB + 1 bytes, naming the limit, not retryable', async () => {
+    const { bound, binding, fileOf } = fileStore();
+    const r = sampleHandleRecord(binding);
+    await bound.insert(r);
+    // Sparse: 8 GiB on paper, no disk. Read whole, it would never fit in memory.
+    await truncate(fileOf(r.handle), 8 * 1024 ** 3);
+    const error = await expectNotRetryable(bound.get(r.handle), r.handle, 'too_large');
+    expect(error.message).toBe(
+      `The local record of interaction ${r.handle} is larger than anything this store writes. The owner must review or remove it. (over 4 MiB)`,
+    );
+    expect(error).toMatchObject({ details: { reason: 'too_large', limit: MAX_RECORD_FILE_BYTES } });
+    await expectNotRetryable(bound.list({ status: 'all', limit: 10 }), r.handle, 'too_large');
+    expect((await countHandleRecords(join(fileOf(r.handle), '..'))).unreadable).toEqual([r.handle]);
+  });
+
+  it('a record holding a 1 MiB answer (the most an answer page takes) is written and read back', async () => {
+    const { bound, binding } = fileStore();
+    const text = '"\\\n\t'.repeat(256 * 1024); // 1 MiB of characters JSON escapes: 2 MiB in the file
+    const r = sampleHandleRecord(binding, {
+      state: 'answered',
+      response: {
+        eventId: 'evt_1',
+        revision: 1,
+        actionId: 'send',
+        values: { text },
+        receipt: 'a.b.c',
+        answeredAt: new Date().toISOString(),
+      },
+    });
+    await bound.insert(r);
+    expect((await bound.get(r.handle))?.response?.values).toEqual({ text });
+  });
+
+  it('a FIFO in place of a record is refused at once, not waited on (the doctor counts it unreadable)', async () => {
+    const { bound, binding, fileOf, store } = fileStore();
+    const r = sampleHandleRecord(binding);
+    await bound.insert(r);
+    await unlink(fileOf(r.handle));
+    execFileSync('mkfifo', ['-m', '600', fileOf(r.handle)]);
+    await expectNotRetryable(bound.get(r.handle), r.handle, 'inconsistent');
+    expect((await countHandleRecords(store.handlesDirectory)).unreadable).toEqual([r.handle]);
+  });
+
   it('a broken record counts against the cap rather than freeing a place', async () => {
     const { bound, binding, fileOf } = fileStore();
     const records = Array.from({ length: MAX_UNFINISHED_PER_PRINCIPAL }, () => sampleHandleRecord(binding));
@@ -312,6 +370,22 @@ describe('credential generations', () => {
       retryable: false,
       details: { reason: 'insecure_mode' },
     });
+  });
+
+  it('a credentials file over 1 MiB is refused naming the limit, not retryable', async () => {
+    const stateDir = freshStateDir();
+    const store = createFileHandleStore({ stateDir, profile: 'default' });
+    await store.credentialGeneration('sk_live_key');
+    await truncate(join(stateDir, 'profiles', 'default', 'credentials.json'), 4 * 1024 ** 3);
+    const refused = store.credentialGeneration('sk_live_key');
+    await expect(refused).rejects.toMatchObject({
+      code: 'STATE_STORE_ERROR',
+      retryable: false,
+      details: { reason: 'too_large', limit: MAX_CREDENTIALS_FILE_BYTES },
+    });
+    await expect(refused).rejects.toThrow(
+      /^The local handle store is larger than anything this store writes\..* \(over 1 MiB\)$/,
+    );
   });
 });
 

@@ -1,4 +1,5 @@
-import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -68,6 +69,36 @@ describe('openclaw sess doctor (no network)', () => {
     expect(code).toBe(1);
   });
 
+  it('an environment file over 1 MiB is refused naming the limit, without reading it whole', async () => {
+    const file = join(home, '.env');
+    await writeFile(file, `SESS_API_KEY=${KEY}\n`, { mode: 0o600 });
+    await truncate(file, 4 * 1024 ** 3); // sparse: no disk
+    const { code, text } = await doctor();
+    expect(text).toContain(`env file   FAILED: ${file} is over 1 MiB, too large for an environment file\n`);
+    expect(text).toMatch(/result {5}2 problem\(s\): the environment file cannot be read; SESS_API_KEY is not set\n$/);
+    expect(code).toBe(1);
+  });
+
+  it('an environment file that is a FIFO or a device is refused at once, not waited on or read', async () => {
+    const file = join(home, '.env');
+    execFileSync('mkfifo', ['-m', '600', file]);
+    const fifo = await doctor();
+    expect(fifo.text).toContain(`env file   FAILED: ${file} is not a regular file\n`);
+    expect(fifo.code).toBe(1);
+    await rm(file);
+    await symlink('/dev/zero', file);
+    expect((await doctor()).text).toContain(`env file   FAILED: ${file} is not a regular file\n`);
+  });
+
+  it('a FIFO named like a record is counted unreadable, not waited on', async () => {
+    const handles = join(home, 'sess', 'profiles', 'default', 'handles');
+    await mkdir(handles, { recursive: true, mode: 0o700 });
+    execFileSync('mkfifo', ['-m', '600', join(handles, 'hdl_fifo.json')]);
+    const { code, text } = await doctor({ SESS_API_KEY: KEY });
+    expect(text).toContain('unreadable hdl_fifo');
+    expect(code).toBe(1);
+  });
+
   it('a bad origin is a configuration failure naming the variable', async () => {
     const { code, text } = await doctor({ SESS_API_KEY: KEY, SESS_API_ORIGIN: 'http://sess.example' });
     expect(code).toBe(1);
@@ -103,6 +134,15 @@ describe('openclaw sess setup', () => {
     expect(yes.text()).toContain('api key    set (SESS_API_KEY; never shown)');
     expect(yes.text()).not.toContain(KEY);
     expect(yes.text()).not.toContain('read -rs');
+  });
+
+  it('an environment file over 1 MiB is a problem it names, and exit 1', async () => {
+    const file = join(home, '.env');
+    await writeFile(file, '', { mode: 0o600 });
+    await truncate(file, 4 * 1024 ** 3);
+    const o = output();
+    expect(await runSetup({ env: {}, openclawStateDir: home, yes: true, out: o.out })).toBe(1);
+    expect(o.text()).toContain(`env file   FAILED: ${file} is over 1 MiB, too large for an environment file\n`);
   });
 });
 

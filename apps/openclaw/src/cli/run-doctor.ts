@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSessError } from '@sess/core';
+import { describeByteLimit, InputTooLargeError, isSessError, readBounded } from '@sess/core';
 import { countHandleRecords } from '@sess/file-store';
 import { API_KEY_VARIABLE, PLUGIN_PROFILE, readPluginConfig } from '../config/read-plugin-config.ts';
 import { CONFIG_PLUGIN_ID, pluginPlacement } from './openclaw-config.ts';
@@ -37,15 +38,47 @@ export function envFileSets(text: string, name: string): boolean {
   });
 }
 
-/** The environment file: whether it exists, its mode, and whether it sets the key. */
-export async function inspectEnvFile(path: string): Promise<{ exists: boolean; mode?: number; setsKey: boolean }> {
+/** An environment file holds a few lines of variables; one larger than this is not read. */
+export const MAX_ENV_FILE_BYTES = 1024 * 1024;
+
+/** What doctor and setup learn of the environment file (never the key itself). */
+export interface EnvFileFacts {
+  exists: boolean;
+  mode?: number;
+  setsKey: boolean;
+}
+
+/** The environment file exists but cannot be read as one: the message names the path and why. */
+export class EnvFileError extends Error {
+  override readonly name = 'EnvFileError';
+}
+
+/**
+ * The environment file: whether it exists, its mode, and whether it sets the key. Opened without
+ * waiting on a FIFO and read at most `MAX_ENV_FILE_BYTES` (never past one byte more); one that is
+ * not a regular file, is larger, or cannot be read is an `EnvFileError`.
+ */
+export async function inspectEnvFile(path: string): Promise<EnvFileFacts> {
+  let file: Awaited<ReturnType<typeof open>>;
   try {
-    const info = await stat(path);
-    const text = await readFile(path, 'utf8');
-    return { exists: true, mode: info.mode & 0o777, setsKey: envFileSets(text, API_KEY_VARIABLE) };
+    file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, setsKey: false };
-    throw error;
+    throw new EnvFileError(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  try {
+    const info = await file.stat();
+    if (!info.isFile()) throw new EnvFileError(`${path} is not a regular file`);
+    const text = (await readBounded(file, MAX_ENV_FILE_BYTES)).toString('utf8');
+    return { exists: true, mode: info.mode & 0o777, setsKey: envFileSets(text, API_KEY_VARIABLE) };
+  } catch (error) {
+    if (error instanceof EnvFileError) throw error;
+    if (error instanceof InputTooLargeError) {
+      throw new EnvFileError(`${path} is over ${describeByteLimit(MAX_ENV_FILE_BYTES)}, too large for an environment file`);
+    }
+    throw new EnvFileError(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  } finally {
+    await file.close().catch(() => undefined);
   }
 }
 
@@ -83,18 +116,21 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   }
 
   const envFile = envFilePath(options.openclawStateDir);
-  const inspected = await inspectEnvFile(envFile).catch(() => undefined);
   const inProcess = (options.env[API_KEY_VARIABLE] ?? '') !== '';
-  if (!inspected) {
-    out.write(`env file   FAILED: ${envFile} cannot be read\n`);
+  let inspected: EnvFileFacts | undefined;
+  try {
+    inspected = await inspectEnvFile(envFile);
+  } catch (error) {
+    out.write(`env file   FAILED: ${(error as EnvFileError).message}\n`);
     problems.push('the environment file cannot be read');
-  } else if (!inspected.exists) {
+  }
+  if (inspected && !inspected.exists) {
     out.write(`env file   ${envFile} does not exist\n`);
-  } else {
+  } else if (inspected) {
     const mode = inspected.mode!.toString(8).padStart(3, '0');
-    const open = (inspected.mode! & 0o077) !== 0;
-    out.write(`env file   ${envFile} (mode ${mode}${open ? ': readable by others, run chmod 600' : ''})\n`);
-    if (open) problems.push('the environment file is readable by others');
+    const readableByOthers = (inspected.mode! & 0o077) !== 0;
+    out.write(`env file   ${envFile} (mode ${mode}${readableByOthers ? ': readable by others, run chmod 600' : ''})\n`);
+    if (readableByOthers) problems.push('the environment file is readable by others');
   }
   const keySet = inProcess || inspected?.setsKey === true;
   const where = [inspected?.setsKey ? 'the environment file' : '', inProcess ? 'this environment' : '']

@@ -2,7 +2,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { API_KEY_VARIABLE, readPluginConfig } from '../config/read-plugin-config.ts';
 import { CONFIG_PLUGIN_ID, enablePluginInDraft, pluginPlacement } from './openclaw-config.ts';
 import type { OpenclawConfigDraft } from './register-cli.ts';
-import { envFilePath, inspectEnvFile } from './run-doctor.ts';
+import { type EnvFileError, type EnvFileFacts, envFilePath, inspectEnvFile } from './run-doctor.ts';
 
 /*
  * `openclaw sess setup [--yes]`: enables the plugin in OpenClaw's configuration (its entry, and
@@ -62,7 +62,11 @@ export async function runSetup(options: SetupOptions): Promise<number> {
   out.write(`state dir  ${stateDir} (ready)\n`);
 
   const envFile = envFilePath(options.openclawStateDir);
-  const inspected = await inspectEnvFile(envFile);
+  const inspected = await inspectEnvFile(envFile).catch((error: unknown): EnvFileFacts => {
+    out.write(`env file   FAILED: ${(error as EnvFileError).message}\n`);
+    problem = true;
+    return { exists: false, setsKey: false };
+  });
   if (inspected.exists && (inspected.mode! & 0o077) !== 0) {
     if (options.yes) {
       await chmod(envFile, 0o600);

@@ -41,9 +41,9 @@ function describeConfig(config: Config): string {
 }
 
 /** The data dir's secret, only when it already exists: doctor never creates one. */
-function existingSecret(config: Config): string | undefined {
+async function existingSecret(config: Config): Promise<string | undefined> {
   if (config.secret) return config.secret;
-  return existsSync(join(config.dataDir, 'secret')) ? resolveSecret(config) : undefined;
+  return existsSync(join(config.dataDir, 'secret')) ? await resolveSecret(config) : undefined;
 }
 
 function migrationCount(): number {
@@ -88,7 +88,7 @@ async function checkDatabase(config: Config, database: Database): Promise<Check[
           detail: `not all ${total} are applied: run \`sess migrate\` (a start applies them too)`,
         },
   );
-  const secret = existingSecret(config);
+  const secret = await existingSecret(config);
   if (!secret) {
     checks.push({
       status: 'warn',

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { describeByteLimit, InputTooLargeError, readBounded } from '@sess/core';
 import { createEgress, egressFetch } from '@sess/core/egress';
 import {
   createLocalKeySet,
@@ -16,7 +16,10 @@ import { type CommandIo, exitWith, parseArgs, processIo, UsageError } from './ar
 export const RECEIPT_VERIFY_USAGE = 'sess receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>]';
 
 /** A receipt is about 700 bytes; a file or stdin far larger is not one. */
-const MAX_INPUT_BYTES = 65_536;
+const MAX_RECEIPT_BYTES = 64 * 1024;
+/** A JWK Set of two keys is about 400 bytes; one far larger, fetched or read, is not Sess's. */
+const MAX_JWKS_BYTES = 64 * 1024;
+const JWKS_TIMEOUT_MS = 5_000;
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /** Where the keys came from, for the messages: the URL or the file, as the person gave it. */
@@ -111,38 +114,39 @@ export function refusalReason(result: Extract<StandaloneResult, { ok: false }>, 
   }
 }
 
+/**
+ * A file or stream the person named, read up to `limit` bytes (a device or a FIFO that never ends
+ * is refused once it passes it). The messages say what it is not, with the limit or the file
+ * system's code.
+ */
+async function readInput(
+  source: string | NodeJS.ReadableStream,
+  limit: number,
+  messages: { tooLarge: string; unreadable: string },
+): Promise<string> {
+  try {
+    return (await readBounded(source, limit)).toString('utf8');
+  } catch (error) {
+    if (error instanceof InputTooLargeError) throw new UsageError(`${messages.tooLarge} (over ${describeByteLimit(limit)})`);
+    throw new UsageError(`${messages.unreadable} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+}
+
 /** The receipt argument: the JWS itself, `-` for stdin, or a file holding one. */
 async function readReceipt(argument: string, stdin: NodeJS.ReadableStream): Promise<string> {
   if (COMPACT_JWS.test(argument)) return argument;
-  let text: string;
-  if (argument === '-') {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of stdin) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-      total += buffer.length;
-      if (total > MAX_INPUT_BYTES) throw new UsageError('stdin holds more than a receipt');
-      chunks.push(buffer);
-    }
-    text = Buffer.concat(chunks).toString('utf8');
-  } else {
-    try {
-      const buffer = await readFile(argument);
-      if (buffer.length > MAX_INPUT_BYTES) throw new UsageError(`${argument} is too large to be a receipt`);
-      text = buffer.toString('utf8');
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(
-        `the receipt is neither a compact JWS nor a readable file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
-      );
-    }
-  }
+  const text =
+    argument === '-'
+      ? await readInput(stdin, MAX_RECEIPT_BYTES, {
+          tooLarge: 'stdin holds more than a receipt',
+          unreadable: 'stdin cannot be read',
+        })
+      : await readInput(argument, MAX_RECEIPT_BYTES, {
+          tooLarge: `${argument} is too large to be a receipt`,
+          unreadable: 'the receipt is neither a compact JWS nor a readable file',
+        });
   return text.trim();
 }
-
-/** A JWK Set of two keys is about 400 bytes; one far larger is not Sess's. */
-const MAX_JWKS_BYTES = 65_536;
-const JWKS_TIMEOUT_MS = 5_000;
 
 /**
  * `--jwks` as a URL or a local JSON file; by default PUBLIC_URL's. The URL is fetched through the
@@ -159,12 +163,15 @@ export async function keySourceFor(jwks: string): Promise<KeySource> {
       remote: true,
     };
   }
+  const text = await readInput(jwks, MAX_JWKS_BYTES, {
+    tooLarge: `--jwks ${jwks} is too large to be a JWK Set`,
+    unreadable: `--jwks ${jwks} is not a readable JWK Set file`,
+  });
   let document: unknown;
   try {
-    document = JSON.parse(await readFile(jwks, 'utf8'));
-  } catch (error) {
-    const why = error instanceof SyntaxError ? 'not JSON' : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
-    throw new UsageError(`--jwks ${jwks} is not a readable JWK Set file (${why})`);
+    document = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--jwks ${jwks} is not a readable JWK Set file (not JSON)`);
   }
   try {
     return { keys: await createLocalKeySet(document as Jwks), from: jwks, remote: false };

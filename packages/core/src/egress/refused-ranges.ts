@@ -99,7 +99,10 @@ export function classifyAddress(address: string): AddressVerdict {
   const outside = family === 'ipv6' && !globalUnicast.check(address, 'ipv6');
   if (!outside && !REFUSED[family].check(address, family)) return { allowed: true };
   const named = RULES[family].find(({ list }) => list.check(address, family));
-  return { allowed: false, range: named ? `${named.range.cidr}, ${named.range.name}` : `outside ${GLOBAL_UNICAST_V6}, not global unicast` };
+  return {
+    allowed: false,
+    range: named ? `${named.range.cidr}, ${named.range.name}` : `outside ${GLOBAL_UNICAST_V6}, not global unicast`,
+  };
 }
 
 const loopbackV4 = blockListOf('127.0.0.0/8', 'ipv4');
