@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -158,6 +160,39 @@ describe.runIf(testDriver() === 'pglite')('sess receipt verify (child process)',
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain('could not be read from http://127.0.0.1:9/.well-known/jwks.json');
     expect(unreachable.stderr).toContain('Pass --jwks');
+  });
+
+  it('fetches a --jwks URL through the egress: a redirect is refused, never followed, and an endless body is cut at 64 KiB', async () => {
+    let followed = 0;
+    let written = 0;
+    const keysServer = createServer((request, response) => {
+      if (request.url === '/moved') return response.writeHead(302, { location: '/target' }).end();
+      if (request.url === '/target') {
+        followed++;
+        return response.end('{"keys":[]}');
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const more = () => {
+        while (written < 50_000_000 && response.write(' '.repeat(16_384))) written += 16_384;
+        if (written < 50_000_000) response.once('drain', more);
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => keysServer.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(keysServer.address() as AddressInfo).port}`;
+    try {
+      const redirected = await runCli(['receipt', 'verify', receipt, '--jwks', `${base}/moved`], {});
+      expect(redirected.code).toBe(1);
+      expect(redirected.stderr).toContain('JWKS fetch answered HTTP 302');
+      expect(followed).toBe(0);
+      const endless = await runCli(['receipt', 'verify', receipt, '--jwks', `${base}/endless`], {});
+      expect(endless.code).toBe(1);
+      expect(endless.stderr).toContain('body over 65536 bytes');
+      expect(written).toBeLessThan(50_000_000);
+    } finally {
+      keysServer.closeAllConnections();
+      keysServer.close();
+    }
   });
 
   it('a command line it cannot run is exit 2 with the usage', async () => {
