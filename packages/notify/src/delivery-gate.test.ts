@@ -67,8 +67,12 @@ describe('delivery gate: waiting for a slot', () => {
     const wait = new AbortController();
     const first = await pass('a');
     const order: string[] = [];
-    const second = pass('a', wait.signal).then((p) => (order.push('second'), p));
-    const third = pass('a', wait.signal).then((p) => (order.push('third'), p));
+    const inOrder = (name: string) => (entry: GatePass) => {
+      order.push(name);
+      return entry;
+    };
+    const second = pass('a', wait.signal).then(inOrder('second'));
+    const third = pass('a', wait.signal).then(inOrder('third'));
     expect(await settled(second)).toBe(false);
     first.done(false);
     (await second).done(true); // a failure below the threshold hands its slot on too
