@@ -57,7 +57,7 @@ export interface NotificationWorkerOptions {
    * cover a row in flight: twice `timeoutMs` (a push, then an e-mail) and 10 s for its statements.
    */
   leaseMs?: number;
-  /** Rows claimed by one statement. */
+  /** Rows claimed by one statement, at most (fewer when fewer fit in `maxInFlight`). */
   batch?: number;
   /** Rows in flight at once (claimed, not yet settled). */
   maxInFlight?: number;
@@ -71,7 +71,7 @@ export interface NotificationWorkerOptions {
 }
 
 export interface NotificationWorker {
-  /** Looks for due rows soon (coalesced with a run already waiting). */
+  /** Looks for due rows now, or once the claim under way ends (wakes meanwhile are one). */
   wake(): void;
   /**
    * Claims and sends everything due now; resolves once nothing due is left unclaimed and every
@@ -147,12 +147,20 @@ const mailServerFailed = (result: MailResult) =>
 const pushService = (endpoint: string) => `push ${new URL(endpoint).origin}`;
 
 /**
- * How one row ended: `finished` (sent or dropped: deleted when its batch settles) or `later`
+ * How one row ended: `finished` (sent or dropped: deleted when it is settled) or `later`
  * (rescheduled); and the devices that accepted it.
  */
 interface RowEnd {
   end: 'finished' | 'later';
   delivered: string[];
+}
+
+/** A wait for the worker's loop to be idle: `from` the rows finished when it began; `failed` a claim's error meanwhile. */
+interface IdleWaiter {
+  from: number;
+  failed?: unknown;
+  resolve(finished: number): void;
+  reject(error: unknown): void;
 }
 
 export function startNotificationWorker(options: NotificationWorkerOptions): NotificationWorker {
@@ -432,12 +440,21 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
   let inFlight = 0;
   let finishedRows = 0;
   const ended: { row: ClaimedRow; end: RowEnd }[] = [];
-  const waiters: { from: number; resolve: (finished: number) => void; reject: (error: unknown) => void }[] = [];
+  /** Those waiting for the loop to be idle (`runOnce`, `close`). */
+  const waiters: IdleWaiter[] = [];
+
+  const untilIdle = (): Promise<number> =>
+    new Promise((resolve, reject) => {
+      waiters.push({ from: finishedRows, resolve, reject });
+      pump();
+    });
 
   function pump(): void {
     if (closed || claiming || !wanted || inFlight >= maxInFlight) {
       if (!claiming && !settling && inFlight === 0 && (closed || !wanted))
-        for (const waiter of waiters.splice(0)) waiter.resolve(finishedRows - waiter.from);
+        for (const waiter of waiters.splice(0))
+          if (waiter.failed === undefined) waiter.resolve(finishedRows - waiter.from);
+          else waiter.reject(waiter.failed);
       return;
     }
     wanted = false;
@@ -454,7 +471,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
         },
         (error: unknown) => {
           logger.error({ event: 'notify.run_failed', err: error }, 'notification run failed; the poll tries again');
-          for (const waiter of waiters.splice(0)) waiter.reject(error);
+          for (const waiter of waiters) waiter.failed ??= error;
         },
       )
       .finally(() => {
@@ -499,12 +516,10 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
       });
   }
 
-  const runOnce = (): Promise<number> =>
-    new Promise((resolve, reject) => {
-      waiters.push({ from: finishedRows, resolve, reject });
-      wanted = true;
-      pump();
-    });
+  const runOnce = (): Promise<number> => {
+    wanted = true;
+    return untilIdle();
+  };
 
   const wake = (): void => {
     if (closed) return;
@@ -536,10 +551,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
       clearInterval(timer);
       offReconnect?.();
       await (await unsubscribe)?.();
-      await new Promise<number>((resolve, reject) => {
-        waiters.push({ from: finishedRows, resolve, reject });
-        pump();
-      }).catch(() => 0);
+      await untilIdle().catch(() => 0); // a failed claim was logged
       mail?.close();
     },
   };

@@ -198,6 +198,25 @@ describe('one slow service does not hold anyone else’s notification', () => {
   });
 });
 
+describe('close', () => {
+  it('waits for the rows in flight: a push that hangs is settled (rescheduled) before close resolves', async () => {
+    const hung = await startHangingPushService();
+    closers.push(() => hung.close());
+    const form = await createNotifiedForm(fixture, await personWithDevice(hung.subscribe()));
+    const sender = worker();
+    const run = sender.runOnce();
+    await hung.waitForRequests(1);
+    const closing = sender.close();
+    hung.answer(503);
+    await closing;
+    // Read after close: rescheduled (no longer leased), so close waited for the row's end.
+    expect(await outboxRows(fixture.database, form.sessionId)).toEqual([
+      expect.objectContaining({ attempts: 1, lockedUntil: null }),
+    ]);
+    expect(await run).toBe(0);
+  });
+});
+
 describe('circuit breaker', () => {
   it('after the threshold of failures its service is not contacted during the cool-down; then one probe, whose success closes it', async () => {
     const flaky = await startPushService();
