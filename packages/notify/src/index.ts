@@ -1,4 +1,5 @@
 // The public surface of @sess/notify: Web Push and e-mail for the person an agent asks.
+export { DELIVERY_GATE_DEFAULTS } from './delivery-gate.ts';
 export {
   type AskNotice,
   enqueueAskAnswer,

@@ -6,10 +6,11 @@ import { type NotificationSettings, type SettingsColumns, settingsFromColumns } 
 import { type DeliveryTarget, openDevice } from './subscriptions.ts';
 
 /*
- * The worker's two statements per batch: one claims the due rows and reads, in the same
+ * The worker's two shared statements: one claims the due rows and reads, in the same
  * statement, everything sending them needs (the form's state, the person's settings and
- * devices); one settles the batch (deletes what is done, records the deliveries). So a
- * notification costs the database two round trips shared with its batch, not one per fact.
+ * devices); one settles the rows that ended close together (deletes what is done, records the
+ * deliveries). So a notification costs the database two round trips shared with others, not
+ * one per fact.
  */
 
 /** What the form a row tells of looks like now. */
@@ -160,7 +161,7 @@ export async function claimDue(
 const pairs = (items: SQL[]) => sql`(${items.length === 0 ? sql`(null, null)` : sql.join(items, sql`, `)})`;
 
 /**
- * Settles a batch in one statement: deletes the rows that are done (each only while it is still
+ * Settles rows that ended in one statement: deletes those that are done (each only while it is still
  * this claim's: same id and attempt) and records each device's delivery (scoped to its person).
  */
 export async function settleBatch(

@@ -51,6 +51,8 @@ export interface TestPushService {
   subscribe(applicationServerKey: string): { id: string; subscription: TestPushSubscription };
   /** The pushes accepted for a subscription, oldest first. */
   received(id: string): ReceivedPush[];
+  /** Resolves with the pushes accepted for a subscription once there are `count` (default 1). */
+  waitFor(id: string, count?: number, timeoutMs?: number): Promise<ReceivedPush[]>;
   /** Every request to a subscription's endpoint with the status it got, including refused and failed ones. */
   requests(id: string): number[];
   /** The subscription is over: later pushes get 410 Gone. */
@@ -143,6 +145,7 @@ function parseTtl(value: string | undefined): number {
 
 export async function startPushService(): Promise<TestPushService> {
   const subscriptions = new Map<string, Subscription>();
+  const waiters = new Set<() => void>();
   let origin = '';
   let messages = 0;
 
@@ -177,6 +180,7 @@ export async function startPushService(): Promise<TestPushService> {
       const push = await accept(request, body, subscription);
       subscription.received.push(push);
       messages += 1;
+      for (const waiter of waiters) waiter();
       return end(response, 201, { location: `${origin}/message/m${messages}`, ttl: String(push.ttl) });
     } catch (error) {
       if (error instanceof Refusal) return end(response, error.status, {}, error.message);
@@ -230,6 +234,23 @@ export async function startPushService(): Promise<TestPushService> {
       return { id, subscription };
     },
     received: (id) => [...find(id).received],
+    waitFor(id, count = 1, timeoutMs = 5_000) {
+      const subscription = find(id);
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (subscription.received.length < count) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve([...subscription.received]);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`${subscription.received.length} of ${count} pushes within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
     requests: (id) => [...find(id).requests],
     expire(id) {
       find(id).expired = true;
