@@ -50,7 +50,7 @@ const NEVER_PUBLIC = [
   'https://localhost:8443/send/x',
   'https://push.localhost/send/x',
   'https://10.0.0.7/send/x',
-  'https://169.254.169.254/latest/meta-data',
+  'https://169.254.169.254/send/x',
   'https://[::1]/send/x',
   'https://[::7f00:1]/send/x',
   'https://[::ffff:a9fe:a9fe]/send/x',
