@@ -40,6 +40,10 @@ export interface AppDeps {
    * verifier's cache) so the server closes it on shutdown, before the database.
    */
   onClose?: (close: () => Promise<void>) => void;
+  /** True once the server drains for a stop: /readyz then answers 503 so proxies send nothing new here. */
+  stopping?: () => boolean;
+  /** Receives how to count the waits parked in this process (the server reports them when it stops). */
+  onParkedWaits?: (count: () => number) => void;
 }
 
 /**
@@ -73,6 +77,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   let migrated = false;
   app.get('/healthz', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
   app.get('/readyz', async (c) => {
+    if (deps.stopping?.()) return c.json({ status: 'stopping' }, 503, { 'Cache-Control': 'no-store' });
     try {
       await deps.database.ping();
       // Once the newest migration is seen it stays applied; only reachability is re-checked.
@@ -137,6 +142,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
         : {}),
     });
   if (!deps.forms) deps.onClose?.(() => forms.close());
+  deps.onParkedWaits?.(() => forms.waiters.size);
   app.route('/', createPageRoutes({ runtime: forms, secret: deps.secret, secureCookieFor: linkOrigins.secureCookieFor }));
   // The /v1 API (API keys; /mcp takes them too) and the receipt keys: /v1/*, /.well-known/jwks.json.
   const db = deps.database.db;

@@ -34,6 +34,9 @@ Commands:
   help      Show this help.
 `;
 
+/** What a stop may take beyond its drain and grace: the notification worker's last sends, closing the database. */
+const STOP_MARGIN_MS = 10_000;
+
 /** Prints one line for a person and exits: 2 for configuration errors, 1 for anything else. */
 function fail(error: unknown): never {
   if (error instanceof ConfigError) {
@@ -58,9 +61,21 @@ async function serve(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   const server = await startServer(config);
+  let stopping = false;
   stop = (signal: string) => {
-    server.logger.info({ event: 'server.signal', signal }, 'signal received');
-    server.close().then(
+    if (stopping) return; // the first signal decides how this process stops
+    stopping = true;
+    // SIGTERM is how an orchestrator stops a replica behind a proxy: drain first. SIGINT (Ctrl-C) stops at once.
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
+    server.logger.info({ event: 'server.signal', signal, drainMs }, 'signal received');
+    // The bound on the whole stop: whatever still holds it then (a push service that never
+    // answers, a database that does not close) is cut, and the exit code says so.
+    const overdue = drainMs + config.shutdownGraceMs + STOP_MARGIN_MS;
+    setTimeout(() => {
+      server.logger.error({ event: 'server.stop_overdue', afterMs: overdue }, 'stop overdue; exiting');
+      process.exit(1);
+    }, overdue).unref();
+    server.stop(drainMs).then(
       () => process.exit(0),
       (error) => fail(error),
     );

@@ -15,6 +15,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** SHUTDOWN_DRAIN_MS in production: three times a health check every second (deploy/Caddyfile). */
+const PRODUCTION_DRAIN_MS = 3_000;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const integer = (min: number, max: number) =>
@@ -87,6 +90,10 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SESS_SECRET: z.string().min(32, 'must be at least 32 characters (for example: openssl rand -base64 32)').optional(),
   SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
+  // On SIGTERM: how long /readyz answers 503 while everything else is still served, so the
+  // proxies' health checks take this replica out of rotation before it stops accepting.
+  // Default 3 s in production (behind a proxy), 0 elsewhere.
+  SHUTDOWN_DRAIN_MS: integer(0, 600_000).optional(),
   // Horizon of extendable links (20 h or less): how long after creation "Ask for more time" may reach. 20 h to 1 year.
   SESS_LINK_HORIZON_SECONDS: integer(72_000, 31_536_000).default(604_800),
   SESS_SIGNUP: z.enum(['open', 'invite', 'closed'], { message: 'must be one of open, invite, closed' }).optional(),
@@ -188,6 +195,11 @@ export interface Config {
   /** Undefined until resolved: generated into the data dir when absent outside production. */
   secret: string | undefined;
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM, how long to drain (/readyz 503, still serving) before stopping: 3 s by default in
+   * production, where a proxy's health check must see the 503 first; 0 (stop at once) elsewhere.
+   */
+  shutdownDrainMs: number;
   /** Extendable links may be extended until creation + this many seconds (default 7 days). */
   linkHorizonSeconds: number;
   /** Who may create an account on the web (`SESS_SIGNUP`): open in development, invite in production. */
@@ -264,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: e.LOG_LEVEL,
     secret: e.SESS_SECRET,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (e.NODE_ENV === 'production' ? PRODUCTION_DRAIN_MS : 0),
     linkHorizonSeconds: e.SESS_LINK_HORIZON_SECONDS,
     signupPolicy: e.SESS_SIGNUP ?? (e.NODE_ENV === 'production' ? 'invite' : 'open'),
     oidc: loadOidc(e),

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
 import { createLogger, type Logger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
@@ -16,8 +17,22 @@ export interface RunningServer {
   config: Config;
   database: Database;
   logger: Logger;
-  /** Stops accepting, lets in-flight requests finish within the grace period, stops the notification worker, closes the database. */
+  /**
+   * Starts draining for a stop: /readyz answers 503 (a proxy's health check takes this replica
+   * out of rotation) and every response closes its connection (a proxy reuses none), while
+   * everything else is still served. `close` ends it.
+   */
+  drain(): void;
+  /**
+   * Drains, then stops accepting, answers the parked waits with their current state, lets
+   * in-flight requests finish within the grace period, stops the notification worker and closes
+   * the database.
+   */
   close(): Promise<void>;
+  /** On SIGTERM: drains for `drainMs` (SHUTDOWN_DRAIN_MS), then closes. Idempotent, like `close`. */
+  stop(drainMs: number): Promise<void>;
+  /** Waits parked in this process now (`close` answers them). */
+  parkedWaits(): number;
 }
 
 /** Opens the database (PostgreSQL or embedded), applies migrations, and starts listening. */
@@ -53,6 +68,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // One egress for the app (client metadata documents) and the worker (pushes): one policy,
   // shared connections; closed after the worker has finished its sends.
   const egress = createEgressFor(config);
+  let draining = false;
+  let parkedWaits = () => 0;
   const app = buildApp({
     egress,
     config,
@@ -61,9 +78,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     secret,
     now,
     onClose: (close) => closers.push(close),
+    stopping: () => draining,
+    onParkedWaits: (count) => (parkedWaits = count),
   });
   options.extend?.(app);
   const server = createAdaptorServer({ fetch: app.fetch });
+  // While draining, every response says Connection: close, so no connection outlives its
+  // request and a proxy never sends on one this replica is about to close.
+  server.prependListener('request', (_request, response) => {
+    if (draining) response.setHeader('Connection', 'close');
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
@@ -90,18 +114,24 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         })
       : undefined;
 
+  const drain = () => {
+    if (draining) return;
+    draining = true;
+    logger.info({ event: 'server.draining' }, 'draining: /readyz answers 503');
+  };
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      logger.info({ event: 'server.stopping', graceMs: config.shutdownGraceMs }, 'stopping');
+      drain();
+      logger.info({ event: 'server.stopping', graceMs: config.shutdownGraceMs, parkedWaits: parkedWaits() }, 'stopping');
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       const grace = setTimeout(() => {
         logger.warn({ event: 'server.grace_elapsed' }, 'grace period over; closing open connections');
         if ('closeAllConnections' in server) server.closeAllConnections();
       }, config.shutdownGraceMs);
-      // Release parked waits at once (they answer "still waiting" and finish), rather than
-      // holding the shutdown for up to their 45 s; the database stays open for in-flight work.
+      // Parked waits answer their current state ("waiting") at once, so their clients wait
+      // again on another replica instead of holding this stop for up to 45 s.
       for (const closeOne of closers.reverse()) {
         await closeOne().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
       }
@@ -115,5 +145,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     })();
     return closing;
   };
-  return { url, config, database, logger, close };
+  let stopping: Promise<void> | undefined;
+  const stop = (drainMs: number) => {
+    stopping ??= (async () => {
+      drain();
+      if (drainMs > 0) await delay(drainMs);
+      await close();
+    })();
+    return stopping;
+  };
+  return { url, config, database, logger, drain, close, stop, parkedWaits: () => parkedWaits() };
 }

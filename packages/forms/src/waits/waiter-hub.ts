@@ -21,6 +21,7 @@ export class WaiterHub {
   readonly #waiters = new Map<string, Set<Wake>>();
   #started: Promise<void> | undefined;
   #unsubscribe: Array<() => Promise<void> | void> = [];
+  #closed = false;
 
   constructor(
     private readonly bus: NotifyBus,
@@ -32,6 +33,7 @@ export class WaiterHub {
    * handler (the signing-key rotation channel).
    */
   start(channels: Record<string, () => void> = {}): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     this.#started ??= (async () => {
       this.#unsubscribe.push(await this.bus.subscribe(FORM_EVENTS_CHANNEL, (payload) => this.#deliver(payload)));
       for (const [channel, handler] of Object.entries(channels)) {
@@ -87,8 +89,17 @@ export class WaiterHub {
     return n;
   }
 
-  /** Wakes everyone (so they return promptly) and drops the subscriptions. */
+  /**
+   * True once `close` began: a wait then answers what it last read instead of parking (the
+   * replica is stopping, and its client waits again on another one).
+   */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Answers every parked wait with its current value and drops the subscriptions; later waits read once. */
   async close(): Promise<void> {
+    this.#closed = true;
     this.wakeAll();
     const unsubscribe = this.#unsubscribe;
     this.#unsubscribe = [];
@@ -119,6 +130,7 @@ export interface WaitSpec<T> {
  * argument, so a parked wait holds no closure but the hub's wake.
  */
 class Wait<T> {
+  readonly #hub: WaiterHub;
   readonly #spec: WaitSpec<T>;
   readonly #resolve: (value: T) => void;
   readonly #reject: (error: unknown) => void;
@@ -132,6 +144,7 @@ class Wait<T> {
   #settled = false;
 
   constructor(hub: WaiterHub, spec: WaitSpec<T>, resolve: (value: T) => void, reject: (error: unknown) => void) {
+    this.#hub = hub;
     this.#spec = spec;
     this.#resolve = resolve;
     this.#reject = reject;
@@ -155,13 +168,13 @@ class Wait<T> {
     );
   }
 
-  /** After each read: done, out of time, aborted, re-read at once (notified meanwhile), or park. */
+  /** After each read: done, out of time, aborted, the hub closing, re-read at once (notified meanwhile), or park. */
   #judge(value: T): void {
     if (this.#settled) return;
     this.#value = value;
     const spec = this.#spec;
     const remaining = this.#until - performance.now();
-    if (spec.isDone(value) || spec.signal?.aborted || remaining <= 0) {
+    if (spec.isDone(value) || spec.signal?.aborted || remaining <= 0 || this.#hub.closed) {
       this.#settle();
     } else if (this.#notified) {
       this.#notified = false;
@@ -223,10 +236,11 @@ class Wait<T> {
  * Reads, and while the value is not done parks on the hub until a notification for the
  * session, the next time-based change, the deadline or an abort; each wake re-reads once. The
  * waiter is registered before the first read, so a change landing between the read and the
- * park is never missed. Returns the last value read; an abort returns at once.
+ * park is never missed. Returns the last value read; an abort returns at once, and so does every
+ * wait when the hub closes (a stopping server answers its parked waits with their current state).
  */
 export function waitForChange<T>(hub: WaiterHub, spec: WaitSpec<T>): Promise<T> {
-  if (spec.waitMs <= 0 || spec.signal?.aborted) return spec.read();
+  if (spec.waitMs <= 0 || spec.signal?.aborted || hub.closed) return spec.read();
   return new Promise<T>((resolve, reject) => {
     new Wait(hub, spec, resolve, reject);
   });
