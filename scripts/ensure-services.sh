@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure what the test suite talks to is present on this machine: PostgreSQL running on
-# 127.0.0.1:5432, and Debian's Chromium for the browser tests (never a browser download).
+# 127.0.0.1:5432, Debian's Chromium for the browser tests (never a browser download) and Debian's
+# Caddy for the rolling-restart test.
 # Idempotent and quick when everything is already there.
 set -euo pipefail
 
@@ -18,5 +19,18 @@ if ! command -v chromium >/dev/null 2>&1; then
     apt-get install -y -qq chromium >/dev/null
   else
     echo "ensure-services: chromium is missing; install Debian's 'chromium' package for the browser tests" >&2
+  fi
+fi
+
+# Debian's Caddy for the rolling-restart test, which runs its own caddy (admin off, a free port,
+# a Caddyfile of its own): it never uses or touches a caddy service the package may have set up.
+if ! command -v caddy >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "ensure-services: installing Debian's caddy for the rolling-restart test" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq caddy >/dev/null
+  else
+    echo "ensure-services: caddy is missing; install Debian's 'caddy' package for the rolling-restart test" >&2
   fi
 fi
