@@ -155,3 +155,22 @@ describe('egress (SESS_TEST_LOOPBACK_EGRESS, SESS_EGRESS_DNS_SERVERS)', () => {
     }
   });
 });
+
+describe('SHUTDOWN_DRAIN_MS', () => {
+  const production = { NODE_ENV: 'production', SESS_SECRET: 'x'.repeat(32), SESS_NOTIFICATIONS: 'off' };
+
+  it('drains 3 s by default in production, where a proxy checks /readyz, and not at all elsewhere', () => {
+    expect(loadConfig(production).shutdownDrainMs).toBe(3000);
+    expect(loadConfig({}).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'test' }).shutdownDrainMs).toBe(0);
+  });
+
+  it('takes a whole number of milliseconds up to 600000, 0 included, and refuses anything else', () => {
+    expect(loadConfig({ ...production, SHUTDOWN_DRAIN_MS: '0' }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '5000' }).shutdownDrainMs).toBe(5000);
+    expect(refusal({ SHUTDOWN_DRAIN_MS: '3s' }).message).toBe(
+      'SHUTDOWN_DRAIN_MS must be a whole number from 0 to 600000 (got "3s").',
+    );
+    expect(refusal({ SHUTDOWN_DRAIN_MS: '600001' }).variable).toBe('SHUTDOWN_DRAIN_MS');
+  });
+});

@@ -24,9 +24,9 @@ export interface RunningServer {
    */
   drain(): void;
   /**
-   * Drains, then stops accepting, answers the parked waits with their current state, lets
-   * in-flight requests finish within the grace period, stops the notification worker and closes
-   * the database.
+   * Stops now, with no drain window (`stop` has one): /readyz answers 503, the listener closes,
+   * the parked waits answer their current state, in-flight requests finish within the grace
+   * period, the notification worker stops and the database closes. Idempotent.
    */
   close(): Promise<void>;
   /** On SIGTERM: drains for `drainMs` (SHUTDOWN_DRAIN_MS), then closes. Idempotent, like `close`. */

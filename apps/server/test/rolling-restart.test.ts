@@ -14,7 +14,7 @@ import {
 } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/index.ts';
 import { type CaddyProcess, startCaddy } from './support/caddy-process.ts';
 import { type CliProcess, startCli } from './support/cli-process.ts';
 
