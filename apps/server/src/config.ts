@@ -15,7 +15,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** SHUTDOWN_DRAIN_MS in production: three times a health check every second (deploy/Caddyfile). */
+/** SHUTDOWN_DRAIN_MS in production: three times a health check every second (deploy/sess-upstream.caddy). */
 const PRODUCTION_DRAIN_MS = 3_000;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
