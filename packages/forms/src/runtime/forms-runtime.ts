@@ -119,6 +119,11 @@ export interface FormsRuntime {
   keyRing(): Promise<SigningKeyRing>;
   /** Subscribes to the bus (idempotent); verbs call it before they park. */
   start(): Promise<void>;
+  /**
+   * Lets the `count` oldest waits of this process go now (`readSession` and `waitLink` with a
+   * wait): each returns its current view, still waiting, as at its deadline. Returns how many.
+   */
+  releaseOldestWaits(count: number): number;
   close(): Promise<void>;
 }
 
@@ -168,6 +173,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
       return keys.ring();
     },
     start,
+    releaseOldestWaits: (count) => waiters.releaseOldest(count),
     close: () => waiters.close(),
   };
 }
