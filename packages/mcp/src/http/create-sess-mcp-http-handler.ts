@@ -17,7 +17,8 @@ import { EDGE_STEPS } from './edge-steps.ts';
 import { isEventStream, toIncoming, untilStreamEnds } from './incoming.ts';
 import { createCallFrames, plainToolCall } from './plain-calls.ts';
 import { corsHeaders, createHostAllowlist, createOriginAllowlist, isOriginAllowed } from './preflight.ts';
-import { ALWAYS_HEADERS, jsonRpcError } from './responses.ts';
+import { busyResponse, mayPark, type RequestAdmission } from './request-admission.ts';
+import { ALWAYS_HEADERS, jsonRpcError, requestIdOf } from './responses.ts';
 import { createToolsListCache } from './tools-list-cache.ts';
 
 export type { AuthenticateRequest } from './edge-request.ts';
@@ -77,14 +78,21 @@ export interface SessMcpHttpHandler {
   /**
    * The web-standard face (Hono's `c.req.raw`, Workers, Deno). On @hono/node-server, pass the
    * underlying `incoming` message too: the body is then read straight from it, without a web
-   * stream in between, and the socket tells when the client goes away.
+   * stream in between, and the socket tells when the client goes away. A host that bounds
+   * requests in flight passes its `admission` of the request: a call that may park is moved
+   * under its bound on waits (503 `SESS_UNAVAILABLE`, `reason: busy`, when that is full).
    */
-  fetch(request: Request, info?: { clientAddress?: string; incoming?: IncomingMessage }): Promise<Response>;
+  fetch(
+    request: Request,
+    info?: { clientAddress?: string; incoming?: IncomingMessage; admission?: RequestAdmission },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** `Retry-After` of a call refused because the host's bound on waits is full. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
 const DEFAULT_PER_IP: RateLimit = { limit: 3000, windowMs: 60_000 };
 const DEFAULT_PER_PRINCIPAL: RateLimit = { limit: 600, windowMs: 60_000 };
 
@@ -94,6 +102,11 @@ const DEFAULT_PER_PRINCIPAL: RateLimit = { limit: 600, windowMs: 60_000 };
  */
 function servedOrigin(protocol: string, host: string): string {
   return new URL(`${protocol}//${host}`).origin;
+}
+
+/** The answer to a request whose client went away before its call started: nobody reads it, the log line does. */
+function clientGone(): Response {
+  return jsonRpcError(499, -32000, 'The client went away before the call started; nothing was run.');
 }
 
 function limiterOf(limit: RateLimit | false | undefined, fallback: RateLimit): RateLimiter | undefined {
@@ -163,7 +176,13 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * anything else through the SDK. Promise reactions rather than an async function: a parked
    * wait would keep its frame for up to 45 s.
    */
-  function dispatch({ incoming, deadline, principal, body }: EdgeRequest): Promise<Response> {
+  function dispatch({ incoming, deadline, admission, principal, body }: EdgeRequest): Promise<Response> {
+    // The client left while its request was checked and read: nothing is started for it.
+    if (deadline.expired) return Promise.resolve(clientGone());
+    if (admission && mayPark(body) && !admission.toWait()) {
+      logger?.info({ event: 'mcp.http.busy', reason: 'waits' }, 'no room for another wait');
+      return Promise.resolve(busyResponse(BUSY_RETRY_AFTER_SECONDS, requestIdOf(body)));
+    }
     const who = principal!;
     const binding: HandleBinding = {
       origin: servedOrigin(endpointProtocol, incoming.host!),
@@ -201,8 +220,8 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       );
   }
 
-  async function run(incoming: Incoming, deadline: Deadline): Promise<Response> {
-    const request: EdgeRequest = { incoming, deadline };
+  async function run(incoming: Incoming, deadline: Deadline, admission: RequestAdmission | undefined): Promise<Response> {
+    const request: EdgeRequest = { incoming, deadline, admission };
     for (const step of EDGE_STEPS) {
       const answered = await step(request, edge);
       if (answered) return answered;
@@ -231,7 +250,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * a client leaving also aborts the deadline signal, releasing a parked wait at once. Promise
    * reactions rather than an async function: a parked wait would keep its frame for up to 45 s.
    */
-  function serve(incoming: Incoming): Promise<Response> {
+  function serve(incoming: Incoming, admission: RequestAdmission | undefined): Promise<Response> {
     const deadline = new Deadline(timeoutMs);
     const origin = incoming.headers.get('origin');
     let finished = false;
@@ -257,7 +276,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       done();
       return response;
     }
-    return run(incoming, deadline).then(answer, (error: unknown) => {
+    return run(incoming, deadline, admission).then(answer, (error: unknown) => {
       done();
       logger?.error({ event: 'mcp.http.failed', err: error }, 'mcp request failed');
       return answer(jsonRpcError(500, -32603, 'Internal server error'));
@@ -266,7 +285,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
 
   return {
     fetch(request, info) {
-      return serve(toIncoming(request, info));
+      return serve(toIncoming(request, info), info?.admission);
     },
 
     async close() {
