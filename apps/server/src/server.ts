@@ -1,10 +1,14 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createLogger, type Logger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
 import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
 import { buildApp, createEgressFor } from './app.ts';
+import { type Capacity, deriveCapacity, describeOpenFiles, readOpenFileLimit } from './capacity.ts';
 import { type Config, embeddedDatabaseDir } from './config.ts';
+import { Admission } from './http/admission.ts';
+import { ConnectionCap } from './http/connection-cap.ts';
 import { resolveSecret } from './secret.ts';
 
 /** Pending-connection queue: a storm of reconnecting parked waits overflowed Node's default 511 (the kernel caps it at somaxconn). */
@@ -16,6 +20,12 @@ export interface RunningServer {
   config: Config;
   database: Database;
   logger: Logger;
+  /** The open-file limit and the bounds derived from it (connections, requests in flight per class). */
+  capacity: Capacity;
+  /** Requests in flight per class, against their bounds. */
+  admission: Admission;
+  /** Open connections against the cap; undefined when there is no cap (see `capacity.connections`). */
+  connections: ConnectionCap | undefined;
   /** Stops accepting, lets in-flight requests finish within the grace period, stops the notification worker, closes the database. */
   close(): Promise<void>;
 }
@@ -53,7 +63,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // One egress for the app (client metadata documents) and the worker (pushes): one policy,
   // shared connections; closed after the worker has finished its sends.
   const egress = createEgressFor(config);
+  // Bounds from the open-file limit and the pool (issue 33): connections below the limit, requests in flight per class.
+  const capacity = deriveCapacity(config, readOpenFileLimit());
+  const connections = capacity.connections ? new ConnectionCap(capacity.connections, logger, capacity.reserve) : undefined;
+  const admission = new Admission(capacity.admission, connections && ((incoming) => connections.isPastCap(incoming)));
+  logger.info(
+    {
+      event: 'server.capacity',
+      openFiles: describeOpenFiles(capacity.openFiles),
+      connections: capacity.connections ?? 'no cap',
+      inFlight: capacity.admission,
+    },
+    'capacity',
+  );
   const app = buildApp({
+    admission,
+    ...(connections ? { connections } : {}),
     egress,
     config,
     database,
@@ -64,6 +89,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   options.extend?.(app);
   const server = createAdaptorServer({ fetch: app.fetch });
+  // Created by node:http (no http2 options given), so a node:http Server.
+  connections?.attach(server as Server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
@@ -115,5 +142,5 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     })();
     return closing;
   };
-  return { url, config, database, logger, close };
+  return { url, config, database, logger, capacity, admission, connections, close };
 }

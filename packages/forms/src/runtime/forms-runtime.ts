@@ -124,6 +124,8 @@ export interface FormsRuntime {
    * wait): each returns its current view, still waiting, as at its deadline. Returns how many.
    */
   releaseOldestWaits(count: number): number;
+  /** How many waits of this process are in progress (parked, or reading between wakes). */
+  waitsInProgress(): number;
   close(): Promise<void>;
 }
 
@@ -174,6 +176,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
     },
     start,
     releaseOldestWaits: (count) => waiters.releaseOldest(count),
+    waitsInProgress: () => waiters.size,
     close: () => waiters.close(),
   };
 }
