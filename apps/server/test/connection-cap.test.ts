@@ -98,7 +98,12 @@ describe('near the connection cap (SESS_MAX_CONNECTIONS=40: the cap 40, waits le
     const waits: Array<Promise<RawResponse>> = [];
     for (let i = 0; i < 20; i++) {
       const wait = requestOnOwnConnection(`${base}/v1/sessions/${session.sessionId}?wait_ms=45000`, { headers });
-      waits.push(wait.then((response) => (settled.push(i), response)));
+      waits.push(
+        wait.then((response) => {
+          settled.push(i);
+          return response;
+        }),
+      );
       await expect.poll(() => server.connections!.parkedWaits).toBe(i + 1);
     }
     await openIdle(sess, 11, 31);
