@@ -102,7 +102,9 @@ export class AdmissionTicket implements RequestAdmission {
 
   toWait(): boolean {
     const held = this.#held;
-    if (held === undefined || held === 'waits') return held !== undefined;
+    if (held === 'waits') return true;
+    // Given back already: the request has ended.
+    if (held === undefined) return false;
     if (!this.#admission.enter('waits')) return false;
     this.#admission.leave(held);
     this.#held = 'waits';
@@ -129,7 +131,7 @@ function afterNextPoll(): Promise<void> {
 export function clientGone(incoming: IncomingMessage | undefined): boolean {
   if (!incoming) return false;
   const socket = incoming.socket;
-  return incoming.destroyed || !socket || socket.destroyed || socket.readableEnded;
+  return !socket || socket.destroyed || socket.readableEnded;
 }
 
 /** What a request whose client left before it started is answered: nobody reads it; the log line says 499. */
