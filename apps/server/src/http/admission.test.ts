@@ -56,19 +56,21 @@ describe('Admission', () => {
     for (let i = 0; i < 1000; i++) expect(admission.admit('waits', undefined)).toBeDefined();
   });
 
-  it('a call that turns out to wait moves to the waits bound, or stays put when that is full', () => {
-    const admission = new Admission(limits({ waits: 1 }));
-    const call = admission.admit('mcp', undefined)!;
-    expect(call.toWait()).toBe(true);
-    expect(call.toWait()).toBe(true);
+  it('an MCP request takes its place once read: a wait among waits, any other call among calls; one place per ticket', () => {
+    const admission = new Admission(limits({ waits: 1, mcp: 1 }));
+    const wait = admission.ticket();
+    expect(wait.admit('wait')).toBe(true);
+    expect(wait.admit('call')).toBe(false);
     expect([admission.inFlight('mcp'), admission.inFlight('waits')]).toEqual([0, 1]);
-    const another = admission.admit('mcp', undefined)!;
-    expect(another.toWait()).toBe(false);
-    expect([admission.inFlight('mcp'), admission.inFlight('waits')]).toEqual([1, 1]);
-    call.release();
-    another.release();
+    const secondWait = admission.ticket();
+    expect(secondWait.admit('wait')).toBe(false);
+    // A full bound on waits leaves tool calls their places.
+    expect(secondWait.admit('call')).toBe(true);
+    expect(admission.ticket().admit('call')).toBe(false);
+    wait.release();
+    secondWait.release();
+    secondWait.release();
     expect([admission.inFlight('mcp'), admission.inFlight('waits')]).toEqual([0, 0]);
-    expect(call.toWait()).toBe(false);
   });
 
   it('a request on a connection past the cap is refused whatever its class', () => {

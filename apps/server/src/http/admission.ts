@@ -83,32 +83,43 @@ export class Admission {
     return this.#inFlight[admissionClass];
   }
 
+  /** Whether a request came on a connection opened past the connection cap: then only health is served. */
+  isPastCap(incoming: IncomingMessage | undefined): boolean {
+    return incoming !== undefined && this.#pastCap(incoming);
+  }
+
+  /** A request's place, none taken yet (the MCP edge takes it once it has read what the call is). */
+  ticket(): AdmissionTicket {
+    return new AdmissionTicket(this);
+  }
+
   /** Takes a place for a request, or says why not: its class is full, or its connection is past the cap. */
   admit(admissionClass: AdmissionClass, incoming: IncomingMessage | undefined): AdmissionTicket | undefined {
-    if (incoming && this.#pastCap(incoming)) return undefined;
-    return this.enter(admissionClass) ? new AdmissionTicket(this, admissionClass) : undefined;
+    if (this.isPastCap(incoming)) return undefined;
+    const ticket = this.ticket();
+    return ticket.enter(admissionClass) ? ticket : undefined;
   }
 }
 
-/** One request's place: given back once when it ends, moved under `waits` when it turns out to park. */
+/** One request's place under one class, given back once when it ends. */
 export class AdmissionTicket implements RequestAdmission {
   readonly #admission: Admission;
   #held: AdmissionClass | undefined;
 
-  constructor(admission: Admission, held: AdmissionClass) {
+  constructor(admission: Admission) {
     this.#admission = admission;
-    this.#held = held;
   }
 
-  toWait(): boolean {
-    const held = this.#held;
-    if (held === 'waits') return true;
-    // Given back already: the request has ended.
-    if (held === undefined) return false;
-    if (!this.#admission.enter('waits')) return false;
-    this.#admission.leave(held);
-    this.#held = 'waits';
+  /** Takes a place under `admissionClass` (a ticket holds at most one); false when it is full. */
+  enter(admissionClass: AdmissionClass): boolean {
+    if (this.#held !== undefined || !this.#admission.enter(admissionClass)) return false;
+    this.#held = admissionClass;
     return true;
+  }
+
+  /** For the MCP edge: a call that may park is a wait, any other a tool call. */
+  admit(kind: 'call' | 'wait'): boolean {
+    return this.enter(kind === 'wait' ? 'waits' : 'mcp');
   }
 
   release(): void {
@@ -137,6 +148,11 @@ export function clientGone(incoming: IncomingMessage | undefined): boolean {
 /** What a request whose client left before it started is answered: nobody reads it; the log line says 499. */
 function clientGoneResponse(): Response {
   return new Response(null, { status: 499 });
+}
+
+/** Runs `run` after the next poll, unless the request's client has left by then (499, nothing run). */
+export function whileClientStays<T>(incoming: IncomingMessage | undefined, run: () => Promise<T>): Promise<T | Response> {
+  return afterNextPoll().then((): T | Response | Promise<T> => (clientGone(incoming) ? clientGoneResponse() : run()));
 }
 
 /** The underlying Node message of a request on @hono/node-server (absent in app.request tests). */
@@ -198,9 +214,7 @@ export function runAdmitted<T>(
   incoming: IncomingMessage | undefined,
   run: () => Promise<T>,
 ): Promise<T | Response> {
-  const started: Promise<T | Response> = CHANGES[admissionClass]
-    ? afterNextPoll().then((): T | Response | Promise<T> => (clientGone(incoming) ? clientGoneResponse() : run()))
-    : run();
+  const started: Promise<T | Response> = CHANGES[admissionClass] ? whileClientStays(incoming, run) : run();
   return started.then(
     (result) => {
       ticket.release();

@@ -8,7 +8,7 @@ import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess
 import { createSessMcpHttpHandler, type SessMcpHttpHandler } from '@sess/stdio/http';
 import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
-import { type Admission, busyAnswer, classifyRequest, nodeIncoming, runAdmitted } from '../http/admission.ts';
+import { type Admission, busyAnswer, nodeIncoming, whileClientStays } from '../http/admission.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import type { ClientAddress } from '../http/client-address.ts';
 import { serveAheadOfMiddleware } from '../http/direct-route.ts';
@@ -97,18 +97,17 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
     return handler.fetch(request, incoming ? { clientAddress, incoming } : { clientAddress });
   };
-  /** A tool call under the `mcp` bound (the edge moves one that parks under `waits`), or 503 at once. */
+  /**
+   * Past the connection cap, 503 at once; else, once it is clear the client is still there, the
+   * edge, which takes the request's place among calls or waits when it has read which it is.
+   */
   const serveAdmitted = (request: Request, env: unknown): Promise<Response> => {
     const incoming = nodeIncoming(env);
-    const admissionClass = classifyRequest(request.method, '/mcp', () => undefined) ?? 'mcp';
-    const ticket = deps.admission.admit(admissionClass, incoming);
-    if (!ticket) return Promise.resolve(busyAnswer(admissionClass, '/mcp', undefined));
-    return runAdmitted(ticket, admissionClass, incoming, () =>
-      handler.fetch(request, {
-        clientAddress: deps.clientAddress({ env }),
-        admission: ticket,
-        ...(incoming ? { incoming } : {}),
-      }),
+    if (deps.admission.isPastCap(incoming)) return Promise.resolve(busyAnswer('mcp', '/mcp', undefined));
+    const admission = deps.admission.ticket();
+    const clientAddress = deps.clientAddress({ env });
+    return whileClientStays(incoming, () =>
+      handler.fetch(request, incoming ? { clientAddress, incoming, admission } : { clientAddress, admission }),
     );
   };
   // Through the app's chain: HEAD, and the link host (refused there, before this route).

@@ -79,8 +79,9 @@ export interface SessMcpHttpHandler {
    * The web-standard face (Hono's `c.req.raw`, Workers, Deno). On @hono/node-server, pass the
    * underlying `incoming` message too: the body is then read straight from it, without a web
    * stream in between, and the socket tells when the client goes away. A host that bounds
-   * requests in flight passes its `admission` of the request: a call that may park is moved
-   * under its bound on waits (503 `SESS_UNAVAILABLE`, `reason: busy`, when that is full).
+   * requests in flight passes its `admission` of the request: once read, a call takes a place
+   * among the host's calls, or its waits when it may park (503 `SESS_UNAVAILABLE`, `reason:
+   * busy`, when that bound is full), and gives it back when its answer is ready.
    */
   fetch(
     request: Request,
@@ -179,8 +180,9 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
   function dispatch({ incoming, deadline, admission, principal, body }: EdgeRequest): Promise<Response> {
     // The client left while its request was checked and read: nothing is started for it.
     if (deadline.expired) return Promise.resolve(clientGone());
-    if (admission && mayPark(body) && !admission.toWait()) {
-      logger?.info({ event: 'mcp.http.busy', reason: 'waits' }, 'no room for another wait');
+    const kind = mayPark(body) ? 'wait' : 'call';
+    if (admission && !admission.admit(kind)) {
+      logger?.debug({ event: 'mcp.http.busy', kind }, 'no room for another request of its kind');
       return Promise.resolve(busyResponse(BUSY_RETRY_AFTER_SECONDS, requestIdOf(body)));
     }
     const who = principal!;
@@ -266,6 +268,8 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       stopWatching();
     }
     function answer(answered: Response): Response {
+      // The call has run (an event stream's result is in it already): its place is free.
+      admission?.release();
       const response = decorate(answered, origin);
       // Content type first: on @hono/node-server, touching `.body` turns its lightweight Response
       // into a full one, and a JSON answer would lose the direct write to the socket.

@@ -3,13 +3,16 @@ import { ALWAYS_HEADERS, type JsonRpcId, jsonRpcError } from './responses.ts';
 
 /**
  * The host's admission of one request: apps/server bounds the requests in flight per class and
- * answers at once beyond a bound. The edge tells it when a call turns out to be a wait: a
- * `sess_response` that may park holds no database connection while parked (for up to 45 s), so
- * it counts under the host's bound on waits, not under its bound on calls.
+ * answers at once beyond a bound. The edge asks for a place once it has read what the request
+ * is, before anything runs: a `sess_response` that may park holds no database connection while
+ * parked (for up to 45 s), so it takes a place among the host's waits, every other call one
+ * among its calls. A storm of reconnecting waits is thus never refused for want of call places.
  */
 export interface RequestAdmission {
-  /** Moves the request under the host's bound on waits; false when that bound is full. */
-  toWait(): boolean;
+  /** Takes the request's place; false when that bound is full (the edge answers 503). */
+  admit(kind: 'call' | 'wait'): boolean;
+  /** Gives the place back (the edge calls it once, when the request's answer is ready). */
+  release(): void;
 }
 
 /** A tools/call of sess_response that may park: any `wait_ms` but 0 (without one it waits longest). */
