@@ -105,11 +105,6 @@ function servedOrigin(protocol: string, host: string): string {
   return new URL(`${protocol}//${host}`).origin;
 }
 
-/** The answer to a request whose client went away before its call started: nobody reads it, the log line does. */
-function clientGone(): Response {
-  return jsonRpcError(499, -32000, 'The client went away before the call started; nothing was run.');
-}
-
 function limiterOf(limit: RateLimit | false | undefined, fallback: RateLimit): RateLimiter | undefined {
   return limit === false ? undefined : createRateLimiter(limit ?? fallback);
 }
@@ -178,8 +173,6 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * wait would keep its frame for up to 45 s.
    */
   function dispatch({ incoming, deadline, admission, principal, body }: EdgeRequest): Promise<Response> {
-    // The client left while its request was checked and read: nothing is started for it.
-    if (deadline.expired) return Promise.resolve(clientGone());
     const kind = mayPark(body) ? 'wait' : 'call';
     if (admission && !admission.admit(kind)) {
       logger?.debug({ event: 'mcp.http.busy', kind }, 'no room for another request of its kind');
