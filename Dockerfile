@@ -17,6 +17,8 @@ RUN find packages -type f ! -name package.json -delete \
  && npm ci --omit=dev --no-audit --no-fund
 
 # 3. Runtime: the bundle, migrations and production node_modules; non-root, health-checked.
+# The open-file limit is the container's (docker run --ulimit nofile=65536:65536, or Compose's
+# ulimits): Sess keeps its connections below it and prints what it allows at start.
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8787 SESS_DATA_DIR=/data
 WORKDIR /app

@@ -91,11 +91,15 @@ class Marks {
 function instrumentHub(runtime: FormsRuntime, marks: Marks): void {
   const hub = runtime.waiters;
   const park = hub.park.bind(hub);
-  hub.park = (sessionId, wake) =>
-    park(sessionId, () => {
+  hub.park = (sessionId, waiter) => {
+    // Marked on the waiter itself: the hub finds it again by identity when it unparks.
+    const wake = waiter.wake.bind(waiter);
+    waiter.wake = () => {
       marks.mark(sessionId, 'wake');
       wake();
-    });
+    };
+    park(sessionId, waiter);
+  };
 }
 
 function instrumentBackend(backend: SessBackend, marks: Marks): SessBackend {

@@ -10,9 +10,12 @@ import { createJwksRoute, createV1Routes } from '@sess/v1-api';
 import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
+import { deriveCapacity } from './capacity.ts';
 import type { Config } from './config.ts';
+import { Admission, admitRequests } from './http/admission.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { createClientAddress } from './http/client-address.ts';
+import type { ConnectionCap } from './http/connection-cap.ts';
 import { onError, onNotFound } from './http/errors.ts';
 import { limitBodies } from './http/limit-bodies.ts';
 import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
@@ -44,6 +47,10 @@ export interface AppDeps {
   stopping?: () => boolean;
   /** Receives how to count the waits parked in this process (the server reports them when it stops). */
   onParkedWaits?: (count: () => number) => void;
+  /** The bounds on requests in flight (the server derives them from the open-file limit); from the config alone when absent. */
+  admission?: Admission;
+  /** The server's connection cap, told where parked waits are let go. */
+  connections?: ConnectionCap;
 }
 
 /**
@@ -62,6 +69,9 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   // SESS_LINK_URL's Host (when it is not PUBLIC_URL's) serves the answer pages and nothing else.
   const linkOrigins = createLinkOrigins(deps.config);
   app.use(linkHostOnly(deps.config, linkOrigins));
+  // Every request but health counts under its class, or is refused at once (/mcp counts in mountMcp).
+  const admission = deps.admission ?? new Admission(deriveCapacity(deps.config, undefined).admission);
+  app.use(admitRequests(admission));
   const egress = deps.egress ?? createEgressFor(deps.config, deps.onClose);
 
   app.get(STYLESHEET_PATH, (c) => {
@@ -143,6 +153,10 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     });
   if (!deps.forms) deps.onClose?.(() => forms.close());
   deps.onParkedWaits?.(() => forms.waiters.size);
+  deps.connections?.releaseWaitsOf({
+    releaseOldest: (count) => forms.releaseOldestWaits(count),
+    inProgress: () => forms.waitsInProgress(),
+  });
   app.route('/', createPageRoutes({ runtime: forms, secret: deps.secret, secureCookieFor: linkOrigins.secureCookieFor }));
   // The /v1 API (API keys; /mcp takes them too) and the receipt keys: /v1/*, /.well-known/jwks.json.
   const db = deps.database.db;
@@ -178,6 +192,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     apiKeys,
     onClose: deps.onClose,
     notices,
+    admission,
   });
   // The person's review of interactions no tool can move on: /account/interactions.
   mountReviewRoutes(app, { db, runtime: forms, secret: deps.secret, now: deps.now });

@@ -89,6 +89,7 @@ async function serve(): Promise<void> {
       driver: server.database.driver,
       firstAccountToken,
       lanAddresses: lanAddresses(networkInterfaces()),
+      capacity: server.capacity,
     }),
   );
   if (stopRequested) stop(stopRequested);

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { isLoopbackHostname } from '@sess/core';
 import { z } from 'zod';
+import type { AdmissionClass } from './http/admission.ts';
 import { trustedProxiesProblem } from './http/client-address.ts';
 
 /** A configuration value that cannot be used; the CLI prints it on one line and exits 2. */
@@ -155,6 +156,15 @@ const EnvSchema = z.object({
         });
     })
     .optional(),
+  // Admission (issue 33): requests in flight per class beyond which Sess answers 503 at once (0 = no
+  // bound), and the connection cap; unset, each is derived at start from DB_POOL_MAX and the
+  // open-file limit (see capacity.ts).
+  SESS_ADMIT_MCP: integer(0, 1_000_000).optional(),
+  SESS_ADMIT_WAITS: integer(0, 10_000_000).optional(),
+  SESS_ADMIT_WRITES: integer(0, 1_000_000).optional(),
+  SESS_ADMIT_ANSWERS: integer(0, 1_000_000).optional(),
+  SESS_ADMIT_PAGES: integer(0, 1_000_000).optional(),
+  SESS_MAX_CONNECTIONS: integer(16, 10_000_000).optional(),
   // Notifications (Web Push, and e-mail when SMTP_URL is set): on unless turned off.
   SESS_NOTIFICATIONS: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
   // The VAPID subject push services may contact the operator at: a mailto: or https: address.
@@ -231,6 +241,10 @@ export interface Config {
   trustedProxies: string[];
   /** Web Push and e-mail notifications (`SESS_NOTIFICATIONS`, `SESS_VAPID_SUBJECT`, `SMTP_URL`, `SMTP_FROM`); null when off. */
   notifications: NotificationsConfig | null;
+  /** `SESS_ADMIT_*`: requests in flight per class (0 = no bound); a class left out is derived at start (capacity.ts). */
+  admission: Partial<Record<AdmissionClass, number>>;
+  /** `SESS_MAX_CONNECTIONS`: open connections before new ones are refused; undefined = derived from the open-file limit. */
+  maxConnections: number | undefined;
 }
 
 // Values of these variables are never echoed back in an error (they can hold credentials).
@@ -292,6 +306,18 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     },
     trustedProxies: e.SESS_TRUSTED_PROXIES ?? [],
     notifications: loadNotifications(e, publicUrl),
+    admission: Object.fromEntries(
+      (
+        [
+          ['mcp', e.SESS_ADMIT_MCP],
+          ['waits', e.SESS_ADMIT_WAITS],
+          ['writes', e.SESS_ADMIT_WRITES],
+          ['answers', e.SESS_ADMIT_ANSWERS],
+          ['pages', e.SESS_ADMIT_PAGES],
+        ] as const
+      ).filter(([, limit]) => limit !== undefined),
+    ),
+    maxConnections: e.SESS_MAX_CONNECTIONS,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
@@ -5,7 +6,10 @@ import { createLogger, type Logger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
 import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
 import { buildApp, createEgressFor } from './app.ts';
+import { type Capacity, deriveCapacity, describeOpenFiles, readOpenFileLimit } from './capacity.ts';
 import { type Config, embeddedDatabaseDir } from './config.ts';
+import { Admission } from './http/admission.ts';
+import { ConnectionCap } from './http/connection-cap.ts';
 import { resolveSecret } from './secret.ts';
 
 /** Pending-connection queue: a storm of reconnecting parked waits overflowed Node's default 511 (the kernel caps it at somaxconn). */
@@ -17,6 +21,12 @@ export interface RunningServer {
   config: Config;
   database: Database;
   logger: Logger;
+  /** The open-file limit and the bounds derived from it (connections, requests in flight per class). */
+  capacity: Capacity;
+  /** Requests in flight per class, against their bounds. */
+  admission: Admission;
+  /** Open connections against the cap; undefined when there is no cap (see `capacity.connections`). */
+  connections: ConnectionCap | undefined;
   /**
    * Starts draining for a stop: /readyz answers 503 (a proxy's health check takes this replica
    * out of rotation) and every response closes its connection (a proxy reuses none), while
@@ -70,7 +80,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const egress = createEgressFor(config);
   let draining = false;
   let parkedWaits = () => 0;
+  // Bounds from the open-file limit and the pool (issue 33): connections below the limit, requests in flight per class.
+  const capacity = deriveCapacity(config, readOpenFileLimit());
+  const connections = capacity.connections ? new ConnectionCap(capacity.connections, logger, capacity.reserve) : undefined;
+  const admission = new Admission(capacity.admission, connections && ((incoming) => connections.isPastCap(incoming)));
+  logger.info(
+    {
+      event: 'server.capacity',
+      openFiles: describeOpenFiles(capacity.openFiles),
+      connections: capacity.connections ?? 'no cap',
+      inFlight: capacity.admission,
+    },
+    'capacity',
+  );
   const app = buildApp({
+    admission,
+    ...(connections ? { connections } : {}),
     egress,
     config,
     database,
@@ -88,6 +113,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   server.prependListener('request', (_request, response) => {
     if (draining) response.setHeader('Connection', 'close');
   });
+  // Created by node:http (no http2 options given), so a node:http Server.
+  connections?.attach(server as Server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
@@ -154,5 +181,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     })();
     return stopping;
   };
-  return { url, config, database, logger, drain, close, stop, parkedWaits: () => parkedWaits() };
+  return {
+    url,
+    config,
+    database,
+    logger,
+    capacity,
+    admission,
+    connections,
+    drain,
+    close,
+    stop,
+    parkedWaits: () => parkedWaits(),
+  };
 }

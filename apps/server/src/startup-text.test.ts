@@ -1,5 +1,6 @@
 import type { NetworkInterfaceInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { deriveCapacity } from './capacity.ts';
 import { loadConfig } from './config.ts';
 import { lanAddresses } from './lan-address.ts';
 import { buildStartupText, type StartupFacts } from './startup-text.ts';
@@ -24,6 +25,12 @@ describe('buildStartupText', () => {
       'Other clients: http://localhost:8787/',
     ]);
     expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it('says the open-file limit and what it allows after how to connect, when it is known', () => {
+    const capacity = deriveCapacity(loadConfig({}), { soft: 20_000, hard: 20_000 });
+    const text = buildStartupText(facts({}, { lanAddresses: [], capacity }));
+    expect(lines(text).at(-1)).toBe('Open files: 20000 (up to 19733 connections, 15787 parked waits)');
   });
 
   it('leaves out the first-account lines once someone has an account', () => {

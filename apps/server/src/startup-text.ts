@@ -1,4 +1,5 @@
 import { isLoopbackHostname } from '@sess/core';
+import { type Capacity, describeCapacity } from './capacity.ts';
 import type { Config } from './config.ts';
 import { isPrivateIpv4 } from './lan-address.ts';
 
@@ -12,6 +13,8 @@ export interface StartupFacts {
   firstAccountToken?: string | null | undefined;
   /** This machine's LAN IPv4 addresses (`lanAddresses`). */
   lanAddresses: readonly string[];
+  /** The open-file limit and what it allows (said on its own line when known to the caller). */
+  capacity?: Capacity | undefined;
 }
 
 /** HOST values that listen on every network. */
@@ -58,7 +61,8 @@ export function phoneHint(facts: StartupFacts): string | undefined {
  * What `sess serve` prints on stderr once it listens. The line prefixes are relied on (the
  * first-run test reads them): "Sess is running at", "MCP URL:", "Answer links:" (only when
  * SESS_LINK_URL differs), "No accounts yet." with the sign-up link on the next line,
- * "Connect Claude Code:", "Other clients:", then a hint for phones when one applies.
+ * "Connect Claude Code:", "Other clients:", "Open files:" (the limit and the connections and
+ * parked waits it allows), then a hint for phones when one applies.
  */
 export function buildStartupText(facts: StartupFacts): string {
   const { publicUrl, linkUrl } = facts.config;
@@ -78,6 +82,7 @@ export function buildStartupText(facts: StartupFacts): string {
     `Connect Claude Code: claude mcp add --transport http sess ${mcpUrl} && claude mcp login sess`,
     `Other clients: ${publicUrl}/`,
   );
+  if (facts.capacity) lines.push(`Open files: ${describeCapacity(facts.capacity)}`);
   const hint = phoneHint(facts);
   if (hint) lines.push(hint);
   return `${lines.join('\n')}\n`;

@@ -79,6 +79,17 @@ describe.runIf(testDriver() === 'pglite')('sess doctor (child process)', () => {
     expect(result.stdout + result.stderr).not.toContain('hunter2');
   });
 
+  it('reports the open-file limit and what it allows; under ulimit -n 512 it warns, and says how to raise it', async () => {
+    const roomy = await runCli(['doctor'], env, '', { openFiles: 4096 });
+    expect(roomy.stdout).toMatch(/^ok +open files +4096 \(up to 3829 connections, 3065 parked waits\)$/m);
+    const low = await runCli(['doctor'], env, '', { openFiles: 512 });
+    expect(low.stdout).toMatch(
+      /^warn +open files +512 \(up to 373 connections, 299 parked waits\): fewer than 1000 agents and answer pages can wait at once\. To hold more, raise it \(LimitNOFILE=/m,
+    );
+    // A warning, not a failure: Sess still runs, with fewer waits.
+    expect(low.code).toBe(0);
+  });
+
   it('a configuration that cannot be loaded fails the configuration check', async () => {
     const result = await runCli(['doctor'], { PORT: 'eighty' });
     expect(result.code).toBe(1);

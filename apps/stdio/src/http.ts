@@ -17,6 +17,7 @@ import {
   createSessMcpHttpHandler as createEdge,
   type SessMcpHttpHandlerOptions as EdgeOptions,
   type RateLimit,
+  type RequestAdmission,
   type SessMcpHttpHandler,
 } from '@sess/mcp';
 
@@ -34,7 +35,7 @@ export type {
 } from '@sess/interactions';
 export { createHttpBackend, createHttpReceipts, type HttpBackendOptions, type HttpReceiptsOptions } from '@sess/interactions';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '@sess/mcp';
-export type { AuthenticateRequest, RateLimit, SessMcpHttpHandler };
+export type { AuthenticateRequest, RateLimit, RequestAdmission, SessMcpHttpHandler };
 
 /**
  * Where the handler logs: fixed dotted event names and codes, object first (a pino logger is

@@ -11,6 +11,7 @@ import {
 import {
   createTestDatabase,
   createTestFormsRuntime,
+  createTestLogger,
   createTestSession,
   createWorkspace,
   sampleSurface,
@@ -20,6 +21,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { key } from '../src/test-helpers.ts';
+import { WaiterHub, waitForChange } from '../src/waits/waiter-hub.ts';
 
 const onPostgres = testDriver() === 'postgres';
 
@@ -139,6 +141,62 @@ describe('waitLink (the answer page)', () => {
     expect(await waitLink(runtime, s.token, { revision: 1, state: 'answered', waitMs: 30_000 })).toMatchObject({ state: 'open' });
     expect(await waitLink(runtime, s.token, { revision: 1, waitMs: 100 })).toMatchObject({ state: 'open' });
     expect(runtime.waiters.size).toBe(0);
+  });
+});
+
+describe('letting the oldest waits go (a process near its connection limit)', () => {
+  it('releases the oldest first: they return still waiting, the younger stay parked and still get their answer', async () => {
+    const [first, second, third] = await Promise.all([1, 2, 3].map(() => createTestSession(runtime, ctx.workspaceId)));
+    const settled: string[] = [];
+    const waitFor = (name: string, wait: Promise<{ state: string }>) =>
+      wait.then((view) => {
+        settled.push(name);
+        return view;
+      });
+    // Parked one after the other, so their age order is known.
+    const oldest = waitFor('first', readSession({ ctx, sessionId: first!.sessionId, waitMs: 30_000 }));
+    await parked(1);
+    const page = waitFor('second', waitLink(runtime, second!.token, { revision: 1, waitMs: 30_000 }));
+    await parked(2);
+    const youngest = waitFor('third', readSession({ ctx, sessionId: third!.sessionId, waitMs: 30_000 }));
+    await parked(3);
+
+    expect(runtime.releaseOldestWaits(2)).toBe(2);
+    expect((await oldest).state).toBe('waiting');
+    expect((await page).state).toBe('open');
+    expect([...settled].sort()).toEqual(['first', 'second']);
+    expect(runtime.waiters.size).toBe(1);
+
+    const eventId = await answer(third!.token);
+    expect(await youngest).toMatchObject({ state: 'answered', response: { eventId } });
+    expect(settled.at(-1)).toBe('third');
+    expect(runtime.releaseOldestWaits(5)).toBe(0);
+  });
+
+  it('a wait let go while its read is under way returns that read’s value when it lands, without parking', async () => {
+    const hub = new WaiterHub(database.bus, createTestLogger());
+    let land: (value: string) => void = () => {};
+    let reads = 0;
+    const waiting = waitForChange(hub, {
+      sessionId: 'ses_release_during_read',
+      read: () => {
+        reads++;
+        return new Promise<string>((resolve) => {
+          land = resolve;
+        });
+      },
+      isDone: () => false,
+      nextTimeChange: () => null,
+      waitMs: 30_000,
+      now,
+    });
+    expect(hub.size).toBe(1);
+    expect(hub.releaseOldest(1)).toBe(1);
+    land('still waiting');
+    expect(await waiting).toBe('still waiting');
+    expect(reads).toBe(1);
+    expect(hub.size).toBe(0);
+    await hub.close();
   });
 });
 

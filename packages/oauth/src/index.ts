@@ -10,8 +10,9 @@ export { disconnectConnectedApp } from './grants/disconnect-connected-app.ts';
 export { type ConnectedApp, connectedAppKey, listConnectedApps } from './grants/list-connected-apps.ts';
 export { revokeGrant } from './grants/revoke-grant.ts';
 // The authorization server's routes (mounted at `/` by apps/server).
-export { createOAuthRoutes } from './http/create-oauth-routes.ts';
+export { answersOAuthErrors, createOAuthRoutes } from './http/create-oauth-routes.ts';
 export type { OAuthEnv, OAuthRoutesDeps } from './http/deps.ts';
+export { temporarilyUnavailableJson } from './http/respond.ts';
 export { createOAuthSweeper, type PruneReport, pruneOAuthRecords } from './maintenance/prune-oauth-records.ts';
 // Fixed choices and URLs.
 export {

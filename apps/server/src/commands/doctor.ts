@@ -4,6 +4,15 @@ import { createLogger } from '@sess/core';
 import { type Database, isMigrated, MIGRATIONS_FOLDER, openDatabase } from '@sess/db';
 import { loadSigningKeyRing } from '@sess/forms';
 import { JWKS_PATH } from '@sess/v1-api';
+import {
+  deriveCapacity,
+  describeCapacity,
+  describeOpenFiles,
+  FEW_WAITS,
+  headroomOf,
+  type OpenFileLimit,
+  readOpenFileLimit,
+} from '../capacity.ts';
 import { type Config, ConfigError, embeddedDatabaseDir, loadConfig } from '../config.ts';
 import { resolveSecret } from '../secret.ts';
 import { type CommandIo, exitWith, parseArgs, processIo, UsageError } from './args.ts';
@@ -16,7 +25,7 @@ import { type CommandIo, exitWith, parseArgs, processIo, UsageError } from './ar
  */
 
 type Status = 'ok' | 'warn' | 'FAIL';
-interface Check {
+export interface Check {
   status: Status;
   name: string;
   detail: string;
@@ -61,6 +70,48 @@ async function probe(url: string): Promise<{ response: Response } | { failure: s
       return { failure: `no answer within ${PROBE_TIMEOUT_MS / 1000} s`, refused: false };
     return { failure: code ?? (error as Error).message, refused: code === 'ECONNREFUSED' };
   }
+}
+
+const RAISE_IT = 'raise it (LimitNOFILE= in the systemd unit, ulimits: nofile: in Docker Compose, ulimit -n in a shell)';
+
+/**
+ * The open-file limit of this environment (a `sess serve` started the same way gets the same):
+ * whether it holds the parked waits it must, with headroom for pages and health beside them and
+ * the files the process keeps for itself.
+ */
+export function checkOpenFiles(config: Config, openFiles: OpenFileLimit | undefined): Check {
+  const capacity = deriveCapacity(config, openFiles);
+  const limit = openFiles?.soft;
+  if (limit === undefined || !Number.isFinite(limit) || !capacity.connections) {
+    const detail = `${describeOpenFiles(openFiles)} here, so Sess sets no connection cap of its own: set SESS_MAX_CONNECTIONS below the limit the service gets`;
+    return { status: limit === undefined ? 'warn' : 'ok', name: 'open files', detail };
+  }
+  const { hard } = capacity.connections;
+  const waits = capacity.admission.waits;
+  const headroom = headroomOf(hard);
+  if (config.maxConnections !== undefined && config.maxConnections + capacity.reserve > limit) {
+    return {
+      status: 'warn',
+      name: 'open files',
+      detail: `SESS_MAX_CONNECTIONS=${config.maxConnections} and the ${capacity.reserve} files Sess keeps for itself need ${config.maxConnections + capacity.reserve}, but the limit is ${limit}: at the limit new connections are reset. Lower SESS_MAX_CONNECTIONS or ${RAISE_IT}.`,
+    };
+  }
+  const needed = waits + 2 * headroom + capacity.reserve;
+  if (config.admission.waits !== undefined && waits > 0 && needed > limit) {
+    return {
+      status: 'warn',
+      name: 'open files',
+      detail: `SESS_ADMIT_WAITS=${waits} parked waits, with headroom for pages and health (${2 * headroom}) and the ${capacity.reserve} files Sess keeps, need ${needed}; the limit is ${limit}. Lower SESS_ADMIT_WAITS or ${RAISE_IT}.`,
+    };
+  }
+  if (waits > 0 && waits < FEW_WAITS) {
+    return {
+      status: 'warn',
+      name: 'open files',
+      detail: `${describeCapacity(capacity)}: fewer than ${FEW_WAITS} agents and answer pages can wait at once. To hold more, ${RAISE_IT}, e.g. to 65536.`,
+    };
+  }
+  return { status: 'ok', name: 'open files', detail: describeCapacity(capacity) };
 }
 
 /** Database, migrations and signing keys, read directly. */
@@ -224,6 +275,7 @@ export async function runDoctor(args: readonly string[], io: CommandIo): Promise
     return 1;
   }
   print({ status: 'ok', name: 'configuration', detail: describeConfig(config) });
+  print(checkOpenFiles(config, readOpenFileLimit()));
 
   let serverExpected = false;
   const dataDir = embeddedDatabaseDir(config);

@@ -8,6 +8,7 @@ import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess
 import { createSessMcpHttpHandler, type SessMcpHttpHandler } from '@sess/stdio/http';
 import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
+import { type Admission, busyAnswer, nodeIncoming, whileClientStays } from '../http/admission.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import type { ClientAddress } from '../http/client-address.ts';
 import { serveAheadOfMiddleware } from '../http/direct-route.ts';
@@ -33,6 +34,8 @@ export interface McpMountDeps {
   onClose?: ((close: () => Promise<void>) => void) | undefined;
   /** The person's notifications of the tools' creates and follow-ups; absent when SESS_NOTIFICATIONS=off. */
   notices?: FormNotices | undefined;
+  /** The bounds on requests in flight: a tool call counts under `mcp`, one that parks under `waits`. */
+  admission: Admission;
 }
 
 /**
@@ -94,13 +97,26 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
     return handler.fetch(request, incoming ? { clientAddress, incoming } : { clientAddress });
   };
+  /**
+   * Past the connection cap, 503 at once; else, once it is clear the client is still there, the
+   * edge, which takes the request's place among calls or waits when it has read which it is.
+   */
+  const serveAdmitted = (request: Request, env: unknown): Promise<Response> => {
+    const incoming = nodeIncoming(env);
+    if (deps.admission.isPastCap(incoming)) return Promise.resolve(busyAnswer('mcp', '/mcp', undefined));
+    const admission = deps.admission.ticket();
+    const clientAddress = deps.clientAddress({ env });
+    return whileClientStays(incoming, () =>
+      handler.fetch(request, incoming ? { clientAddress, incoming, admission } : { clientAddress, admission }),
+    );
+  };
   // Through the app's chain: HEAD, and the link host (refused there, before this route).
   app.all('/mcp', (c) => serve(c.req.raw, c.env));
   // Everything else ahead of the chain: a parked wait must not hold its frames for 45 s.
   serveAheadOfMiddleware(app, deps.logger, {
     path: '/mcp',
     takes: (request) => request.method !== 'HEAD' && !deps.linkOrigins.isLinkHost(request.headers.get('host') ?? undefined),
-    fetch: serve,
+    fetch: serveAdmitted,
   });
   return handler;
 }

@@ -18,10 +18,20 @@ export interface CliProcess {
 
 /**
  * Starts `sess <args>` with only PATH and the given environment (LOG_LEVEL warn unless the log
- * audit is on); `nodeArgs` go to node before the CLI.
+ * audit is on); `nodeArgs` go to node before the CLI. With `openFiles`, under that open-file
+ * limit (`ulimit -n` in a shell that then becomes node).
  */
-export function startCli(args: string[], env: Record<string, string>, stdin?: string, nodeArgs: string[] = []): CliProcess {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', CLI, ...args], {
+export function startCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+  nodeArgs: string[] = [],
+  options: { openFiles?: number } = {},
+): CliProcess {
+  const command = [process.execPath, ...nodeArgs, '--import', 'tsx', CLI, ...args];
+  const [file, ...argv] =
+    options.openFiles === undefined ? command : ['/bin/sh', '-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, ...command];
+  const child = spawn(file!, argv, {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: childLogLevel('warn'), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -80,7 +90,7 @@ export function startCli(args: string[], env: Record<string, string>, stdin?: st
   };
 }
 
-/** Runs `sess <args>` to the end. */
-export function runCli(args: string[], env: Record<string, string>, stdin?: string) {
-  return startCli(args, env, stdin ?? '').exited;
+/** Runs `sess <args>` to the end (with `openFiles`, under that open-file limit). */
+export function runCli(args: string[], env: Record<string, string>, stdin?: string, options: { openFiles?: number } = {}) {
+  return startCli(args, env, stdin ?? '', [], options).exited;
 }

@@ -119,6 +119,13 @@ export interface FormsRuntime {
   keyRing(): Promise<SigningKeyRing>;
   /** Subscribes to the bus (idempotent); verbs call it before they park. */
   start(): Promise<void>;
+  /**
+   * Lets the `count` oldest waits of this process go now (`readSession` and `waitLink` with a
+   * wait): each returns its current view, still waiting, as at its deadline. Returns how many.
+   */
+  releaseOldestWaits(count: number): number;
+  /** How many waits of this process are in progress (parked, or reading between wakes). */
+  waitsInProgress(): number;
   close(): Promise<void>;
 }
 
@@ -168,6 +175,8 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
       return keys.ring();
     },
     start,
+    releaseOldestWaits: (count) => waiters.releaseOldest(count),
+    waitsInProgress: () => waiters.size,
     close: () => waiters.close(),
   };
 }

@@ -9,16 +9,23 @@ export function formEventPayload(sessionId: string, revision: number): string {
   return `${sessionId} ${revision}`;
 }
 
-type Wake = () => void;
+/** A wait as the hub holds it: woken to re-read, or released to return what it last read. */
+interface Parked {
+  wake(): void;
+  release(): void;
+}
 
 /**
  * Parked waits of this process, by session id, fed by ONE subscription to `form_events` on the
- * notify bus. A parked wait is a callback in a map: it holds no database connection. When a
+ * notify bus. A parked wait is an entry in a map: it holds no database connection. When a
  * session changes anywhere (any replica), its waiters are woken to re-read it; when the bus
  * reconnects after a loss, every waiter is woken, since notifications may have been missed.
+ * The hub also knows the order the waits began in, so the oldest can be let go first.
  */
 export class WaiterHub {
-  readonly #waiters = new Map<string, Set<Wake>>();
+  readonly #waiters = new Map<string, Set<Parked>>();
+  /** Every wait in the order it began (a Set keeps insertion order): the oldest first. */
+  readonly #byAge = new Set<Parked>();
   #started: Promise<void> | undefined;
   #unsubscribe: Array<() => Promise<void> | void> = [];
   #closed = false;
@@ -58,35 +65,54 @@ export class WaiterHub {
     const sessionId = space === -1 ? payload : payload.slice(0, space);
     const set = this.#waiters.get(sessionId);
     if (!set) return;
-    for (const wake of [...set]) wake();
+    for (const waiter of [...set]) waiter.wake();
   }
 
-  /** Registers a waiter for a session; returns the function that removes it (call it exactly once). */
-  park(sessionId: string, wake: Wake): () => void {
+  /** Registers a waiter for a session; `unpark` removes it (call it exactly once). */
+  park(sessionId: string, waiter: Parked): void {
     let set = this.#waiters.get(sessionId);
     if (!set) {
       set = new Set();
       this.#waiters.set(sessionId, set);
     }
-    set.add(wake);
-    return () => {
-      const current = this.#waiters.get(sessionId);
-      if (!current) return;
-      current.delete(wake);
-      if (current.size === 0) this.#waiters.delete(sessionId);
-    };
+    set.add(waiter);
+    this.#byAge.add(waiter);
+  }
+
+  unpark(sessionId: string, waiter: Parked): void {
+    this.#byAge.delete(waiter);
+    const current = this.#waiters.get(sessionId);
+    if (!current) return;
+    current.delete(waiter);
+    if (current.size === 0) this.#waiters.delete(sessionId);
   }
 
   /** Wakes every parked waiter (each re-reads once). */
   wakeAll(): void {
-    for (const set of [...this.#waiters.values()]) for (const wake of [...set]) wake();
+    for (const waiter of [...this.#byAge]) waiter.wake();
   }
 
-  /** Number of parked waiters in this process. */
+  /**
+   * Lets the `count` oldest waits go now: each returns what it last read (still waiting), as at
+   * its deadline, and its client asks again later. A wait whose read is under way returns when
+   * that read lands. Returns how many were let go. Why: a process near its connection limit
+   * frees the connections parked waits hold, rather than having new connections refused.
+   */
+  releaseOldest(count: number): number {
+    let released = 0;
+    for (const waiter of this.#byAge) {
+      if (released >= count) break;
+      // Out of the age order at once, so the next call lets the next-oldest go.
+      this.#byAge.delete(waiter);
+      waiter.release();
+      released++;
+    }
+    return released;
+  }
+
+  /** Number of waits in this process (parked, or reading between wakes). */
   get size(): number {
-    let n = 0;
-    for (const set of this.#waiters.values()) n += set.size;
-    return n;
+    return this.#byAge.size;
   }
 
   /**
@@ -129,15 +155,16 @@ export interface WaitSpec<T> {
  * abort listener itself (`handleEvent`), and its timer calls a static function with it as the
  * argument, so a parked wait holds no closure but the hub's wake.
  */
-class Wait<T> {
+class Wait<T> implements Parked {
   readonly #hub: WaiterHub;
   readonly #spec: WaitSpec<T>;
   readonly #resolve: (value: T) => void;
   readonly #reject: (error: unknown) => void;
   readonly #until: number;
-  readonly #remove: () => void;
   /** A notification arrived since the last read began. */
   #notified = false;
+  /** Let go early by the hub: return the next value read (or the last, if parked) at once. */
+  #released = false;
   /** Set while parked (between reads): the timer of the next time-based change or the deadline. */
   #timer: ReturnType<typeof setTimeout> | undefined;
   #value: T | undefined;
@@ -150,7 +177,7 @@ class Wait<T> {
     this.#reject = reject;
     this.#until = performance.now() + spec.waitMs;
     // Registered before the first read: a change landing between the read and the park is never missed.
-    this.#remove = hub.park(spec.sessionId, () => this.#wake());
+    hub.park(spec.sessionId, this);
     spec.signal?.addEventListener('abort', this, { once: true });
     this.#read();
   }
@@ -174,7 +201,7 @@ class Wait<T> {
     this.#value = value;
     const spec = this.#spec;
     const remaining = this.#until - performance.now();
-    if (spec.isDone(value) || spec.signal?.aborted || remaining <= 0 || this.#hub.closed) {
+    if (spec.isDone(value) || spec.signal?.aborted || this.#released || remaining <= 0 || this.#hub.closed) {
       this.#settle();
     } else if (this.#notified) {
       this.#notified = false;
@@ -195,7 +222,7 @@ class Wait<T> {
   }
 
   /** A notification for the session: re-read now if parked, else right after the read under way. */
-  #wake(): void {
+  wake(): void {
     this.#notified = true;
     if (!this.#unpark()) return;
     this.#notified = false;
@@ -214,11 +241,17 @@ class Wait<T> {
     if (this.#unpark()) this.#settle();
   }
 
+  /** The hub lets this wait go early: the same as an abort, without one. */
+  release(): void {
+    this.#released = true;
+    if (this.#unpark()) this.#settle();
+  }
+
   #finish(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
     this.#unpark();
-    this.#remove();
+    this.#hub.unpark(this.#spec.sessionId, this);
     this.#spec.signal?.removeEventListener('abort', this);
     return true;
   }

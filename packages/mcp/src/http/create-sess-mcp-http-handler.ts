@@ -17,7 +17,8 @@ import { EDGE_STEPS } from './edge-steps.ts';
 import { isEventStream, toIncoming, untilStreamEnds } from './incoming.ts';
 import { createCallFrames, plainToolCall } from './plain-calls.ts';
 import { corsHeaders, createHostAllowlist, createOriginAllowlist, isOriginAllowed } from './preflight.ts';
-import { ALWAYS_HEADERS, jsonRpcError } from './responses.ts';
+import { busyResponse, mayPark, type RequestAdmission } from './request-admission.ts';
+import { ALWAYS_HEADERS, jsonRpcError, requestIdOf } from './responses.ts';
 import { createToolsListCache } from './tools-list-cache.ts';
 
 export type { AuthenticateRequest } from './edge-request.ts';
@@ -77,14 +78,22 @@ export interface SessMcpHttpHandler {
   /**
    * The web-standard face (Hono's `c.req.raw`, Workers, Deno). On @hono/node-server, pass the
    * underlying `incoming` message too: the body is then read straight from it, without a web
-   * stream in between, and the socket tells when the client goes away.
+   * stream in between, and the socket tells when the client goes away. A host that bounds
+   * requests in flight passes its `admission` of the request: once read, a call takes a place
+   * among the host's calls, or its waits when it may park (503 `SESS_UNAVAILABLE`, `reason:
+   * busy`, when that bound is full), and gives it back when its answer is ready.
    */
-  fetch(request: Request, info?: { clientAddress?: string; incoming?: IncomingMessage }): Promise<Response>;
+  fetch(
+    request: Request,
+    info?: { clientAddress?: string; incoming?: IncomingMessage; admission?: RequestAdmission },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** `Retry-After` of a call refused because the host's bound on waits is full. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
 const DEFAULT_PER_IP: RateLimit = { limit: 3000, windowMs: 60_000 };
 const DEFAULT_PER_PRINCIPAL: RateLimit = { limit: 600, windowMs: 60_000 };
 
@@ -163,7 +172,12 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * anything else through the SDK. Promise reactions rather than an async function: a parked
    * wait would keep its frame for up to 45 s.
    */
-  function dispatch({ incoming, deadline, principal, body }: EdgeRequest): Promise<Response> {
+  function dispatch({ incoming, deadline, admission, principal, body }: EdgeRequest): Promise<Response> {
+    const kind = mayPark(body) ? 'wait' : 'call';
+    if (admission && !admission.admit(kind)) {
+      logger?.debug({ event: 'mcp.http.busy', kind }, 'no room for another request of its kind');
+      return Promise.resolve(busyResponse(BUSY_RETRY_AFTER_SECONDS, requestIdOf(body)));
+    }
     const who = principal!;
     const binding: HandleBinding = {
       origin: servedOrigin(endpointProtocol, incoming.host!),
@@ -201,8 +215,8 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       );
   }
 
-  async function run(incoming: Incoming, deadline: Deadline): Promise<Response> {
-    const request: EdgeRequest = { incoming, deadline };
+  async function run(incoming: Incoming, deadline: Deadline, admission: RequestAdmission | undefined): Promise<Response> {
+    const request: EdgeRequest = { incoming, deadline, admission };
     for (const step of EDGE_STEPS) {
       const answered = await step(request, edge);
       if (answered) return answered;
@@ -231,7 +245,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * a client leaving also aborts the deadline signal, releasing a parked wait at once. Promise
    * reactions rather than an async function: a parked wait would keep its frame for up to 45 s.
    */
-  function serve(incoming: Incoming): Promise<Response> {
+  function serve(incoming: Incoming, admission: RequestAdmission | undefined): Promise<Response> {
     const deadline = new Deadline(timeoutMs);
     const origin = incoming.headers.get('origin');
     let finished = false;
@@ -247,6 +261,8 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       stopWatching();
     }
     function answer(answered: Response): Response {
+      // The call has run (an event stream's result is in it already): its place is free.
+      admission?.release();
       const response = decorate(answered, origin);
       // Content type first: on @hono/node-server, touching `.body` turns its lightweight Response
       // into a full one, and a JSON answer would lose the direct write to the socket.
@@ -257,7 +273,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       done();
       return response;
     }
-    return run(incoming, deadline).then(answer, (error: unknown) => {
+    return run(incoming, deadline, admission).then(answer, (error: unknown) => {
       done();
       logger?.error({ event: 'mcp.http.failed', err: error }, 'mcp request failed');
       return answer(jsonRpcError(500, -32603, 'Internal server error'));
@@ -266,7 +282,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
 
   return {
     fetch(request, info) {
-      return serve(toIncoming(request, info));
+      return serve(toIncoming(request, info), info?.admission);
     },
 
     async close() {

@@ -3,6 +3,7 @@ import type { SessPrincipal } from '@sess/interactions';
 import type { Deadline } from './deadline.ts';
 import type { CallFrames } from './plain-calls.ts';
 import type { HostAllowlist, OriginAllowlist } from './preflight.ts';
+import type { RequestAdmission } from './request-admission.ts';
 import type { ToolsListCache } from './tools-list-cache.ts';
 
 /** What `authenticate` sees: method, URL and headers — never the body. */
@@ -36,6 +37,8 @@ export interface Incoming {
 export interface EdgeRequest {
   incoming: Incoming;
   deadline: Deadline;
+  /** The host's admission of this request, when the host bounds requests in flight. */
+  admission: RequestAdmission | undefined;
   /** Set by the authentication step. */
   principal?: SessPrincipal;
   /** Set by the body step: the parsed JSON-RPC message. */

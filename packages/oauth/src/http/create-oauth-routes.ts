@@ -24,6 +24,11 @@ const METADATA_PATHS = [
   '/.well-known/openid-configuration',
   '/oauth/jwks.json',
 ];
+/** Whether `path` is the token, registration or revocation endpoint: its errors are OAuth JSON (RFC 6749 §5.2). */
+export function answersOAuthErrors(path: string): boolean {
+  return TOKEN_PATHS.includes(path) || REGISTER_PATHS.includes(path) || path === REVOKE_PATH;
+}
+
 const OWN_PATHS = [
   ...METADATA_PATHS,
   ...AUTHORIZE_PATHS,

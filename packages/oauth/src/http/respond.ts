@@ -27,6 +27,15 @@ export function oauthErrorJson(error: OAuthError, options: { basicAttempted?: bo
 }
 
 /**
+ * 503 `temporarily_unavailable` with `Retry-After`: the token, registration and revocation
+ * endpoints cannot serve the request now (the database is out of reach, or Sess is busy). The
+ * client keeps its tokens and tries again (see `internalErrorJson`).
+ */
+export function temporarilyUnavailableJson(description = 'Sess is briefly unavailable. Try again in a moment.'): Response {
+  return oauthErrorJson(new OAuthError('temporarily_unavailable', description));
+}
+
+/**
  * The JSON answer of the token, registration and revocation endpoints to an internal failure.
  * A database out of reach is `temporarily_unavailable` (503, `Retry-After`) rather than
  * `server_error`: the MCP SDK answers a `server_error` from a refresh by starting a whole new
@@ -40,7 +49,7 @@ export function oauthErrorJson(error: OAuthError, options: { basicAttempted?: bo
 export function internalErrorJson(error: unknown): Response {
   switch (classifyDatabaseError(error).kind) {
     case 'unavailable':
-      return oauthErrorJson(new OAuthError('temporarily_unavailable', 'Sess is briefly unavailable. Try again in a moment.'));
+      return temporarilyUnavailableJson();
     case 'bad_input':
       return oauthErrorJson(new OAuthError('invalid_request', UNSTORABLE_INPUT_MESSAGE));
     case 'other':

@@ -1,0 +1,37 @@
+import { isPlainObject } from './plain-request.ts';
+import { ALWAYS_HEADERS, type JsonRpcId, jsonRpcError } from './responses.ts';
+
+/**
+ * The host's admission of one request: apps/server bounds the requests in flight per class and
+ * answers at once beyond a bound. The edge asks for a place once it has read what the request
+ * is, before anything runs: a `sess_response` that may park holds no database connection while
+ * parked (for up to 45 s), so it takes a place among the host's waits, every other call one
+ * among its calls. A storm of reconnecting waits is thus never refused for want of call places.
+ */
+export interface RequestAdmission {
+  /** Takes the request's place; false when that bound is full (the edge answers 503). */
+  admit(kind: 'call' | 'wait'): boolean;
+  /** Gives the place back (the edge calls it once, when the request's answer is ready). */
+  release(): void;
+}
+
+/** A tools/call of sess_response that may park: any `wait_ms` but 0 (without one it waits longest). */
+export function mayPark(body: unknown): boolean {
+  if (!isPlainObject(body) || body.method !== 'tools/call' || !isPlainObject(body.params)) return false;
+  if (body.params.name !== 'sess_response') return false;
+  const args = body.params.arguments;
+  return !isPlainObject(args) || args.wait_ms !== 0;
+}
+
+/**
+ * Sess is busy and did not start the request: 503 with `Retry-After`, a JSON-RPC error whose
+ * `data` is the SESS_UNAVAILABLE body every face uses (`reason: busy`). Nothing was changed.
+ */
+export function busyResponse(retryAfterSeconds: number, id: JsonRpcId = null): Response {
+  const message = `Sess is busy and did not start this request; nothing was changed. Try again in ${retryAfterSeconds} seconds.`;
+  return jsonRpcError(503, -32000, message, {
+    id,
+    data: { code: 'SESS_UNAVAILABLE', message, retryable: true, reason: 'busy' },
+    headers: { 'Retry-After': String(retryAfterSeconds), ...Object.fromEntries(ALWAYS_HEADERS) },
+  });
+}
