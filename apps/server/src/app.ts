@@ -122,8 +122,9 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
       logger: deps.logger,
       now: deps.now,
       linkHorizonSeconds: deps.config.linkHorizonSeconds,
-      // One workspace's writes hold at most half the connections writes may take (4 of 10).
-      workspaceWrites: { concurrent: Math.max(1, Math.floor((poolMax - defaultReadReserve(poolMax)) / 2)) },
+      // One workspace's writes hold at most three quarters of the connections writes may take
+      // (6 of the 8 of a pool of 10): a quarter stays for the other workspaces' writes.
+      workspaceWrites: { concurrent: Math.max(1, Math.floor(((poolMax - defaultReadReserve(poolMax)) * 3) / 4)) },
       // An Ask's owner is told of its answers or its close, in the answer's transaction.
       ...(notifications
         ? {

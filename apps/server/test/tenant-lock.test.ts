@@ -17,7 +17,7 @@ import { answerOnPage } from './support/answer-page.ts';
  * One workspace's counter row (`open_counts`), or the whole table, held by another session —
  * what a slow transaction, a stuck migration or an operator's console can do. The real app over
  * HTTP on a database of this test's own, its pool small (4: one connection kept for reads, one
- * workspace's writes at most one at a time), PostgreSQL's lock_timeout 1 s: the blocked
+ * workspace's writes at most two at a time), PostgreSQL's lock_timeout 1 s: the blocked
  * workspace's writes get a retryable 503 that says nothing was changed while the lock is still
  * held, every other workspace works throughout, and once the lock goes the same requests
  * (same idempotency keys) go through exactly once.

@@ -52,11 +52,11 @@ export interface WorkspaceWriteBound {
 }
 
 /**
- * A workspace may hold 4 connections for its writes (of the 8 a pool of 10 lets writes take) —
- * a single workspace's completes run at the database's pace, never the pool's — and its 65th
- * waiting write, or one waiting 2 s (a lock holds its turns), is answered 503 at once.
+ * A workspace may hold 6 connections for its writes (of the 8 a pool of 10 lets writes take), so
+ * one busy workspace still writes at nearly the pool's pace while two stay for the others; its
+ * 65th waiting write, or one waiting 2 s (a lock holds its turns), is answered 503.
  */
-export const WORKSPACE_WRITE_DEFAULTS: WorkspaceWriteBound = { concurrent: 4, waiting: 64, waitMs: 2_000 };
+export const WORKSPACE_WRITE_DEFAULTS: WorkspaceWriteBound = { concurrent: 6, waiting: 64, waitMs: 2_000 };
 
 /** The hooks of `FormsRuntimeOptions.apiKeyNotices` (apps/server fills them from @sess/notify). */
 export interface ApiKeyNotices {
