@@ -1,3 +1,4 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type Database, openDatabase, queryRows } from '@sess/db';
 import {
   createTestDatabase,
@@ -31,6 +32,15 @@ const POOL = 4;
 
 type Created = { sessionId: string; humanUrl: string };
 type View = { state: string; revision: number; response: { eventId: string } | null };
+type Interaction = { handle: string; state: string; humanUrl?: string; response?: { eventId: string } };
+type ToolError = { code: string; message: string; retryable: boolean };
+const interactionOf = (result: unknown) =>
+  (result as { structuredContent: { interaction: Interaction } }).structuredContent.interaction;
+const toolErrorOf = (result: unknown) => {
+  const r = result as { isError?: boolean; structuredContent: { error: ToolError } };
+  expect(r.isError).toBe(true);
+  return r.structuredContent.error;
+};
 
 describe.runIf(onPostgres)('a lock held on one workspace’s counter, or on the counters’ table', () => {
   let database: TestDatabase;
@@ -62,6 +72,16 @@ describe.runIf(onPostgres)('a lock held on one workspace’s counter, or on the 
     expect((await answerOnPage(made.humanUrl, { message: 'Ship it' })).status).toBe(303);
     const view = (await (await call(workspace, 'GET', `/v1/sessions/${made.sessionId}`)).json()) as View;
     return { ...made, eventId: view.response!.eventId };
+  }
+  /** An MCP client with the workspace's API key, as a headless agent connects. */
+  async function mcpFor(workspace: TestWorkspace): Promise<Client> {
+    const client = new Client({ name: 'tenant-lock', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${workspace.apiKey}` } },
+      }),
+    );
+    return client;
   }
   const counted = async (workspaceId: string) =>
     (
@@ -129,6 +149,14 @@ describe.runIf(onPostgres)('a lock held on one workspace’s counter, or on the 
     const blockedDone = [await answered(blocked, 'b-0'), await answered(blocked, 'b-1'), await answered(blocked, 'b-2')];
     const otherDone = [await answered(other, 'o-0'), await answered(other, 'o-1')];
     const otherOpen = (await (await create(other, 'o-2')).json()) as Created;
+    // An agent of the blocked workspace over MCP, with an answered interaction to complete.
+    const agent = await mcpFor(blocked);
+    const asked = interactionOf(await agent.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface('mcp') } }));
+    expect((await answerOnPage(asked.humanUrl!, { message: 'Ship it' })).status).toBe(303);
+    const read = interactionOf(
+      await agent.callTool({ name: 'sess_response', arguments: { handle: asked.handle, revision: 1, wait_ms: 0 } }),
+    );
+    const completeArguments = { handle: asked.handle, expected_revision: 1, response_event_id: read.response!.eventId };
     ({ release } = await hold(`select counted from open_counts where key = 'workspace:${blocked.workspaceId}' for update`));
 
     // The blocked workspace's writes, all at once: more than its turns and the pool's writes.
@@ -154,13 +182,24 @@ describe.runIf(onPostgres)('a lock held on one workspace’s counter, or on the 
 
     // Its writes are answered while the row is still held: after lock_timeout, never after the lock.
     for (const [name, response] of await Promise.all(turnedAway)) await expectTurnedAway(response, name);
-    expect(await counted(blocked.workspaceId)).toEqual({ counted: 3, open: 3 });
+    // Over MCP too: retryable, and the agent is told nothing changed (the saved complete is taken back).
+    const completeRefused = toolErrorOf(await agent.callTool({ name: 'sess_complete', arguments: completeArguments }));
+    expect(completeRefused).toMatchObject({ code: 'SESS_UNAVAILABLE', retryable: true });
+    expect(completeRefused.message).toMatch(/nothing changed/);
+    const createRefused = toolErrorOf(
+      await agent.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }),
+    );
+    expect(createRefused).toMatchObject({ code: 'SESS_UNAVAILABLE', retryable: true });
+    expect(createRefused.message).toMatch(/nothing was created/);
+    expect(await counted(blocked.workspaceId)).toEqual({ counted: 4, open: 4 });
 
     await release();
     release = undefined;
     for (const key of creates) expect((await create(blocked, key)).status, key).toBe(201);
     for (const [i, s] of blockedDone.entries())
       expect((await complete(blocked, s, s.eventId, `b-complete-${i}`)).status).toBe(200);
+    expect(interactionOf(await agent.callTool({ name: 'sess_complete', arguments: completeArguments })).state).toBe('completed');
+    await agent.close();
     // Nothing lost, nothing doubled: one session per create key, every complete once, the counter exact.
     const rows = await queryRows<{ title: string; n: number; completed: number }>(
       opened.db,
@@ -170,7 +209,7 @@ describe.runIf(onPostgres)('a lock held on one workspace’s counter, or on the 
     );
     expect(rows).toEqual(
       [
-        ...['b-0', 'b-1', 'b-2'].map((title) => ({ title, n: 1, completed: 1 })),
+        ...['b-0', 'b-1', 'b-2', 'mcp'].map((title) => ({ title, n: 1, completed: 1 })),
         ...creates.map((title) => ({ title, n: 1, completed: 0 })),
       ].sort((a, b) => a.title.localeCompare(b.title)),
     );
@@ -178,7 +217,8 @@ describe.runIf(onPostgres)('a lock held on one workspace’s counter, or on the 
       opened.db,
       sql`select count(*)::int as n from idempotency_keys where workspace_id = ${blocked.workspaceId} and status <> 0`,
     );
-    expect(keys[0]!.n).toBe(3 + 3 + creates.length);
+    // The three first creates, the six retried, the three completes and the agent’s complete.
+    expect(keys[0]!.n).toBe(3 + creates.length + 3 + 1);
     expect(await counted(blocked.workspaceId)).toEqual({ counted: 6, open: 6 });
     expect(await counted(other.workspaceId)).toEqual({ counted: 5, open: 5 });
   });
