@@ -11,7 +11,7 @@
  *    workspaces (an open loop: latency from each call's scheduled start), beside the anchor of a
  *    bare one-row INSERT commit on the same PostgreSQL at the same rate.
  *
- * Run: node --import tsx bench/tenants/run.ts [--rounds N] [--rate N] [--seconds N]
+ * Run: node --import tsx bench/tenants/run.ts [--rounds N] [--rate N] [--seconds N] [--only completes|latency]
  * PostgreSQL at 127.0.0.1:5432 (or BENCH_DATABASE_URL); a scratch database is created and dropped.
  * Sessions are made and answered in this process (not measured), through @sess/forms on the same
  * database, with the server's secret.
@@ -38,6 +38,8 @@ const flag = (name: string, fallback: number) => {
   return at === -1 ? fallback : Number(argv[at + 1]);
 };
 const ROUNDS = flag('rounds', 3);
+// --only completes | latency: one of the two figures.
+const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
 const RATE = flag('rate', 50);
 const SECONDS = flag('seconds', 6);
 const POOL = 10;
@@ -201,107 +203,8 @@ async function main(): Promise<void> {
     // Warm-up: JIT, prepared statements on every pool connection, both shapes.
     await completes(base, await answeredSessions(runtime, tenants, 300));
 
-    const one: number[] = [];
-    const ten: number[] = [];
-    const ratios: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const oneSessions = await answeredSessions(runtime, tenants.slice(0, 1), COMPLETES);
-      const tenSessions = await answeredSessions(runtime, tenants, COMPLETES);
-      // Measured in slices that take turns, so a burst of load from elsewhere on the machine
-      // falls on both shapes alike rather than on whichever ran at that moment.
-      const figures = { one: [] as LoopFigures[], ten: [] as LoopFigures[] };
-      for (let slice = 0; slice < SLICES; slice++) {
-        const part = (sessions: Answered[]) => sessions.slice(slice * SLICE, (slice + 1) * SLICE);
-        const order = (round + slice) % 2 === 0 ? (['one', 'ten'] as const) : (['ten', 'one'] as const);
-        for (const shape of order) figures[shape].push(await completes(base, part(shape === 'one' ? oneSessions : tenSessions)));
-      }
-      const [a, b] = [merged(figures.one), merged(figures.ten)];
-      one.push(rate(a));
-      ten.push(rate(b));
-      ratios.push(rate(a) / rate(b));
-      console.log(
-        `  round ${round + 1}: one workspace ${rate(a).toFixed(0)}/s (p50 ${ms(quantile(a.latencies, 0.5))} ms, p99 ${ms(quantile(a.latencies, 0.99))} ms${a.errors ? `, ${a.errors} not 200` : ''}),` +
-          ` ten ${rate(b).toFixed(0)}/s (p50 ${ms(quantile(b.latencies, 0.5))} ms, p99 ${ms(quantile(b.latencies, 0.99))} ms${b.errors ? `, ${b.errors} not 200` : ''}), ratio ${(rate(a) / rate(b)).toFixed(2)}`,
-      );
-    }
-    console.log(
-      `completes/s, ${CLIENTS} clients, ${COMPLETES} per shape and round in ${SLICES} alternating slices, ${ROUNDS} rounds:`,
-    );
-    console.log(`  one workspace: ${spread(one)}`);
-    console.log(`  ten workspaces: ${spread(ten)}`);
-    console.log(`  one / ten: ${spread(ratios, 2)} (target ≥ 0.80)`);
-
-    // Creates and answers at a normal load, beside a bare commit at the same rate.
-    const p50s: Record<string, number[]> = { create: [], answer: [], commit: [] };
-    const p99s: Record<string, number[]> = { create: [], answer: [], commit: [] };
-    let failures = 0;
-    const bare = postgres(scratch.url, { max: 4, onnotice: () => {} });
-    await bare`create table bench_commit_anchor (id text primary key)`;
-    for (let round = 0; round < ROUNDS; round++) {
-      const created = await openLoop(RATE, SECONDS, async (i) => {
-        const tenant = tenants[i % TENANTS]!;
-        const { status } = await request(
-          new URL('/v1/sessions', base),
-          'POST',
-          { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json', 'idempotency-key': newId('session') },
-          JSON.stringify({ interaction, expires_in: 3600 }),
-        );
-        return expectStatus('create', status, 201);
-      });
-      // The answer pages as a person's browser has them, fetched before the clock starts.
-      const links = await pool(Array.from({ length: Math.round(RATE * SECONDS) }), 16, async (_, i) => {
-        const tenant = tenants[i % TENANTS]!;
-        const made = await createSession({
-          ctx: { runtime: runtime!, workspaceId: tenant.workspaceId, plan: 'pro' },
-          input: { interaction, expires_in: 3600 },
-        });
-        const url = new URL(made.humanUrl);
-        const page = await request(url, 'GET', {});
-        const form = findForm(page.text, url.pathname);
-        const body = new URLSearchParams(form.fields);
-        body.set('message', 'Ship it');
-        body.set(Object.keys(form.buttons)[0]!, 'approve');
-        return { url, body: body.toString() };
-      });
-      const answered = await openLoop(RATE, SECONDS, async (i) => {
-        const { url, body } = links[i]!;
-        const { status } = await request(
-          url,
-          'POST',
-          { 'content-type': 'application/x-www-form-urlencoded', origin: url.origin },
-          body,
-        );
-        return expectStatus('answer', status, 303);
-      });
-      const committed = await openLoop(RATE, SECONDS, async () => {
-        await bare`insert into bench_commit_anchor values (${crypto.randomUUID()})`;
-        return true;
-      });
-      for (const [name, figures] of [
-        ['create', created],
-        ['answer', answered],
-        ['commit', committed],
-      ] as const) {
-        p50s[name]!.push(quantile(figures.latencies, 0.5));
-        p99s[name]!.push(quantile(figures.latencies, 0.99));
-        failures += figures.errors;
-      }
-      console.log(
-        `  round ${round + 1}: create p50 ${ms(quantile(created.latencies, 0.5))} / p99 ${ms(quantile(created.latencies, 0.99))} ms,` +
-          ` answer p50 ${ms(quantile(answered.latencies, 0.5))} / p99 ${ms(quantile(answered.latencies, 0.99))} ms,` +
-          ` bare commit p50 ${ms(quantile(committed.latencies, 0.5))} / p99 ${ms(quantile(committed.latencies, 0.99))} ms`,
-      );
-    }
-    await bare.end({ timeout: 5 });
-    console.log(
-      `at ${RATE}/s for ${SECONDS} s across ${TENANTS} workspaces, ${ROUNDS} rounds (ms)${failures ? `, ${failures} FAILED` : ''}:`,
-    );
-    for (const name of ['create', 'answer', 'commit'] as const) {
-      console.log(
-        `  ${name === 'commit' ? 'anchor: bare INSERT commit' : name}: p50 ${spread(p50s[name]!, 1)}; p99 ${spread(p99s[name]!, 1)}`,
-      );
-    }
-    if (unexpected.size > 0) console.log(`not answered as expected: ${JSON.stringify(Object.fromEntries(unexpected))}`);
+    if (ONLY !== 'latency') await measureCompletes(base, runtime, tenants);
+    if (ONLY !== 'completes') await measureLatency(base, runtime, tenants, scratch.url);
   } finally {
     await runtime?.close();
     if (child) {
@@ -312,6 +215,119 @@ async function main(): Promise<void> {
     await database?.close();
     await scratch.drop();
   }
+}
+
+/** Completes/s of one workspace against ten, `ROUNDS` rounds of alternating slices. */
+async function measureCompletes(base: string, runtime: FormsRuntime, tenants: Tenant[]): Promise<void> {
+  const one: number[] = [];
+  const ten: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const oneSessions = await answeredSessions(runtime, tenants.slice(0, 1), COMPLETES);
+    const tenSessions = await answeredSessions(runtime, tenants, COMPLETES);
+    // No socket left idle through the preparation (the server may be closing it).
+    keepAlive.destroy();
+    // Measured in slices that take turns, so a burst of load from elsewhere on the machine
+    // falls on both shapes alike rather than on whichever ran at that moment.
+    const figures = { one: [] as LoopFigures[], ten: [] as LoopFigures[] };
+    for (let slice = 0; slice < SLICES; slice++) {
+      const part = (sessions: Answered[]) => sessions.slice(slice * SLICE, (slice + 1) * SLICE);
+      const order = (round + slice) % 2 === 0 ? (['one', 'ten'] as const) : (['ten', 'one'] as const);
+      for (const shape of order) figures[shape].push(await completes(base, part(shape === 'one' ? oneSessions : tenSessions)));
+    }
+    const [a, b] = [merged(figures.one), merged(figures.ten)];
+    one.push(rate(a));
+    ten.push(rate(b));
+    ratios.push(rate(a) / rate(b));
+    console.log(
+      `  round ${round + 1}: one workspace ${rate(a).toFixed(0)}/s (p50 ${ms(quantile(a.latencies, 0.5))} ms, p99 ${ms(quantile(a.latencies, 0.99))} ms${a.errors ? `, ${a.errors} not 200` : ''}),` +
+        ` ten ${rate(b).toFixed(0)}/s (p50 ${ms(quantile(b.latencies, 0.5))} ms, p99 ${ms(quantile(b.latencies, 0.99))} ms${b.errors ? `, ${b.errors} not 200` : ''}), ratio ${(rate(a) / rate(b)).toFixed(2)}`,
+    );
+  }
+  console.log(
+    `completes/s, ${CLIENTS} clients, ${COMPLETES} per shape and round in ${SLICES} alternating slices, ${ROUNDS} rounds:`,
+  );
+  console.log(`  one workspace: ${spread(one)}`);
+  console.log(`  ten workspaces: ${spread(ten)}`);
+  console.log(`  one / ten: ${spread(ratios, 2)} (target ≥ 0.80)`);
+}
+
+/** Create and answer latency at `RATE`/s across the workspaces, beside a bare commit at the same rate. */
+async function measureLatency(base: string, runtime: FormsRuntime, tenants: Tenant[], databaseUrl: string): Promise<void> {
+  const p50s: Record<string, number[]> = { create: [], answer: [], commit: [] };
+  const p99s: Record<string, number[]> = { create: [], answer: [], commit: [] };
+  let failures = 0;
+  const bare = postgres(databaseUrl, { max: 4, onnotice: () => {} });
+  await bare`create table bench_commit_anchor (id text primary key)`;
+  // Round 0 warms the create and answer paths up (2 s, not counted).
+  for (let round = 0; round <= ROUNDS; round++) {
+    const seconds = round === 0 ? 2 : SECONDS;
+    const created = await openLoop(RATE, seconds, async (i) => {
+      const tenant = tenants[i % TENANTS]!;
+      const { status } = await request(
+        new URL('/v1/sessions', base),
+        'POST',
+        { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json', 'idempotency-key': newId('session') },
+        JSON.stringify({ interaction, expires_in: 3600 }),
+      );
+      return expectStatus('create', status, 201);
+    });
+    // The answer pages as a person's browser has them, fetched before the clock starts.
+    const links = await pool(Array.from({ length: Math.round(RATE * seconds) }), 16, async (_, i) => {
+      const tenant = tenants[i % TENANTS]!;
+      const made = await createSession({
+        ctx: { runtime, workspaceId: tenant.workspaceId, plan: 'pro' },
+        input: { interaction, expires_in: 3600 },
+      });
+      const url = new URL(made.humanUrl);
+      const page = await request(url, 'GET', {});
+      const form = findForm(page.text, url.pathname);
+      const body = new URLSearchParams(form.fields);
+      body.set('message', 'Ship it');
+      body.set(Object.keys(form.buttons)[0]!, 'approve');
+      return { url, body: body.toString() };
+    });
+    keepAlive.destroy();
+    const answered = await openLoop(RATE, seconds, async (i) => {
+      const { url, body } = links[i]!;
+      const { status } = await request(
+        url,
+        'POST',
+        { 'content-type': 'application/x-www-form-urlencoded', origin: url.origin },
+        body,
+      );
+      return expectStatus('answer', status, 303);
+    });
+    const committed = await openLoop(RATE, seconds, async () => {
+      await bare`insert into bench_commit_anchor values (${crypto.randomUUID()})`;
+      return true;
+    });
+    if (round === 0) continue;
+    for (const [name, figures] of [
+      ['create', created],
+      ['answer', answered],
+      ['commit', committed],
+    ] as const) {
+      p50s[name]!.push(quantile(figures.latencies, 0.5));
+      p99s[name]!.push(quantile(figures.latencies, 0.99));
+      failures += figures.errors;
+    }
+    console.log(
+      `  round ${round}: create p50 ${ms(quantile(created.latencies, 0.5))} / p99 ${ms(quantile(created.latencies, 0.99))} ms,` +
+        ` answer p50 ${ms(quantile(answered.latencies, 0.5))} / p99 ${ms(quantile(answered.latencies, 0.99))} ms,` +
+        ` bare commit p50 ${ms(quantile(committed.latencies, 0.5))} / p99 ${ms(quantile(committed.latencies, 0.99))} ms`,
+    );
+  }
+  await bare.end({ timeout: 5 });
+  console.log(
+    `at ${RATE}/s for ${SECONDS} s across ${TENANTS} workspaces, ${ROUNDS} rounds (ms)${failures ? `, ${failures} FAILED` : ''}:`,
+  );
+  for (const name of ['create', 'answer', 'commit'] as const) {
+    console.log(
+      `  ${name === 'commit' ? 'anchor: bare INSERT commit' : name}: p50 ${spread(p50s[name]!, 1)}; p99 ${spread(p99s[name]!, 1)}`,
+    );
+  }
+  if (unexpected.size > 0) console.log(`not answered as expected: ${JSON.stringify(Object.fromEntries(unexpected))}`);
 }
 
 await main();

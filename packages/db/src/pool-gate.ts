@@ -18,7 +18,10 @@ const MESSAGES: Record<DatabaseWaitCode, (ms: number) => string> = {
   POOL_TIMEOUT: (ms) => `No database connection became free within ${ms} ms.`,
   POOL_QUEUE_FULL: () => 'Too many operations are waiting for a database connection.',
   DATABASE_DOWN: () => 'The database refused the last connection attempt; nothing was sent.',
-  WRITES_BUSY: (ms) => `This workspace's earlier writes still hold their turns after ${ms} ms.`,
+  WRITES_BUSY: (ms) =>
+    ms > 0
+      ? `This workspace's earlier writes still held their turns after ${ms} ms.`
+      : 'This workspace has as many writes waiting as it may.',
   PING_TIMEOUT: (ms) => `The database did not answer within ${ms} ms.`,
 };
 

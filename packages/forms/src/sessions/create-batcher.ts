@@ -1,5 +1,5 @@
 import type { Logger } from '@sess/core';
-import { classifyDatabaseError, type DbOrTx, workspaceOpenKey } from '@sess/db';
+import { type DbOrTx, isDatabaseUnavailable, workspaceOpenKey } from '@sess/db';
 import { type CreateCompanion, insertSessionRows, type RowOutcome, type SessionRow } from './session-rows.ts';
 
 /** The most creates one statement carries. */
@@ -153,9 +153,11 @@ export class CreateBatcher {
         return busy;
       }
       // A database out of reach fails every create alike: retrying each alone would only knock
-      // again, once per create. (The log line carries the error's codes, never the rows.)
-      const failure = classifyDatabaseError(error);
-      if (failure.kind === 'unavailable' && !failure.busy) {
+      // again, once per create. So does a lock or statement timeout: a statement that skips held
+      // counters timed out on a lock every create of it waits for, one workspace's statement on
+      // that workspace's counter; retrying each alone would hold a connection per create for as
+      // long again. (The log line carries the error's codes, never the rows.)
+      if (isDatabaseUnavailable(error)) {
         this.logger?.warn({ event: 'forms.create_batch_unavailable', size: batch.length, err: error }, 'database unavailable');
         for (const p of batch) p.reject(error);
         return busy;
