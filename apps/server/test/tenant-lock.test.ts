@@ -133,6 +133,7 @@ describe.runIf(onPostgres)('a lock held on one workspace’s counter, or on the 
   afterAll(async () => {
     await holder?.end({ timeout: 5 });
     await server?.close();
+    await opened?.close();
     await database?.destroy();
   });
   let release: (() => Promise<void>) | undefined;
