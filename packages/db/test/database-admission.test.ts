@@ -271,7 +271,15 @@ describe.runIf(onPostgres)('PostgreSQL stopped: the breaker fails calls at once,
     const back = database.whenReachable().then(() => (reachable = true));
     expect(reachable).toBe(false);
     // The next probe connects and closes the breaker; the next call goes through.
-    await expect.poll(() => (timers.fire(), reachable), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        () => {
+          timers.fire();
+          return reachable;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     await back;
     expect(await queryRows<{ one: number }>(database.db, sql`select 1 as one`)).toEqual([{ one: 1 }]);
   });
