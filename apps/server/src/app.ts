@@ -2,7 +2,7 @@ import { createAccountRoutes, createApiKeyAuthenticator } from '@sess/accounts';
 import { createPageRoutes } from '@sess/answer-pages';
 import type { Logger } from '@sess/core';
 import { createEgress, type Egress } from '@sess/core/egress';
-import { type Database, isMigrated } from '@sess/db';
+import { type Database, defaultReadReserve, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
 import { createNotifySealers, createReachCache, enqueueAskAnswer } from '@sess/notify';
 import { createOAuthRoutes } from '@sess/oauth';
@@ -124,6 +124,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     deps.onClose?.(() => reach.close());
     notices = createFormNotices({ sealers, emailAvailable, reach, now: deps.now });
   }
+  const poolMax = deps.config.dbPoolMax;
   // The person's pages behind a link: /s/:token (answer, extend, Ask start, live wait).
   // One forms runtime per process (one waiter map, one signing-key cache); /v1 shares it.
   const forms =
@@ -136,6 +137,9 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
       logger: deps.logger,
       now: deps.now,
       linkHorizonSeconds: deps.config.linkHorizonSeconds,
+      // One workspace's writes hold at most three quarters of the connections writes may take
+      // (6 of the 8 of a pool of 10): a quarter stays for the other workspaces' writes.
+      workspaceWrites: { concurrent: Math.max(1, Math.floor(((poolMax - defaultReadReserve(poolMax)) * 3) / 4)) },
       // An Ask's owner is told of its answers or its close, in the answer's transaction.
       ...(notifications
         ? {

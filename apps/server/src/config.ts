@@ -87,6 +87,9 @@ const EnvSchema = z.object({
   SESS_LINK_URL: httpUrl.optional(),
   DATABASE_URL: databaseUrl.optional(),
   DB_POOL_MAX: integer(1, 200).default(10),
+  // How long a statement may wait for a lock, and run, before PostgreSQL cancels it (ms; 0 = no limit).
+  DB_LOCK_TIMEOUT_MS: integer(0, 600_000).default(2_000),
+  DB_STATEMENT_TIMEOUT_MS: integer(0, 3_600_000).default(10_000),
   SESS_DATA_DIR: z.string().min(1, 'must not be empty').default('./.data'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SESS_SECRET: z.string().min(32, 'must be at least 32 characters (for example: openssl rand -base64 32)').optional(),
@@ -200,6 +203,9 @@ export interface Config {
   linkUrl: string;
   databaseUrl: string | undefined;
   dbPoolMax: number;
+  /** PostgreSQL's `lock_timeout` and `statement_timeout` of every pool connection (ms, 0 = none). */
+  dbLockTimeoutMs: number;
+  dbStatementTimeoutMs: number;
   dataDir: string;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Undefined until resolved: generated into the data dir when absent outside production. */
@@ -286,6 +292,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     linkUrl: loadLinkUrl(e.SESS_LINK_URL, publicUrl),
     databaseUrl: e.DATABASE_URL,
     dbPoolMax: e.DB_POOL_MAX,
+    dbLockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     dataDir: e.SESS_DATA_DIR,
     logLevel: e.LOG_LEVEL,
     secret: e.SESS_SECRET,

@@ -61,6 +61,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url: config.databaseUrl,
     dataDir: embeddedDatabaseDir(config),
     poolMax: config.dbPoolMax,
+    lockTimeoutMs: config.dbLockTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
     logger,
   });
   try {

@@ -1,15 +1,26 @@
+export { type Breaker, createBreaker } from './breaker.ts';
 export { notify } from './bus.ts';
 export {
   classifyDatabaseError,
   type DatabaseFailure,
   databaseSessError,
+  isConnectFailure,
   isDatabaseUnavailable,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
   UNSTORABLE_INPUT_MESSAGE,
+  unavailableMessage,
 } from './classify-database-error.ts';
+export { createKeyedGate, type KeyedGate, type KeyedGateOptions } from './keyed-gate.ts';
 export { isMigrated, MIGRATIONS_FOLDER, type MigrationReport, migrate } from './migrate.ts';
 export { DATABASE_WAIT_DEFAULTS, type OpenDatabaseOptions, openDatabase } from './open-database.ts';
-export { DatabaseWaitError } from './pool-gate.ts';
+export {
+  createPoolGate,
+  type DatabaseWaitCode,
+  DatabaseWaitError,
+  defaultReadReserve,
+  type GateKind,
+  type PoolGate,
+} from './pool-gate.ts';
 export { DELETE_CHUNK, deleteInChunks, PreparedSql, queryRows } from './rows.ts';
 export {
   apiKeys,
@@ -41,4 +52,5 @@ export {
   workspaceOpenKey,
   workspaces,
 } from './schema/index.ts';
+export { REAL_TIMERS, type Timers } from './timers.ts';
 export type { Database, Db, DbOrTx, Driver, NotifyBus, NotifyHandler, Schema, Tx } from './types.ts';

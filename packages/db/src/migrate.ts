@@ -35,14 +35,17 @@ export interface MigrationReport {
 }
 
 /**
- * Applies every pending migration in one transaction that first takes a transaction-scoped
- * advisory lock, so replicas starting together apply each migration exactly once: the others
+ * Applies every pending migration in one transaction, without the pool's lock and statement
+ * timeouts, that first takes a transaction-scoped advisory lock, so replicas starting together apply each migration exactly once: the others
  * wait on the lock, then find nothing left to do. Bookkeeping uses drizzle-kit's own table
  * (`drizzle.__drizzle_migrations`), so drizzle tooling sees the same history.
  */
 export async function migrate(db: Db): Promise<MigrationReport> {
   const migrations = migrationFiles();
   return db.transaction(async (tx) => {
+    // The pool's lock and statement timeouts bound requests, not this: a replica waits for the
+    // one migrating, and a migration may wait for a busy table or build an index for minutes.
+    await tx.execute(sql`select set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)`);
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
     await tx.execute(sql`create schema if not exists drizzle`);
     await tx.execute(

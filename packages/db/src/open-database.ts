@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import type { Logger } from '@sess/core';
 import { sql } from 'drizzle-orm';
+import { createBreaker } from './breaker.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
-import { createPoolGate, withinMs } from './pool-gate.ts';
+import { createPoolGate, DatabaseWaitError, type PoolGate, withinMs } from './pool-gate.ts';
 import { withPreparedStatements } from './prepared-statements.ts';
 import { reconnectBackoffSeconds } from './reconnect-backoff.ts';
 import * as schema from './schema/index.ts';
+import type { Timers } from './timers.ts';
 import type { Database, Db } from './types.ts';
 
 export interface OpenDatabaseOptions {
@@ -19,13 +21,36 @@ export interface OpenDatabaseOptions {
   connectTimeoutSeconds?: number;
   /** PostgreSQL: how long a statement may wait for a free pool connection (default 5 s). */
   poolWaitMs?: number;
+  /** PostgreSQL: statements that may wait for a pool connection at once (default 100 per connection). */
+  poolMaxWaiting?: number;
+  /** PostgreSQL: pool connections kept for reads (default: a fifth of the pool, see `defaultReadReserve`). */
+  readReserve?: number;
+  /**
+   * PostgreSQL: `lock_timeout` of every connection of the pool (ms, default 2 s; 0 = none): a
+   * statement waits at most this long for a row or table lock, then fails (55P03) and its
+   * transaction is rolled back. Migrations lift it for their own transaction.
+   */
+  lockTimeoutMs?: number;
+  /** PostgreSQL: `statement_timeout` of every pool connection (ms, default 10 s; 0 = none), as `lockTimeoutMs`. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL: after a refused connection, how often one probe tries to connect while calls fail at once (default 250 ms). */
+  probeIntervalMs?: number;
   /** How long `ping` waits for its answer (default 2 s). */
   pingTimeoutMs?: number;
+  /** The timers of the pool's waits and probes (tests may drive them). */
+  timers?: Timers;
   logger?: Logger;
 }
 
 /** Defaults of the bounds above: a request waits seconds for the database, never indefinitely. */
-export const DATABASE_WAIT_DEFAULTS = { connectTimeoutSeconds: 5, poolWaitMs: 5_000, pingTimeoutMs: 2_000 } as const;
+export const DATABASE_WAIT_DEFAULTS = {
+  connectTimeoutSeconds: 5,
+  poolWaitMs: 5_000,
+  pingTimeoutMs: 2_000,
+  lockTimeoutMs: 2_000,
+  statementTimeoutMs: 10_000,
+  probeIntervalMs: 250,
+} as const;
 
 /**
  * The one database factory. With a URL it opens a bounded postgres.js pool plus one dedicated
@@ -53,9 +78,44 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     connect_timeout: connectTimeout,
     backoff: reconnectBackoffSeconds,
     onnotice: () => {},
-    connection: { application_name: 'sess' },
+    // Startup parameters: every statement on every pool connection is bounded, at no cost per
+    // request (a SET LOCAL would be one more statement in every transaction).
+    connection: {
+      application_name: 'sess',
+      lock_timeout: options.lockTimeoutMs ?? DATABASE_WAIT_DEFAULTS.lockTimeoutMs,
+      statement_timeout: options.statementTimeoutMs ?? DATABASE_WAIT_DEFAULTS.statementTimeoutMs,
+    },
   });
-  const gate = createPoolGate(max, options.poolWaitMs ?? DATABASE_WAIT_DEFAULTS.poolWaitMs);
+  // The breaker's probe: a connection of its own, made afresh each time (no reconnect backoff).
+  const prober = postgres(url, {
+    max: 1,
+    idle_timeout: 1,
+    connect_timeout: connectTimeout,
+    backoff: () => 0,
+    fetch_types: false,
+    onnotice: () => {},
+    connection: { application_name: 'sess-probe' },
+  });
+  const breaker = createBreaker({
+    probe: async () => {
+      await withinMs(prober`select 1`, pingTimeoutMs);
+    },
+    probeIntervalMs: options.probeIntervalMs ?? DATABASE_WAIT_DEFAULTS.probeIntervalMs,
+    ...(options.timers ? { timers: options.timers } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const pool = createPoolGate({
+    max,
+    waitMs: options.poolWaitMs ?? DATABASE_WAIT_DEFAULTS.poolWaitMs,
+    ...(options.readReserve !== undefined ? { readReserve: options.readReserve } : {}),
+    ...(options.poolMaxWaiting !== undefined ? { maxWaiting: options.poolMaxWaiting } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
+  });
+  // While the breaker is open nothing queues for the pool; one admitted after it opened fails too.
+  const gate: PoolGate = {
+    run: (kind, operation) =>
+      breaker.isOpen ? Promise.reject(new DatabaseWaitError('DATABASE_DOWN')) : pool.run(kind, () => breaker.guard(operation)),
+  };
   const db = drizzlePostgres(withPreparedStatements(client, gate), { schema }) as unknown as Db;
   const bus = createPostgresBus({
     url,
@@ -71,9 +131,11 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
       // Not through the gate: a saturated pool still gets its answer (or a timeout) in time.
       await withinMs(client`select 1`, pingTimeoutMs);
     },
+    whenReachable: () => breaker.whenClosed(),
     async close() {
+      breaker.stop();
       await bus.close();
-      await client.end({ timeout: 5 });
+      await Promise.all([client.end({ timeout: 5 }), prober.end({ timeout: 1 })]);
     },
   };
 }
@@ -112,6 +174,8 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
     async ping() {
       await withinMs(db.execute(sql`select 1`), options.pingTimeoutMs ?? DATABASE_WAIT_DEFAULTS.pingTimeoutMs);
     },
+    // In this process: never refused.
+    whenReachable: async () => {},
     async close() {
       await bus.close();
       if (!pg.closed) await pg.close();

@@ -1,20 +1,38 @@
 import { markDatabaseError } from '@sess/core';
+import { REAL_TIMERS, type Timers } from './timers.ts';
 
-/**
- * A wait of ours on the database that ran out: `POOL_TIMEOUT` (no pool connection became free;
- * nothing was sent) or `PING_TIMEOUT` (a health check got no answer in time).
- */
+/** Why a wait of ours on the database ended without the database being asked anything. */
+export type DatabaseWaitCode =
+  /** No pool connection became free in time: nothing was sent. */
+  | 'POOL_TIMEOUT'
+  /** As many operations as may wait for a pool connection were waiting already: nothing was sent. */
+  | 'POOL_QUEUE_FULL'
+  /** The database refused or did not answer the last connection attempt (see `createBreaker`): nothing was sent. */
+  | 'DATABASE_DOWN'
+  /** The workspace has as many writes in flight, and waiting, as it may (see `createKeyedGate`): nothing was sent. */
+  | 'WRITES_BUSY'
+  /** A health check got no answer in time. */
+  | 'PING_TIMEOUT';
+
+const MESSAGES: Record<DatabaseWaitCode, (ms: number) => string> = {
+  POOL_TIMEOUT: (ms) => `No database connection became free within ${ms} ms.`,
+  POOL_QUEUE_FULL: () => 'Too many operations are waiting for a database connection.',
+  DATABASE_DOWN: () => 'The database refused the last connection attempt; nothing was sent.',
+  WRITES_BUSY: (ms) =>
+    ms > 0
+      ? `This workspace's earlier writes still held their turns after ${ms} ms.`
+      : 'This workspace has as many writes waiting as it may.',
+  PING_TIMEOUT: (ms) => `The database did not answer within ${ms} ms.`,
+};
+
+/** A wait of ours on the database that ended: see `DatabaseWaitCode` (classified unavailable). */
 export class DatabaseWaitError extends Error {
   override readonly name = 'DatabaseWaitError';
   constructor(
-    readonly code: 'POOL_TIMEOUT' | 'PING_TIMEOUT',
-    waitedMs: number,
+    readonly code: DatabaseWaitCode,
+    waitedMs = 0,
   ) {
-    super(
-      code === 'POOL_TIMEOUT'
-        ? `No database connection became free within ${waitedMs} ms.`
-        : `The database did not answer within ${waitedMs} ms.`,
-    );
+    super(MESSAGES[code](waitedMs));
     markDatabaseError(this);
   }
 }
@@ -28,9 +46,36 @@ export function withinMs<T>(promise: PromiseLike<T>, ms: number): Promise<T> {
   return Promise.race([Promise.resolve(promise), timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * What an operation at the gate is: a `read` is one SELECT statement; a `write` is any other
+ * statement, or a whole transaction (which may hold its connection across round trips).
+ */
+export type GateKind = 'read' | 'write';
+
 /** Admits at most `max` top-level database operations at once; the rest wait, but not forever. */
 export interface PoolGate {
-  run<T>(operation: () => PromiseLike<T>): Promise<T>;
+  run<T>(kind: GateKind, operation: () => PromiseLike<T>): Promise<T>;
+}
+
+export interface PoolGateOptions {
+  /** Operations let through at once: the pool's size. */
+  max: number;
+  /**
+   * Connections only reads may take: writes hold at most `max − readReserve` at once (at least
+   * one), so a page or a wait's read always finds one however many writes are stuck on a lock.
+   * Default: a fifth of the pool, at least one (none for a pool of one).
+   */
+  readReserve?: number;
+  /** How long an operation may wait for its turn (`POOL_TIMEOUT` after). */
+  waitMs: number;
+  /** Operations that may wait at once; one more is refused at once (`POOL_QUEUE_FULL`). Default 100 per connection. */
+  maxWaiting?: number;
+  timers?: Timers;
+}
+
+/** The read reserve a pool of `max` keeps by default. */
+export function defaultReadReserve(max: number): number {
+  return Math.min(max - 1, Math.max(1, Math.round(max / 5)));
 }
 
 /**
@@ -38,42 +83,61 @@ export interface PoolGate {
  * while every connection is busy, and a busy connection may be one trying to connect to a
  * server that does not answer: each queued query then waits for its turn at a connect attempt
  * of up to `connect_timeout`, one after the other. In front of the pool, this gate lets at most
- * `max` operations (a statement, or a whole transaction) through at once and fails the ones
- * that waited `waitMs` with `DatabaseWaitError('POOL_TIMEOUT')` (classified unavailable, nothing sent).
+ * `max` operations (a statement, or a whole transaction) through at once, writes at most
+ * `max − readReserve` of them; the others wait in arrival order (a read passes writes that must
+ * still wait for a write's turn), at most `maxWaiting` of them and each at most `waitMs`. Every
+ * refusal is a `DatabaseWaitError` (classified unavailable, nothing sent).
  */
-export function createPoolGate(max: number, waitMs: number): PoolGate {
+export function createPoolGate(options: PoolGateOptions): PoolGate {
+  const { max, waitMs, timers = REAL_TIMERS } = options;
+  const writeMax = Math.max(1, max - Math.min(options.readReserve ?? defaultReadReserve(max), max - 1));
+  const maxWaiting = options.maxWaiting ?? 100 * max;
   let active = 0;
-  const waiting: Array<{ admit: () => void }> = [];
+  let writes = 0;
+  const waiting: Array<{ kind: GateKind; admit: () => void }> = [];
 
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next.admit();
-    else active--;
+  const fits = (kind: GateKind) => active < max && (kind === 'read' || writes < writeMax);
+  const enter = (kind: GateKind) => {
+    active++;
+    if (kind === 'write') writes++;
+  };
+  const leave = (kind: GateKind) => {
+    active--;
+    if (kind === 'write') writes--;
+    for (let i = 0; i < waiting.length && active < max; ) {
+      const entry = waiting[i]!;
+      if (!fits(entry.kind)) {
+        i++;
+        continue;
+      }
+      waiting.splice(i, 1);
+      entry.admit();
+    }
   };
 
   return {
-    run<T>(operation: () => PromiseLike<T>): Promise<T> {
+    run<T>(kind: GateKind, operation: () => PromiseLike<T>): Promise<T> {
       const start = (): Promise<T> => {
+        enter(kind);
         let result: Promise<T>;
         try {
           result = Promise.resolve(operation());
         } catch (error) {
           result = Promise.reject(error);
         }
-        return result.finally(release);
+        return result.finally(() => leave(kind));
       };
-      if (active < max) {
-        active++;
-        return start();
-      }
+      if (fits(kind)) return start();
+      if (waiting.length >= maxWaiting) return Promise.reject(new DatabaseWaitError('POOL_QUEUE_FULL'));
       return new Promise<T>((resolve, reject) => {
         const entry = {
+          kind,
           admit: () => {
-            clearTimeout(timer);
+            timers.clearTimeout(timer);
             start().then(resolve, reject);
           },
         };
-        const timer = setTimeout(() => {
+        const timer = timers.setTimeout(() => {
           const at = waiting.indexOf(entry);
           if (at >= 0) waiting.splice(at, 1);
           reject(new DatabaseWaitError('POOL_TIMEOUT', waitMs));

@@ -1,11 +1,12 @@
 import { markDatabaseError } from '@sess/core';
 import type { Sql } from 'postgres';
-import type { PoolGate } from './pool-gate.ts';
+import type { GateKind, PoolGate } from './pool-gate.ts';
 
 /**
  * The postgres.js client drizzle should get: every query it sends becomes a named prepared
  * statement, cached per connection by its text; with a `gate`, every top-level statement and
- * transaction first waits (boundedly) for its turn at the pool (see `createPoolGate`).
+ * transaction first waits (boundedly) for its turn at the pool (see `createPoolGate`), a SELECT
+ * as a read and anything else, a transaction included, as a write.
  *
  * Why prepared: drizzle calls `sql.unsafe(text, params, { prepare: false })` for every query that
  * was not given a name with `.prepare()` — `db.execute`, the query builder and the relational API
@@ -26,7 +27,7 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
       if (property === 'unsafe') {
         return (text: string, params?: unknown[], options?: Record<string, unknown>) => {
           const query = target.unsafe(text, params as never, { ...options, prepare: true });
-          return gate ? gatedQuery(gate, query) : query;
+          return gate ? gatedQuery(gate, kindOf(text), query) : query;
         };
       }
       if (property === 'begin' || property === 'savepoint') {
@@ -41,12 +42,17 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
                 if (isSystemError(error)) markDatabaseError(error);
                 throw error;
               });
-          return gate && property === 'begin' ? gate.run(run) : run();
+          return gate && property === 'begin' ? gate.run('write', run) : run();
         };
       }
       return Reflect.get(target, property, receiver);
     },
   });
+}
+
+/** A statement that starts with SELECT reads (a data-modifying statement starts with WITH, INSERT, UPDATE, DELETE). */
+function kindOf(text: string): GateKind {
+  return /^\s*select\b/i.test(text) ? 'read' : 'write';
 }
 
 function isSystemError(error: unknown): boolean {
@@ -59,9 +65,9 @@ function isSystemError(error: unknown): boolean {
  * A postgres.js query is lazy: nothing is sent until it is awaited. This wrapper awaits it only
  * once the gate admits it, and keeps `.values()` (drizzle's array mode) working.
  */
-function gatedQuery<Q extends { values(): unknown }>(gate: PoolGate, query: Q): Q {
+function gatedQuery<Q extends { values(): unknown }>(gate: PoolGate, kind: GateKind, query: Q): Q {
   let running: Promise<unknown> | undefined;
-  const run = () => (running ??= gate.run(() => query as unknown as PromiseLike<unknown>));
+  const run = () => (running ??= gate.run(kind, () => query as unknown as PromiseLike<unknown>));
   const wrapper: Q = new Proxy(query, {
     get(target, property, receiver) {
       switch (property) {

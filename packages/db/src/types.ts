@@ -41,5 +41,10 @@ export interface Database {
   readonly bus: NotifyBus;
   /** Round-trips a trivial query; throws when the database is unreachable or gives no answer within its bound (2 s). */
   ping(): Promise<void>;
+  /**
+   * Resolves once calls reach the database again: at once, unless a refused connection opened the
+   * breaker (PostgreSQL), then when its probe connected.
+   */
+  whenReachable(): Promise<void>;
   close(): Promise<void>;
 }

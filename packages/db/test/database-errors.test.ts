@@ -159,7 +159,7 @@ describe.runIf(onPostgres)('PostgreSQL: connections that fail, bounded waits', (
       const started = performance.now();
       const error = await failure(() => small.db.execute(sql`select 1`));
       const waited = performance.now() - started;
-      expect(classifyDatabaseError(error)).toEqual({ kind: 'unavailable', unsent: true });
+      expect(classifyDatabaseError(error)).toEqual({ kind: 'unavailable', unsent: true, busy: true });
       expect(waited).toBeGreaterThanOrEqual(250);
       expect(waited).toBeLessThan(1_200);
       // ping bypasses the gate but not its own bound: it answers (here, fails) within its 300 ms.

@@ -44,6 +44,8 @@ export {
   createFormsRuntime,
   type FormsRuntime,
   type FormsRuntimeOptions,
+  WORKSPACE_WRITE_DEFAULTS,
+  type WorkspaceWriteBound,
 } from './runtime/forms-runtime.ts';
 export { type CompleteSessionInput, completeSession } from './sessions/complete-session.ts';
 export type { WorkspaceContext } from './sessions/context.ts';

@@ -1,5 +1,5 @@
 import { newId, newSecret } from '@sess/core';
-import { queryRows, workspaceOpenKey } from '@sess/db';
+import { classifyDatabaseError, type Database, openDatabase, queryRows, workspaceOpenKey } from '@sess/db';
 import { createFormsRuntime, createSession, type FormsRuntime, readSession } from '@sess/forms';
 import { hashSurface } from '@sess/surface';
 import {
@@ -9,8 +9,10 @@ import {
   sampleSurface,
   TEST_SECRET,
   type TestDatabase,
+  testDriver,
 } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateBatcher, MAX_BATCH } from '../src/sessions/create-batcher.ts';
 import type { CreateCompanion, SessionRow } from '../src/sessions/session-rows.ts';
@@ -184,6 +186,71 @@ describe('CreateBatcher', () => {
     expect(await batcher.store(row())).toEqual({ stored: true, written: ['seen'] });
   });
 });
+
+describe.runIf(testDriver() === 'postgres')(
+  'CreateBatcher on PostgreSQL: a workspace whose counter another session holds',
+  () => {
+    let bounded: Database;
+    let other: postgres.Sql;
+    beforeAll(async () => {
+      bounded = await openDatabase({ url: database.url!, poolMax: 4, lockTimeoutMs: 500 });
+      other = postgres(database.url!, { max: 1, onnotice: () => {} });
+    });
+    afterAll(async () => {
+      await other.end({ timeout: 5 });
+      await bounded.close();
+    });
+
+    it('delays none of the others that share its statement: they are stored while its creates wait, then fail busy', async () => {
+      const held = (await createWorkspace(bounded.db, { plan: 'enterprise' })).workspaceId;
+      const free = (await createWorkspace(bounded.db, { plan: 'enterprise' })).workspaceId;
+      const batcher = new CreateBatcher(bounded.db);
+      await batcher.store(row({ workspaceId: held })); // its counter row exists from here on
+      let release!: () => void;
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holding = other.begin(async (tx) => {
+        await tx`select counted from open_counts where key = ${workspaceOpenKey(held)} for update`;
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await isLocked;
+      const waiting = [row({ workspaceId: held }), row({ workspaceId: held })];
+      const others = [row({ workspaceId: free }), row({ workspaceId: free }), row()];
+      const settled: string[] = [];
+      const blocked = waiting.map((r) =>
+        batcher.store(r).then(
+          () => settled.push('held stored'),
+          (error: unknown) => {
+            settled.push('held failed');
+            return error;
+          },
+        ),
+      );
+      // One moment: one statement for all five, the held workspace's left out of it.
+      const stored = await Promise.all(others.map((r) => batcher.store(r)));
+      expect(stored.map((o) => o.stored)).toEqual([true, true, true]);
+      expect(settled).toEqual([]);
+      const errors = await Promise.all(blocked);
+      expect(settled).toEqual(['held failed', 'held failed']);
+      for (const error of errors) expect(classifyDatabaseError(error)).toEqual({ kind: 'unavailable', unsent: true, busy: true });
+      release();
+      await holding;
+      const [count] = await queryRows<{ n: number }>(
+        bounded.db,
+        sql`select count(*)::int as n from form_sessions where workspace_id = ${held}`,
+      );
+      expect(count?.n).toBe(1);
+      // Released: its creates go through again, and its counter counts exactly what is open.
+      expect((await Promise.all(waiting.map((r) => batcher.store(r)))).map((o) => o.stored)).toEqual([true, true]);
+      const [counter] = await queryRows<{ counted: number }>(
+        bounded.db,
+        sql`select counted from open_counts where key = ${workspaceOpenKey(held)}`,
+      );
+      expect(counter?.counted).toBe(3);
+    });
+  },
+);
 
 describe('createSession through the batcher', () => {
   it('answers 50 concurrent creates, each with its own link, and replays a repeated key exactly', async () => {

@@ -1,4 +1,4 @@
-import { HANDLE_STATES, isUnfinishedHandleState, STORED_SESSION_MACHINE } from '@sess/contract';
+import { HANDLE_MACHINE, HANDLE_STATES, type HandleState, isUnfinishedHandleState, STORED_SESSION_MACHINE } from '@sess/contract';
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { type HandleBinding, type HandleRecord, MAX_UNFINISHED_PER_PRINCIPAL } from '@sess/interactions';
@@ -180,6 +180,15 @@ describe('PostgreSQL handle store', () => {
       expect([state, row!.unfinished]).toEqual([state, isUnfinishedHandleState(state)]);
     }
     expect(STORED_SESSION_MACHINE.initial).toEqual(['open']);
+  });
+
+  it('no transition enters a counted state: the counters may take a decrease at COMMIT (migration 0012), never an increase', () => {
+    const entering = (machine: typeof HANDLE_MACHINE | typeof STORED_SESSION_MACHINE, counts: (state: string) => boolean) =>
+      Object.entries(machine.transitions as Record<string, { from: readonly string[]; to: string }>).flatMap(([event, t]) =>
+        t.from.filter((from) => !counts(from) && counts(t.to)).map((from) => `${event}: ${from} -> ${t.to}`),
+      );
+    expect(entering(HANDLE_MACHINE, (state) => isUnfinishedHandleState(state as HandleState))).toEqual([]);
+    expect(entering(STORED_SESSION_MACHINE, (state) => state === 'open')).toEqual([]);
   });
 
   it('recording an answer skips only its own commit’s WAL flush: the row is saved, the connection keeps synchronous_commit', async () => {

@@ -1,5 +1,5 @@
 import { isSessError } from '@sess/core';
-import { databaseSessError, type Tx } from '@sess/db';
+import { classifyDatabaseError, databaseSessError, type Tx, unavailableMessage } from '@sess/db';
 import {
   completeSession,
   type FormsRuntime,
@@ -16,6 +16,7 @@ import {
   type AnswerView,
   type BackendContext,
   type CreatedSession,
+  NotAppliedFailure,
   type SessBackend,
   type SessionSummary,
   type SessionView,
@@ -66,11 +67,16 @@ export function createRuntimeKeySet(runtime: FormsRuntime): ReceiptKeySet {
 
 /**
  * The backend's error contract (see SessBackend): the database out of reach is
- * `SESS_UNAVAILABLE` (transient), characters it cannot store `INVALID_ARGUMENTS`; the cause stays
- * attached, so the tools can still tell whether a statement was sent. Everything else as thrown.
+ * `SESS_UNAVAILABLE` (transient) — `NotAppliedFailure` when nothing was changed (never sent, or
+ * refused and rolled back: a lock or statement timeout, a workspace's writes all busy), so the
+ * tools tell the agent so and take a first saved publish or complete back — and characters it
+ * cannot store `INVALID_ARGUMENTS`; the cause stays attached. Everything else as thrown.
  */
 function backendError(error: unknown): unknown {
   if (isSessError(error)) return error;
+  const failure = classifyDatabaseError(error);
+  if (failure.kind === 'unavailable' && failure.unsent)
+    return new NotAppliedFailure(unavailableMessage(failure), { cause: error });
   return databaseSessError(error) ?? error;
 }
 

@@ -78,10 +78,12 @@ async function submitInteractionAnswer(
   });
   const at = isoParam(now);
   // One statement: the guard (still open, still this revision, before the deadline), the insert
-  // (first answer wins on the partial unique index) and the NOTIFY (sent only if a row went in).
-  const rows = await queryRows<{ id: string }>(
-    runtime.database.db,
-    sql`with ins as (
+  // (first answer wins on the partial unique index) and the NOTIFY (sent only if a row went in),
+  // in one of the workspace's write turns.
+  const rows = await runtime.workspaceWrites.run(session.workspaceId, () =>
+    queryRows<{ id: string }>(
+      runtime.database.db,
+      sql`with ins as (
           insert into form_answers
             (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at)
           select ${eventId}, s.workspace_id, s.id, ${input.revision}, null, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
@@ -92,6 +94,7 @@ async function submitInteractionAnswer(
           on conflict (session_id, revision) where respondent_id is null do nothing
           returning id, session_id, revision)
         select id, pg_notify(${FORM_EVENTS_CHANNEL}, session_id || ' ' || revision) as notified from ins`,
+    ),
   );
   if (rows.length === 1) return { ok: true, eventId, revision: input.revision };
 
@@ -169,18 +172,20 @@ async function submitRespondentAnswer(
     );
   const hook = runtime.onAskAnswer;
   // With a hook, the answer and what the hook writes commit together; without one, one statement.
-  const rows = hook
-    ? await runtime.database.db.transaction(async (tx) => {
-        const written = await record(tx);
-        const row = written[0];
-        if (row) {
-          const answered = Number(row.answered);
-          const max = Number(row.max);
-          await hook(tx, { sessionId: row.session_id, workspaceId: row.workspace_id, answered, max, closed: answered >= max });
-        }
-        return written;
-      })
-    : await record(runtime.database.db);
+  const rows = await runtime.workspaceWrites.run(session.workspaceId, () =>
+    hook
+      ? runtime.database.db.transaction(async (tx) => {
+          const written = await record(tx);
+          const row = written[0];
+          if (row) {
+            const answered = Number(row.answered);
+            const max = Number(row.max);
+            await hook(tx, { sessionId: row.session_id, workspaceId: row.workspace_id, answered, max, closed: answered >= max });
+          }
+          return written;
+        })
+      : record(runtime.database.db),
+  );
   if (rows.length === 1) return { ok: true, eventId, revision: 1 };
 
   const fresh = await runtime.queries.respondentByTokenHash(hashSecret(token));

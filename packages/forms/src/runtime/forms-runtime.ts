@@ -1,5 +1,5 @@
 import { createSweeper, type Logger } from '@sess/core';
-import type { Database, Tx } from '@sess/db';
+import { createKeyedGate, type Database, type KeyedGate, type Tx } from '@sess/db';
 import type { SigningKeyRing } from '@sess/receipts';
 import { deleteExpiredIdempotencyKeys } from '../idempotency/delete-expired-keys.ts';
 import { KeyRingCache } from '../keys/key-ring-cache.ts';
@@ -30,6 +30,8 @@ export interface FormsRuntimeOptions {
    * notification here). Without it an Ask answer is one autocommitted statement.
    */
   onAskAnswer?: (tx: Tx, answer: AskAnswerEvent) => Promise<void>;
+  /** The bound on each workspace's writes in flight (see `WORKSPACE_WRITE_DEFAULTS`). */
+  workspaceWrites?: Partial<WorkspaceWriteBound>;
   /**
    * Notifications of forms made with a workspace API key (a create with `notifyOwners`, which
    * /v1 sets). Only when `wanted(workspaceId)` is true does such a create take a transaction and
@@ -38,6 +40,23 @@ export interface FormsRuntimeOptions {
    */
   apiKeyNotices?: ApiKeyNotices;
 }
+
+/** How many writes of one workspace hold a database connection at once, and how many wait, how long. */
+export interface WorkspaceWriteBound {
+  /** Transactions and answers of one workspace in flight at once (in this process). */
+  concurrent: number;
+  /** Writes of one workspace that may wait for a turn; one more is refused at once. */
+  waiting: number;
+  /** How long one may wait for its turn. */
+  waitMs: number;
+}
+
+/**
+ * A workspace may hold 6 connections for its writes (of the 8 a pool of 10 lets writes take), so
+ * one busy workspace still writes at nearly the pool's pace while two stay for the others; its
+ * 65th waiting write, or one waiting 2 s (a lock holds its turns), is answered 503.
+ */
+export const WORKSPACE_WRITE_DEFAULTS: WorkspaceWriteBound = { concurrent: 6, waiting: 64, waitMs: 2_000 };
 
 /** The hooks of `FormsRuntimeOptions.apiKeyNotices` (apps/server fills them from @sess/notify). */
 export interface ApiKeyNotices {
@@ -95,6 +114,13 @@ export interface FormsRuntime {
    * time per process, so they wait here rather than each holding a connection on the gate's lock.
    */
   readonly exactAdmissions: KeyedQueue;
+  /**
+   * Internal: each workspace's turns at writing (`WorkspaceWriteBound`), taken by every write
+   * transaction (`runIdempotent`) and every answer, so one workspace's writes — a burst, or
+   * writes stuck on a lock until their `lock_timeout` — cannot take the pool from the others.
+   * A write refused a turn fails `DatabaseWaitError('WRITES_BUSY')`: 503, nothing changed.
+   */
+  readonly workspaceWrites: KeyedGate;
   /** Internal: the companions added with `addCreateCompanion`, written in every create's statement. */
   readonly createCompanions: readonly CreateCompanion[];
   /**
@@ -129,6 +155,11 @@ export interface FormsRuntime {
   close(): Promise<void>;
 }
 
+function workspaceWriteGate(given: Partial<WorkspaceWriteBound> = {}): KeyedGate {
+  const bound = { ...WORKSPACE_WRITE_DEFAULTS, ...given };
+  return createKeyedGate({ perKey: bound.concurrent, maxWaitingPerKey: bound.waiting, waitMs: bound.waitMs });
+}
+
 /** Builds the runtime. Nothing touches the database until the first verb runs. */
 export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
   const now = options.now ?? (() => new Date());
@@ -159,6 +190,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
     creates,
     createCompanions,
     exactAdmissions: new KeyedQueue(),
+    workspaceWrites: workspaceWriteGate(options.workspaceWrites),
     addCreateCompanion(companion) {
       const known = createCompanions.find((c) => c.name === companion.name);
       if (known === companion) return;

@@ -1,11 +1,8 @@
 import { CompleteSessionRequestSchema, STORED_SESSION_MACHINE } from '@sess/contract';
-import { notify } from '@sess/db';
 import { parseArguments } from '@sess/surface';
-import { sql } from 'drizzle-orm';
 import { runIdempotent } from '../idempotency/run-idempotent.ts';
-import { isoParam, stateLiteral } from '../model/sql-values.ts';
 import { type SessionView, toAnswerView } from '../model/views.ts';
-import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
+import { closeSessionStatement } from './close-session.ts';
 import type { WorkspaceContext } from './context.ts';
 import { lockSession } from './lock-session.ts';
 import { checkExpectedRevision, checkRevisionWrite } from './revision-write.ts';
@@ -43,12 +40,8 @@ export async function completeSession(request: CompleteSessionInput): Promise<Se
       const now = runtime.now();
       const locked = await lockSession(tx, ctx.workspaceId, sessionId);
       checkRevisionWrite(locked, expectedRevision, responseEventId, 'complete');
-      const completed = STORED_SESSION_MACHINE.next(locked.session.state, 'completed')!;
-      await tx.execute(
-        sql`update form_sessions set state = ${stateLiteral(completed)}, completed_at = ${isoParam(now)}::timestamptz
-             where id = ${sessionId} and workspace_id = ${ctx.workspaceId}`,
-      );
-      await notify(tx, FORM_EVENTS_CHANNEL, formEventPayload(sessionId, expectedRevision));
+      const completed = STORED_SESSION_MACHINE.next(locked.session.state, 'completed');
+      if (completed !== 'completed') throw new Error(`unreachable: completing ${sessionId} leads to ${completed}`);
       const s = locked.session;
       const view: SessionView = {
         sessionId,
@@ -65,7 +58,14 @@ export async function completeSession(request: CompleteSessionInput): Promise<Se
         withdrawnAt: null,
         response: locked.answer ? toAnswerView(locked.answer, locked.surfaceSha256) : null,
       };
-      return view;
+      const last = closeSessionStatement({
+        workspaceId: ctx.workspaceId,
+        sessionId,
+        state: completed,
+        at: now,
+        revision: expectedRevision,
+      });
+      return { value: view, last };
     },
   );
   return value;

@@ -36,7 +36,9 @@ function heldKeys(row: SessionRow): string[] {
  *
  * A batch is all or nothing in the database, but not for its callers: if the statement fails,
  * each create is retried alone, so one bad create cannot fail the others — unless the database
- * could not be reached, which fails them all at once. Two creates claiming
+ * could not be reached, which fails them all at once. A batch never waits for a counter another
+ * transaction holds: the creates that need it are sent again, per workspace, in a statement that
+ * waits (and fails after the database's lock_timeout if it is held that long). Two creates claiming
  * the same idempotency key never share a statement: the second goes in another one, where the
  * key's unique index makes it wait for the first to commit, find the key taken and replay it.
  * Likewise two creates under one gate (a counter of `open_counts`): the second statement waits
@@ -115,21 +117,50 @@ export class CreateBatcher {
   }
 
   async #run(batch: Pending[]): Promise<void> {
+    // A statement of several creates skips counters another transaction holds, so one workspace
+    // whose counter is held (a lock, another replica's statement in its commit) delays no other
+    // workspace's creates; its own are sent again, together, in a statement that waits (at most
+    // the database's lock_timeout) while its keys stay held here.
+    const busy = await this.#settle(batch, batch.length > 1);
+    const byWorkspace = new Map<string, Pending[]>();
+    for (const p of busy) {
+      const group = byWorkspace.get(p.row.session.workspaceId) ?? [];
+      group.push(p);
+      byWorkspace.set(p.row.session.workspaceId, group);
+    }
+    await Promise.all([...byWorkspace.values()].map((group) => this.#settle(group, false)));
+  }
+
+  /** Sends `batch` as one statement and settles each create, but those left out `busy`, which it returns. */
+  async #settle(batch: Pending[], skipLocked: boolean): Promise<Pending[]> {
+    const busy: Pending[] = [];
     try {
       const outcomes = await insertSessionRows(
         this.db,
         batch.map((p) => p.row),
         this.companions,
+        { skipLocked },
       );
-      for (const p of batch) p.resolve(outcomes.get(p.row.session.id) ?? { stored: false });
+      for (const p of batch) {
+        const outcome = outcomes.get(p.row.session.id) ?? { stored: false };
+        if (outcome.busy) busy.push(p);
+        else p.resolve(outcome);
+      }
+      return busy;
     } catch (error) {
-      if (batch.length === 1) return batch[0]!.reject(error);
+      if (batch.length === 1) {
+        batch[0]!.reject(error);
+        return busy;
+      }
       // A database out of reach fails every create alike: retrying each alone would only knock
-      // again, once per create. (The log line carries the error's codes, never the rows.)
+      // again, once per create. So does a lock or statement timeout: a statement that skips held
+      // counters timed out on a lock every create of it waits for, one workspace's statement on
+      // that workspace's counter; retrying each alone would hold a connection per create for as
+      // long again. (The log line carries the error's codes, never the rows.)
       if (isDatabaseUnavailable(error)) {
         this.logger?.warn({ event: 'forms.create_batch_unavailable', size: batch.length, err: error }, 'database unavailable');
         for (const p of batch) p.reject(error);
-        return;
+        return busy;
       }
       this.logger?.warn({ event: 'forms.create_batch_failed', size: batch.length, err: error }, 'retrying each create alone');
       await Promise.all(
@@ -141,6 +172,7 @@ export class CreateBatcher {
           }
         }),
       );
+      return busy;
     }
   }
 }

@@ -212,7 +212,7 @@ export async function prepareNewSession<R>(
           const again = (await insertSessionRows(t, [exact], companions)).get(session.id);
           if (!again?.stored) throw refusalOf(extras, again?.refusedBy ?? 'unknown');
           written = new Set(again.written);
-          return result;
+          return { value: result };
         },
         tx,
       );
@@ -254,7 +254,7 @@ export async function storeNewSession<R>(
       const plan = await admitCreate(tx, ctx, now);
       const { session, result } = build(plan, now);
       await insertSessionRows(tx, [{ session }], runtime.createCompanions);
-      return tellOwners(tx, runtime, session, result, notice);
+      return { value: await tellOwners(tx, runtime, session, result, notice) };
     },
     ctx.tx,
   );

@@ -1,5 +1,5 @@
 import { PublishSessionRequestSchema } from '@sess/contract';
-import { notify, type Tx } from '@sess/db';
+import type { Tx } from '@sess/db';
 import { hashSurface, parseArguments, parseSurface } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -61,16 +61,17 @@ export async function publishSession(request: PublishSessionInput): Promise<Sess
       checkPublishable(locked, now);
       const next = expectedRevision + 1;
       const surfaceSha256 = hashSurface(surface);
-      await tx.execute(
-        sql`with r as (
+      // One statement: the revision, the session's pointer to it, and the wake of every wait.
+      const last = sql`with r as (
               insert into form_revisions (session_id, revision, workspace_id, surface, surface_sha256, created_at)
               values (${sessionId}, ${next}, ${ctx.workspaceId}, ${JSON.stringify(surface)}::json, ${surfaceSha256},
                       ${isoParam(now)}::timestamptz)
-              returning session_id)
-            update form_sessions set current_revision = ${next}
-             where id = ${sessionId} and workspace_id = ${ctx.workspaceId} and id in (select session_id from r)`,
-      );
-      await notify(tx, FORM_EVENTS_CHANNEL, formEventPayload(sessionId, next));
+              returning session_id),
+            up as (
+              update form_sessions set current_revision = ${next}
+               where id = ${sessionId} and workspace_id = ${ctx.workspaceId} and id in (select session_id from r)
+              returning id)
+            select pg_notify(${FORM_EVENTS_CHANNEL}, ${formEventPayload(sessionId, next)}) as notified from up`;
       const s = locked.session;
       const view: SessionView = {
         sessionId,
@@ -87,8 +88,10 @@ export async function publishSession(request: PublishSessionInput): Promise<Sess
         withdrawnAt: null,
         response: null,
       };
+      // What the hook writes needs the session, not its new revision: it goes first, and the
+      // revision with the idempotency record.
       await request.onPublished?.(tx, { view, title: surface.title });
-      return view;
+      return { value: view, last };
     },
   );
   return value;

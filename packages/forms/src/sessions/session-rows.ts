@@ -1,7 +1,7 @@
 import { STORED_SESSION_MACHINE } from '@sess/contract';
 import { hashSecret } from '@sess/core';
 import type { DbOrTx } from '@sess/db';
-import { lockOpenCounts, PreparedSql } from '@sess/db';
+import { lockOpenCounts, PreparedSql, workspaceOpenKey } from '@sess/db';
 import type { Surface } from '@sess/surface';
 import { type SQL, sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/stored-response.ts';
@@ -82,6 +82,12 @@ export interface RowOutcome {
   written?: string[];
   /** The gate that had no room (nothing was stored); absent when stored or when the key was taken. */
   refusedBy?: string;
+  /**
+   * A counter it needs (its workspace's, or a gate's) was locked by another transaction, and the
+   * statement was one that does not wait (`skipLocked`): nothing was stored; send it again in a
+   * statement that waits.
+   */
+  busy?: true;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -115,10 +121,17 @@ function toRecord({ session: s, claim, gates, companions }: SessionRow) {
   };
 }
 
-type OutcomeRow = { id: string; stored: boolean; refused_by: string | null; written: string[] };
+type OutcomeRow = { id: string; stored: boolean; refused_by: string | null; busy: boolean; written: string[] };
 
-/** The create statement for `companions`; the rows come as the placeholder `rows` (JSON text). */
-function createSql(companions: readonly CreateCompanion[]): SQL {
+/**
+ * The create statement for `companions`; the rows come as the placeholder `rows` (JSON text).
+ * Every counter of `open_counts` the statement will write (each create's gates, and its
+ * workspace's, which the insert trigger raises) is locked first, in key order. With
+ * `skipLocked`, a counter another transaction holds is not waited for: the creates that need it
+ * are left out (`busy`), so one workspace whose counter is held never delays the creates of
+ * others that share its statement.
+ */
+function createSql(companions: readonly CreateCompanion[], skipLocked: boolean): SQL {
   const cte = (c: CreateCompanion) => sql.raw(`companion_${c.name.replace(/[^a-z0-9_]/g, '_')}`);
   const companionWrites = companions.map((c) => sql`, ${cte(c)} as (${c.insert})`);
   const written =
@@ -137,11 +150,22 @@ function createSql(companions: readonly CreateCompanion[]): SQL {
             gates json, companions json)),
         wanted as (
           select i.id, g.key, g."limit" from input i cross join lateral json_to_recordset(i.gates) as g(key text, "limit" int)),
-        counts as (${lockOpenCounts(sql`select key from wanted`)}),
+        needed as (
+          select id, key from wanted union select id, ${workspaceOpenKey('')}::text || workspace_id from input),
+        held as materialized (
+          select key from open_counts where key in (select key from needed)
+           order by key for update${sql.raw(skipLocked ? ' skip locked' : '')}),
+        busy as (
+          select distinct n.id from needed n
+           where exists (select 1 from open_counts c where c.key = n.key)
+             and not exists (select 1 from held h where h.key = n.key)),
+        counts as (${lockOpenCounts(sql`select key from wanted where id not in (select id from busy)`)}),
         refused as (
           select w.id, min(w.key) as key from wanted w join counts c on c.key = w.key
            where c.counted >= w."limit" group by w.id),
-        room as (select i.* from input i where not exists (select 1 from refused r where r.id = i.id)),
+        room as (
+          select i.* from input i
+           where not exists (select 1 from refused r where r.id = i.id) and not exists (select 1 from busy b where b.id = i.id)),
         claimed as (
           insert into idempotency_keys (workspace_id, scope, key, request_sha256, status, response, created_at)
           select workspace_id, claim_scope, claim_key, claim_request_sha256, 201, claim_response, created_at
@@ -167,28 +191,39 @@ function createSql(companions: readonly CreateCompanion[]): SQL {
             from admitted a join s on s.id = a.id
           returning session_id)${sql.join(companionWrites, sql``)}
         select i.id, exists (select 1 from r where r.session_id = i.id) as stored,
-               (select x.key from refused x where x.id = i.id) as refused_by, ${written} as written
+               (select x.key from refused x where x.id = i.id) as refused_by,
+               exists (select 1 from busy b where b.id = i.id) as busy, ${written} as written
           from input i`;
 }
 
 const NO_COMPANIONS: readonly CreateCompanion[] = [];
 
-/**
- * The create statement of each list of companions, built once: it runs on every create. A
- * runtime's list is fixed before its first create; a list that changed after all gets its
- * statement built again.
- */
-const statements = new WeakMap<readonly CreateCompanion[], { built: CreateCompanion[]; statement: PreparedSql<OutcomeRow> }>();
+/** A list of companions' two create statements: one that waits for held counters, one that skips them. */
+interface Statements {
+  built: CreateCompanion[];
+  waiting: PreparedSql<OutcomeRow>;
+  skipping: PreparedSql<OutcomeRow>;
+}
 
-function createStatement(companions: readonly CreateCompanion[]): PreparedSql<OutcomeRow> {
-  const cached = statements.get(companions);
-  if (cached && cached.built.length === companions.length && cached.built.every((c, i) => c === companions[i])) {
-    return cached.statement;
+/**
+ * The create statements of each list of companions, built once: they run on every create. A
+ * runtime's list is fixed before its first create; a list that changed after all gets its
+ * statements built again.
+ */
+const statements = new WeakMap<readonly CreateCompanion[], Statements>();
+
+function createStatement(companions: readonly CreateCompanion[], skipLocked: boolean): PreparedSql<OutcomeRow> {
+  let cached = statements.get(companions);
+  if (!cached || cached.built.length !== companions.length || !cached.built.every((c, i) => c === companions[i])) {
+    const built = [...companions];
+    cached = {
+      built,
+      waiting: new PreparedSql<OutcomeRow>(() => createSql(built, false)),
+      skipping: new PreparedSql<OutcomeRow>(() => createSql(built, true)),
+    };
+    statements.set(companions, cached);
   }
-  const built = [...companions];
-  const statement = new PreparedSql<OutcomeRow>(() => createSql(built));
-  statements.set(companions, { built, statement });
-  return statement;
+  return skipLocked ? cached.skipping : cached.waiting;
 }
 
 /**
@@ -199,18 +234,25 @@ function createStatement(companions: readonly CreateCompanion[]): PreparedSql<Ou
  * its revision and its companions' rows land together or not at all. The rows travel as one
  * JSON parameter, so the statement text is the same for 1 row or 64 and stays prepared.
  * Two rows must not claim the same key or name the same gate (the caller keeps them apart).
+ * With `skipLocked`, a create whose counter another transaction holds is not stored (`busy`).
  */
 export async function insertSessionRows(
   db: DbOrTx,
   rows: SessionRow[],
   companions: readonly CreateCompanion[] = NO_COMPANIONS,
+  options: { skipLocked?: boolean } = {},
 ): Promise<Map<string, RowOutcome>> {
-  const outcomes = await createStatement(companions).rows(db, { rows: JSON.stringify(rows.map(toRecord)) });
+  const statement = createStatement(companions, options.skipLocked === true);
+  const outcomes = await statement.rows(db, { rows: JSON.stringify(rows.map(toRecord)) });
   const result = new Map<string, RowOutcome>();
   for (const row of outcomes) {
     result.set(
       row.id,
-      row.refused_by ? { stored: false, refusedBy: row.refused_by } : { stored: row.stored, written: row.written },
+      row.refused_by
+        ? { stored: false, refusedBy: row.refused_by }
+        : row.busy
+          ? { stored: false, busy: true }
+          : { stored: row.stored, written: row.written },
     );
   }
   return result;

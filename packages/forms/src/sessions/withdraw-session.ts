@@ -1,11 +1,8 @@
 import { STORED_SESSION_MACHINE, type WithdrawnSession, WithdrawSessionRequestSchema } from '@sess/contract';
 import { SessError } from '@sess/core';
-import { notify } from '@sess/db';
 import { parseArguments } from '@sess/surface';
-import { sql } from 'drizzle-orm';
 import { runIdempotent } from '../idempotency/run-idempotent.ts';
-import { isoParam, stateLiteral } from '../model/sql-values.ts';
-import { FORM_EVENTS_CHANNEL, formEventPayload } from '../waits/waiter-hub.ts';
+import { closeSessionStatement } from './close-session.ts';
 import type { WorkspaceContext } from './context.ts';
 import { lockSession } from './lock-session.ts';
 
@@ -56,13 +53,16 @@ export async function withdrawSession(request: WithdrawSessionInput): Promise<Wi
         revision: session.currentRevision,
         withdrawnAt: (session.withdrawnAt ?? now).toISOString(),
       };
-      if (withdrawn === undefined) return result;
-      await tx.execute(
-        sql`update form_sessions set state = ${stateLiteral(withdrawn)}, withdrawn_at = ${isoParam(now)}::timestamptz
-             where id = ${sessionId} and workspace_id = ${ctx.workspaceId}`,
-      );
-      await notify(tx, FORM_EVENTS_CHANNEL, formEventPayload(sessionId, session.currentRevision));
-      return result;
+      if (withdrawn === undefined) return { value: result };
+      if (withdrawn !== 'withdrawn') throw new Error(`unreachable: withdrawing ${sessionId} leads to ${withdrawn}`);
+      const last = closeSessionStatement({
+        workspaceId: ctx.workspaceId,
+        sessionId,
+        state: withdrawn,
+        at: now,
+        revision: session.currentRevision,
+      });
+      return { value: result, last };
     },
   );
   return value;

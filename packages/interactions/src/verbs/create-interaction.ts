@@ -168,7 +168,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
       if (error instanceof UnitOfWorkFailure && error.committed === false) {
         throw new SessError(
           'SESS_UNAVAILABLE',
-          'Sess cannot reach its database just now; nothing was created. Try again in a moment.',
+          'Sess could not create the form just now (its database could not be reached, or was too busy); nothing was created. Try again in a moment.',
           {},
           { cause: error, retryable: true },
         );

@@ -67,12 +67,12 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
     }
   } catch (error) {
     if (first && error instanceof NotAppliedFailure) {
-      // Never sent, never sent before: take the saved request back and the handle is as it was.
+      // Not applied, never sent before: take the saved request back and the handle is as it was.
       const restored = await patchHandle(call.scope.store, record, { pending: null }).catch(() => undefined);
       if (restored) {
         throw new SessError(
           'SESS_UNAVAILABLE',
-          `Sess could not be reached just now; the ${pending.kind} was not sent and nothing changed. Try again in a moment.`,
+          `Sess did not take the ${pending.kind} just now (it could not be reached, or was too busy); nothing changed. Try again in a moment.`,
           {},
           { cause: error, retryable: true },
         );
