@@ -1,3 +1,4 @@
+import { PGLITE_MAX_WAITING } from '@sess/db';
 import { describe, expect, it } from 'vitest';
 import { deriveCapacity, describeCapacity, readOpenFileLimit } from './capacity.ts';
 import { loadConfig } from './config.ts';
@@ -31,9 +32,11 @@ describe('readOpenFileLimit', () => {
   });
 });
 
+const PG = 'postgres://sess@127.0.0.1:5432/sess';
+
 describe('deriveCapacity', () => {
   it('a cap below the open-file limit, headroom above the parked waits, bounds on work from the pool', () => {
-    const capacity = deriveCapacity(loadConfig({}), { soft: 512, hard: 512 });
+    const capacity = deriveCapacity(loadConfig({ DATABASE_URL: PG }), { soft: 512, hard: 512 });
     // Reserve: a quarter of 512 (128) plus the pool of 10 and its LISTEN connection.
     expect(capacity.reserve).toBe(139);
     expect(capacity.connections).toEqual({ hard: 373, soft: 336 });
@@ -42,13 +45,24 @@ describe('deriveCapacity', () => {
   });
 
   it('a large limit keeps at most 256 files in reserve, and DB_POOL_MAX scales the bounds on work', () => {
-    const capacity = deriveCapacity(loadConfig({ DB_POOL_MAX: '20' }), { soft: 20_000, hard: 20_000 });
+    const capacity = deriveCapacity(loadConfig({ DATABASE_URL: PG, DB_POOL_MAX: '20' }), { soft: 20_000, hard: 20_000 });
     expect(capacity.connections).toEqual({ hard: 20_000 - 277, soft: 19_723 - 1972 });
     expect(capacity.admission).toMatchObject({ mcp: 80, writes: 80, answers: 40, pages: 80, waits: 19_723 - 2 * 1972 });
   });
 
+  it('on the embedded database, requests that change something are bounded at the length of its line', () => {
+    const capacity = deriveCapacity(loadConfig({}), { soft: 512, hard: 512 });
+    expect(capacity.admission).toMatchObject({
+      mcp: PGLITE_MAX_WAITING,
+      writes: PGLITE_MAX_WAITING,
+      answers: PGLITE_MAX_WAITING,
+      pages: 40,
+    });
+    expect(deriveCapacity(loadConfig({ SESS_ADMIT_ANSWERS: '5' }), undefined).admission.answers).toBe(5);
+  });
+
   it('what is configured wins; an unknown or unlimited limit gives no cap and no bound on waits', () => {
-    const config = loadConfig({ SESS_ADMIT_WAITS: '3', SESS_ADMIT_WRITES: '0', SESS_MAX_CONNECTIONS: '100' });
+    const config = loadConfig({ DATABASE_URL: PG, SESS_ADMIT_WAITS: '3', SESS_ADMIT_WRITES: '0', SESS_MAX_CONNECTIONS: '100' });
     expect(deriveCapacity(config, { soft: 512, hard: 512 })).toMatchObject({
       connections: { hard: 100, soft: 90 },
       admission: { waits: 3, writes: 0, mcp: 40 },

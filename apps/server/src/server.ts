@@ -10,6 +10,7 @@ import { type Capacity, deriveCapacity, describeOpenFiles, readOpenFileLimit } f
 import { type Config, embeddedDatabaseDir } from './config.ts';
 import { Admission } from './http/admission.ts';
 import { ConnectionCap } from './http/connection-cap.ts';
+import { answerWhileStarting } from './http/while-starting.ts';
 import { resolveSecret } from './secret.ts';
 
 /** Pending-connection queue: a storm of reconnecting parked waits overflowed Node's default 511 (the kernel caps it at somaxconn). */
@@ -52,36 +53,12 @@ export interface StartOptions {
   now?: () => Date;
   /** Mounts extra routes before the app starts (for embedding Sess, and for tests). */
   extend?: (app: ReturnType<typeof buildApp>) => void;
+  /** Opens the database (`openDatabase`; a test may hold it back to see what is answered meanwhile). */
+  openDatabase?: typeof openDatabase;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
-  const secret = await resolveSecret(config);
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: embeddedDatabaseDir(config),
-    poolMax: config.dbPoolMax,
-    lockTimeoutMs: config.dbLockTimeoutMs,
-    statementTimeoutMs: config.dbStatementTimeoutMs,
-    logger,
-  });
-  try {
-    const report = await migrate(database.db);
-    logger.info(
-      { event: 'db.migrated', driver: database.driver, applied: report.applied, total: report.total },
-      'database ready',
-    );
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  const now = options.now ?? (() => new Date());
-  const closers: Array<() => Promise<void>> = [];
-  // One egress for the app (client metadata documents) and the worker (pushes): one policy,
-  // shared connections; closed after the worker has finished its sends.
-  const egress = createEgressFor(config);
-  let draining = false;
-  let parkedWaits = () => 0;
   // Bounds from the open-file limit and the pool (issue 33): connections below the limit, requests in flight per class.
   const capacity = deriveCapacity(config, readOpenFileLimit());
   const connections = capacity.connections ? new ConnectionCap(capacity.connections, logger, capacity.reserve) : undefined;
@@ -91,25 +68,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       event: 'server.capacity',
       openFiles: describeOpenFiles(capacity.openFiles),
       connections: capacity.connections ?? 'no cap',
-      inFlight: capacity.admission,
+      // A string, not an object: the log redacts every field named `answers`.
+      inFlight: Object.entries(capacity.admission)
+        .map(([name, bound]) => `${name} ${bound || 'no bound'}`)
+        .join(', '),
     },
     'capacity',
   );
-  const app = buildApp({
-    admission,
-    ...(connections ? { connections } : {}),
-    egress,
-    config,
-    database,
-    logger,
-    secret,
-    now,
-    onClose: (close) => closers.push(close),
-    stopping: () => draining,
-    onParkedWaits: (count) => (parkedWaits = count),
-  });
-  options.extend?.(app);
-  const server = createAdaptorServer({ fetch: app.fetch });
+  // Listening comes first: while the database opens (an embedded one replaying its WAL after a
+  // crash takes seconds), requests are answered at once — /healthz 200, /readyz and the rest 503
+  // `starting` with Retry-After — instead of being refused by the kernel or queued for the database.
+  let serve: (request: Request, env: unknown) => Response | Promise<Response> = answerWhileStarting;
+  let draining = false;
+  const server = createAdaptorServer({ fetch: (request, env) => serve(request, env) });
   // While draining, every response says Connection: close, so no connection outlives its
   // request and a proxy never sends on one this replica is about to close.
   server.prependListener('request', (_request, response) => {
@@ -124,6 +95,67 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       resolve();
     });
   });
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    });
+
+  let secret: string;
+  let database: Database;
+  try {
+    secret = await resolveSecret(config);
+    database = await (options.openDatabase ?? openDatabase)({
+      url: config.databaseUrl,
+      dataDir: embeddedDatabaseDir(config),
+      poolMax: config.dbPoolMax,
+      lockTimeoutMs: config.dbLockTimeoutMs,
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+      logger,
+    });
+  } catch (error) {
+    await stopListening();
+    throw error;
+  }
+  try {
+    const migrating = performance.now();
+    const report = await migrate(database.db);
+    logger.info(
+      {
+        event: 'db.migrated',
+        driver: database.driver,
+        applied: report.applied,
+        total: report.total,
+        ms: Math.round(performance.now() - migrating),
+      },
+      'database ready',
+    );
+  } catch (error) {
+    await database.close();
+    await stopListening();
+    throw error;
+  }
+  const now = options.now ?? (() => new Date());
+  const closers: Array<() => Promise<void>> = [];
+  // One egress for the app (client metadata documents) and the worker (pushes): one policy,
+  // shared connections; closed after the worker has finished its sends.
+  const egress = createEgressFor(config);
+  let parkedWaits = () => 0;
+  const app = buildApp({
+    admission,
+    ...(connections ? { connections } : {}),
+    egress,
+    config,
+    database,
+    logger,
+    secret,
+    now,
+    onClose: (close) => closers.push(close),
+    stopping: () => draining,
+    onParkedWaits: (count) => (parkedWaits = count),
+  });
+  options.extend?.(app);
+  serve = app.fetch;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;

@@ -3,6 +3,8 @@ import type { Logger } from '@sess/core';
 import { sql } from 'drizzle-orm';
 import { createBreaker } from './breaker.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { startCheckpoints } from './pglite-checkpoints.ts';
+import { pgliteBehindGate } from './pglite-line.ts';
 import { createPoolGate, DatabaseWaitError, type PoolGate, withinMs } from './pool-gate.ts';
 import { withPreparedStatements } from './prepared-statements.ts';
 import { reconnectBackoffSeconds } from './reconnect-backoff.ts';
@@ -51,6 +53,15 @@ export const DATABASE_WAIT_DEFAULTS = {
   statementTimeoutMs: 10_000,
   probeIntervalMs: 250,
 } as const;
+
+/**
+ * Operations that may wait in line for the embedded database at once: a burst of a few dozen
+ * answers waits its turn (each is a few ms of the one connection); one more is refused at once.
+ */
+export const PGLITE_MAX_WAITING = 64;
+
+/** How long the embedded database's line may run before it lets the event loop read its sockets (see `yieldAfterMs`). */
+const PGLITE_YIELD_AFTER_MS = 10;
 
 /**
  * The one database factory. With a URL it opens a bounded postgres.js pool plus one dedicated
@@ -142,12 +153,16 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
 
 async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
+  const started = performance.now();
   let releaseLock = () => {};
+  let staleLockOf: number | undefined;
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     // PGlite is a single in-process connection: a second process on the same files would
     // corrupt them, so the data dir is locked for as long as it is open.
-    releaseLock = acquireDataDirLock(dataDir);
+    const lock = acquireDataDirLock(dataDir);
+    releaseLock = lock.release;
+    staleLockOf = lock.takenOverFrom;
   }
   const [{ PGlite }, { drizzle: drizzlePglite }, { createPgliteBus }] = await Promise.all([
     import('@electric-sql/pglite'),
@@ -165,8 +180,27 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
     releaseLock();
     throw error;
   }
-  const db = drizzlePglite(pg, { schema }) as unknown as Db;
+  // Where a start's time goes (after a crash, PGlite replays the WAL written since its last checkpoint).
+  options.logger?.info(
+    {
+      event: 'db.opened',
+      driver: 'pglite',
+      ms: Math.round(performance.now() - started),
+      ...(staleLockOf !== undefined ? { staleLockOf } : {}),
+    },
+    'database opened',
+  );
+  // One line in front of the one connection: bounded in length and in wait (see pgliteBehindGate).
+  const gate = createPoolGate({
+    max: 1,
+    waitMs: options.poolWaitMs ?? DATABASE_WAIT_DEFAULTS.poolWaitMs,
+    maxWaiting: options.poolMaxWaiting ?? PGLITE_MAX_WAITING,
+    yieldAfterMs: PGLITE_YIELD_AFTER_MS,
+    ...(options.timers ? { timers: options.timers } : {}),
+  });
+  const db = drizzlePglite(pgliteBehindGate(pg, gate), { schema }) as unknown as Db;
   const bus = createPgliteBus(pg, options.logger);
+  const checkpoints = inMemory ? undefined : startCheckpoints(pg, gate, options.logger);
   return {
     driver: 'pglite',
     db,
@@ -177,6 +211,7 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
     // In this process: never refused.
     whenReachable: async () => {},
     async close() {
+      checkpoints?.stop();
       await bus.close();
       if (!pg.closed) await pg.close();
       releaseLock();

@@ -52,6 +52,11 @@ export function withinMs<T>(promise: PromiseLike<T>, ms: number): Promise<T> {
  */
 export type GateKind = 'read' | 'write';
 
+/** A statement that starts with SELECT reads (a data-modifying statement starts with WITH, INSERT, UPDATE, DELETE). */
+export function gateKindOf(text: string): GateKind {
+  return /^\s*select\b/i.test(text) ? 'read' : 'write';
+}
+
 /** Admits at most `max` top-level database operations at once; the rest wait, but not forever. */
 export interface PoolGate {
   run<T>(kind: GateKind, operation: () => PromiseLike<T>): Promise<T>;
@@ -70,6 +75,16 @@ export interface PoolGateOptions {
   waitMs: number;
   /** Operations that may wait at once; one more is refused at once (`POOL_QUEUE_FULL`). Default 100 per connection. */
   maxWaiting?: number;
+  /**
+   * For a database that runs in this thread (PGlite): once operations have followed each other
+   * for this long without the event loop polling for I/O, the next turn is handed over only after
+   * it has. Its operations are synchronous work that resolve promises, so a line handed over in
+   * microtasks runs to its end before any socket is read, and every request that arrives
+   * meanwhile, /healthz included, waits unread for the whole line; handing over after every
+   * operation instead costs a turn of the event loop each, which under load is most of the time
+   * (bench/embedded). 0: after every operation. Unset: never (PostgreSQL's pool is remote).
+   */
+  yieldAfterMs?: number;
   timers?: Timers;
 }
 
@@ -101,9 +116,7 @@ export function createPoolGate(options: PoolGateOptions): PoolGate {
     active++;
     if (kind === 'write') writes++;
   };
-  const leave = (kind: GateKind) => {
-    active--;
-    if (kind === 'write') writes--;
+  const admitWaiting = () => {
     for (let i = 0; i < waiting.length && active < max; ) {
       const entry = waiting[i]!;
       if (!fits(entry.kind)) {
@@ -113,6 +126,22 @@ export function createPoolGate(options: PoolGateOptions): PoolGate {
       waiting.splice(i, 1);
       entry.admit();
     }
+  };
+  let handover: 'none' | 'pending' = 'none';
+  // When the line last let the event loop poll (yieldAfterMs).
+  let polledAt = performance.now();
+  const leave = (kind: GateKind) => {
+    active--;
+    if (kind === 'write') writes--;
+    if (options.yieldAfterMs === undefined) return admitWaiting();
+    if (handover === 'pending' || waiting.length === 0) return;
+    if (performance.now() - polledAt < options.yieldAfterMs) return admitWaiting();
+    handover = 'pending';
+    setImmediate(() => {
+      handover = 'none';
+      polledAt = performance.now();
+      admitWaiting();
+    });
   };
 
   return {
@@ -127,7 +156,8 @@ export function createPoolGate(options: PoolGateOptions): PoolGate {
         }
         return result.finally(() => leave(kind));
       };
-      if (fits(kind)) return start();
+      // A turn being handed over (yieldAfterMs) is for the one first in line.
+      if (fits(kind) && handover === 'none') return start();
       if (waiting.length >= maxWaiting) return Promise.reject(new DatabaseWaitError('POOL_QUEUE_FULL'));
       return new Promise<T>((resolve, reject) => {
         const entry = {

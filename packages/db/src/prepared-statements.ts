@@ -1,6 +1,6 @@
 import { markDatabaseError } from '@sess/core';
 import type { Sql } from 'postgres';
-import type { GateKind, PoolGate } from './pool-gate.ts';
+import { type GateKind, gateKindOf, type PoolGate } from './pool-gate.ts';
 
 /**
  * The postgres.js client drizzle should get: every query it sends becomes a named prepared
@@ -27,7 +27,7 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
       if (property === 'unsafe') {
         return (text: string, params?: unknown[], options?: Record<string, unknown>) => {
           const query = target.unsafe(text, params as never, { ...options, prepare: true });
-          return gate ? gatedQuery(gate, kindOf(text), query) : query;
+          return gate ? gatedQuery(gate, gateKindOf(text), query) : query;
         };
       }
       if (property === 'begin' || property === 'savepoint') {
@@ -48,11 +48,6 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
       return Reflect.get(target, property, receiver);
     },
   });
-}
-
-/** A statement that starts with SELECT reads (a data-modifying statement starts with WITH, INSERT, UPDATE, DELETE). */
-function kindOf(text: string): GateKind {
-  return /^\s*select\b/i.test(text) ? 'read' : 'write';
 }
 
 function isSystemError(error: unknown): boolean {

@@ -7,7 +7,7 @@ export {
   type SessMcpHttpHandler,
   type SessMcpHttpHandlerOptions,
 } from './http/create-sess-mcp-http-handler.ts';
-export { busyResponse, type RequestAdmission } from './http/request-admission.ts';
+export { busyResponse, type RefusalReason, type RequestAdmission, refusalMessage } from './http/request-admission.ts';
 export { API_KEY_PRINCIPAL_PREFIX } from './store/api-key-principal.ts';
 export {
   findHandleForReview,

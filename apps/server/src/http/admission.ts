@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { SessError } from '@sess/core';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@sess/db';
-import { busyResponse, type RequestAdmission } from '@sess/mcp';
+import { busyResponse, type RefusalReason, type RequestAdmission, refusalMessage } from '@sess/mcp';
 import { answersOAuthErrors, temporarilyUnavailableJson } from '@sess/oauth';
 import { htmlPage, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -161,17 +161,18 @@ export function nodeIncoming(env: unknown): IncomingMessage | undefined {
 }
 
 const RETRY_AFTER = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
-const BUSY_MESSAGE = `Sess is busy and did not start this request; nothing was changed. Try again in ${RETRY_AFTER} seconds.`;
 
 /** The calm page a browser gets, saying what did not happen. */
-function busyPage(admissionClass: AdmissionClass): Response {
+function busyPage(admissionClass: AdmissionClass, reason: RefusalReason): Response {
+  const state = reason === 'busy' ? 'busy' : 'starting';
   const message =
     admissionClass === 'answers'
-      ? 'Sess is busy right now, and your answer was not sent. Go back and send it again in a moment.'
+      ? `Sess is ${state} right now, and your answer was not sent. Go back and send it again in a moment.`
       : admissionClass === 'pages'
-        ? 'Sess is busy right now; nothing was changed. Try again in a moment.'
-        : 'Sess is busy right now and did not take this request; nothing was changed. Go back and try again in a moment.';
-  return htmlPage(503, (nonce) => renderMessagePage({ title: 'Sess is busy', message, tone: 'warn' }, nonce), {
+        ? `Sess is ${state} right now; nothing was changed. Try again in a moment.`
+        : `Sess is ${state} right now and did not take this request; nothing was changed. Go back and try again in a moment.`;
+  const title = reason === 'busy' ? 'Sess is busy' : 'Sess is starting';
+  return htmlPage(503, (nonce) => renderMessagePage({ title, message, tone: 'warn' }, nonce), {
     headers: { 'Retry-After': RETRY_AFTER },
   });
 }
@@ -180,18 +181,22 @@ function busyPage(admissionClass: AdmissionClass): Response {
  * A refused request's answer, in the shape its face's clients read: MCP a JSON-RPC error, the
  * OAuth endpoints `temporarily_unavailable`, a browser a page, everything else (/v1, the answer
  * page's long-poll) the JSON error body; each 503 with `Retry-After`, `SESS_UNAVAILABLE`,
- * retryable, `reason: busy`.
+ * retryable, with `reason`: `busy` (at a bound) or `starting` (the database is not open yet).
  */
 export function busyAnswer(
   admissionClass: AdmissionClass,
   path: string,
   accept: string | undefined,
   requestId?: string,
+  reason: RefusalReason = 'busy',
 ): Response {
-  if (path === '/mcp') return busyResponse(UNAVAILABLE_RETRY_AFTER_SECONDS);
-  if (answersOAuthErrors(path)) return temporarilyUnavailableJson(BUSY_MESSAGE);
-  if (!path.startsWith('/v1/') && admissionClass !== 'waits' && accept?.includes('text/html')) return busyPage(admissionClass);
-  const error = new SessError('SESS_UNAVAILABLE', BUSY_MESSAGE, { reason: 'busy' });
+  if (path === '/mcp') return busyResponse(UNAVAILABLE_RETRY_AFTER_SECONDS, null, reason);
+  const message = refusalMessage(reason, UNAVAILABLE_RETRY_AFTER_SECONDS);
+  if (answersOAuthErrors(path)) return temporarilyUnavailableJson(message);
+  if (!path.startsWith('/v1/') && admissionClass !== 'waits' && accept?.includes('text/html')) {
+    return busyPage(admissionClass, reason);
+  }
+  const error = new SessError('SESS_UNAVAILABLE', message, { reason });
   return Response.json(
     { error: error.toBody(), ...(requestId ? { requestId } : {}) },
     { status: 503, headers: { 'Retry-After': RETRY_AFTER, 'Cache-Control': 'no-store' } },

@@ -23,15 +23,25 @@ export function mayPark(body: unknown): boolean {
   return !isPlainObject(args) || args.wait_ms !== 0;
 }
 
+/** Why Sess did not start a request: at a bound (`busy`), or still opening its database (`starting`). */
+export type RefusalReason = 'busy' | 'starting';
+
+/** The one sentence every face gives for a request Sess did not start. */
+export function refusalMessage(reason: RefusalReason, retryAfterSeconds: number): string {
+  const what =
+    reason === 'busy' ? 'Sess is busy and did not start this request' : 'Sess is starting and did not start this request';
+  return `${what}; nothing was changed. Try again in ${retryAfterSeconds} seconds.`;
+}
+
 /**
- * Sess is busy and did not start the request: 503 with `Retry-After`, a JSON-RPC error whose
- * `data` is the SESS_UNAVAILABLE body every face uses (`reason: busy`). Nothing was changed.
+ * Sess did not start the request: 503 with `Retry-After`, a JSON-RPC error whose `data` is the
+ * SESS_UNAVAILABLE body every face uses (`reason: busy` or `starting`). Nothing was changed.
  */
-export function busyResponse(retryAfterSeconds: number, id: JsonRpcId = null): Response {
-  const message = `Sess is busy and did not start this request; nothing was changed. Try again in ${retryAfterSeconds} seconds.`;
+export function busyResponse(retryAfterSeconds: number, id: JsonRpcId = null, reason: RefusalReason = 'busy'): Response {
+  const message = refusalMessage(reason, retryAfterSeconds);
   return jsonRpcError(503, -32000, message, {
     id,
-    data: { code: 'SESS_UNAVAILABLE', message, retryable: true, reason: 'busy' },
+    data: { code: 'SESS_UNAVAILABLE', message, retryable: true, reason },
     headers: { 'Retry-After': String(retryAfterSeconds), ...Object.fromEntries(ALWAYS_HEADERS) },
   });
 }

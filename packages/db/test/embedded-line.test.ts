@@ -1,0 +1,139 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { testDriver } from '@sess/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPoolGate, DatabaseWaitError, openDatabase } from '../src/index.ts';
+import { CHECKPOINT_AFTER_WAL_BYTES, checkpointIfDue } from '../src/pglite-checkpoints.ts';
+import { pgliteBehindGate } from '../src/pglite-line.ts';
+
+/*
+ * The embedded database's own parts (issue 33): the line in front of its one connection, its
+ * checkpoints, and the lock on its files after a crash. Real PGlite; the gate is the real one.
+ */
+describe.runIf(testDriver() === 'pglite')('the embedded database', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sess-embedded-line-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('holds a bounded line in arrival order and refuses one more at once, nothing sent', async () => {
+    const pg = await PGlite.create();
+    try {
+      const gate = createPoolGate({ max: 1, waitMs: 60_000, maxWaiting: 3, yieldAfterMs: 0 });
+      const lined = pgliteBehindGate(pg, gate);
+      await pg.exec('create table seen (n int)');
+      let letGo!: () => void;
+      const holding = new Promise<void>((resolve) => (letGo = resolve));
+      const transaction = lined.transaction(async (tx) => {
+        await tx.query('insert into seen values (0)');
+        await holding;
+      });
+      const waiting = [1, 2, 3].map((n) => lined.query(`insert into seen values (${n})`));
+      await expect(lined.query('insert into seen values (4)')).rejects.toMatchObject({
+        name: 'DatabaseWaitError',
+        code: 'POOL_QUEUE_FULL',
+      });
+      letGo();
+      await transaction;
+      await Promise.all(waiting);
+      expect((await pg.query<{ n: number }>('select n from seen')).rows.map((row) => row.n)).toEqual([0, 1, 2, 3]);
+    } finally {
+      await pg.close();
+    }
+  });
+
+  it('lets the event loop poll for I/O between two operations in line (PGlite runs in this thread)', async () => {
+    const order: string[] = [];
+    for (const yieldAfterMs of [undefined, 0]) {
+      const gate = createPoolGate({ max: 1, waitMs: 60_000, ...(yieldAfterMs === undefined ? {} : { yieldAfterMs }) });
+      const first = gate.run('write', async () => {
+        order.push('first');
+        setImmediate(() => order.push('io'));
+      });
+      const second = gate.run('write', async () => void order.push('second'));
+      await Promise.all([first, second]);
+      await new Promise((resolve) => setImmediate(resolve));
+      order.push('|');
+    }
+    // Handed over in microtasks, the second ran before any I/O could; with yieldAfterMs, after it.
+    expect(order).toEqual(['first', 'second', 'io', '|', 'first', 'io', 'second', '|']);
+  });
+
+  it('a wait in line is bounded: POOL_TIMEOUT, the operation never run', async () => {
+    const timers = new Set<() => void>();
+    const gate = createPoolGate({
+      max: 1,
+      waitMs: 1_000,
+      yieldAfterMs: 0,
+      timers: { setTimeout: (fire) => (timers.add(fire), fire), clearTimeout: (handle) => timers.delete(handle as () => void) },
+    });
+    let letGo!: () => void;
+    const held = gate.run('write', () => new Promise<void>((resolve) => (letGo = resolve)));
+    let ran = false;
+    const late = gate.run('read', async () => {
+      ran = true;
+    });
+    for (const fire of timers) fire();
+    await expect(late).rejects.toBeInstanceOf(DatabaseWaitError);
+    await expect(late).rejects.toMatchObject({ code: 'POOL_TIMEOUT' });
+    letGo();
+    await held;
+    expect(ran).toBe(false);
+  });
+
+  it('takes a checkpoint once the WAL since the last one reaches its bound, so a crash replays at most that', async () => {
+    const pg = await PGlite.create(join(dir, 'checkpoints'));
+    try {
+      const gate = createPoolGate({ max: 1, waitMs: 60_000, yieldAfterMs: 0 });
+      await pg.exec('checkpoint; create table filler (body text)');
+      expect(await checkpointIfDue(pg, gate)).toBeLessThan(CHECKPOINT_AFTER_WAL_BYTES);
+      // Rows of random text (no compression) until the WAL since the checkpoint passes the bound.
+      const fill =
+        "insert into filler select string_agg(md5(random()::text), '') from generate_series(1, 20000) group by (random() * 40)::int";
+      let since = 0;
+      while (since < CHECKPOINT_AFTER_WAL_BYTES) {
+        await pg.exec(fill);
+        since = Number(
+          (
+            await pg.query<{ since: string }>(
+              'select (pg_current_wal_insert_lsn() - (pg_control_checkpoint()).redo_lsn)::text as since',
+            )
+          ).rows[0]!.since,
+        );
+      }
+      expect(await checkpointIfDue(pg, gate)).toBeGreaterThanOrEqual(CHECKPOINT_AFTER_WAL_BYTES);
+      const after = Number(
+        (
+          await pg.query<{ since: string }>(
+            'select (pg_current_wal_insert_lsn() - (pg_control_checkpoint()).redo_lsn)::text as since',
+          )
+        ).rows[0]!.since,
+      );
+      expect(after).toBeLessThan(1024 * 1024);
+    } finally {
+      await pg.close();
+    }
+  });
+
+  it("takes over the lock of a process that died, and one holding this process's pid that it did not take", async () => {
+    const dataDir = join(dir, 'locks');
+    const first = await openDatabase({ dataDir });
+    await first.close();
+    // A holder that is gone: a process that ran and ended.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    for (const holder of [gone, process.pid]) {
+      writeFileSync(join(dataDir, 'sess.lock'), String(holder));
+      const reopened = await openDatabase({ dataDir });
+      try {
+        // This process now holds it: a second open here is refused.
+        await expect(openDatabase({ dataDir })).rejects.toThrow(/in use by process/);
+      } finally {
+        await reopened.close();
+      }
+    }
+  });
+});
