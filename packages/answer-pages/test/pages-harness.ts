@@ -141,7 +141,7 @@ export async function completeLink(h: PagesHarness, sessionId: string) {
 
 export { answerEvent, withdrawSession };
 
-/** The seed's sample interaction (sess-mcp-readme.md, "First interaction"), with a description. */
+/** The seed's sample interaction (docs/contract/sess-mcp-readme.md, "First interaction"), with a description. */
 export function commitInteraction() {
   return { ...sampleSurface(), description: 'The tests pass. Edit the message if you like.' };
 }

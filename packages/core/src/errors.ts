@@ -4,7 +4,7 @@
  * class from the seed's "Error classes" table. docs/errors.md documents each row.
  */
 export const ERROR_REGISTRY = {
-  // The seed's adapter codes (sess-mcp-readme.md, "Error classes").
+  // The seed's adapter codes (docs/contract/sess-mcp-readme.md, "Error classes").
   INVALID_ARGUMENTS: { status: 400, retryable: false, errorClass: 'invalid_arguments' },
   HANDLE_NOT_FOUND: { status: 404, retryable: false, errorClass: 'not_found' },
   BINDING_MISMATCH: { status: 404, retryable: false, errorClass: 'not_found' },

@@ -151,7 +151,7 @@ function applyPatch(record: HandleRecord, patch: HandlePatch, at: Date): HandleR
  * the records finished more than `FINISHED_RETENTION_DAYS` ago. The link and answer
  * data are kept in the clear until a patch clears them (see README: why not sealed). There is no
  * `atomically`: a file cannot join the runtime's transaction.
- * @see ../../../../shared/seeds/sess-mcp-readme.md "Security and support boundary"
+ * @see ../../../docs/contract/sess-mcp-readme.md "Security and support boundary"
  */
 export function createFileHandleStore(options: FileHandleStoreOptions): FileHandleStore {
   if (!isAbsolute(options.stateDir)) {

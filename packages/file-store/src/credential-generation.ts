@@ -43,7 +43,7 @@ async function readCredentials(path: string): Promise<CredentialsFile | undefine
  * digest (HMAC-SHA-256 under a random per-profile key) of every credential seen, never the
  * credential itself. A credential seen before keeps its generation; a new one (a rotated key)
  * gets the next, so handles bound to the earlier one answer `BINDING_MISMATCH`.
- * @see ../../../../shared/seeds/sess-mcp-readme.md "Security and support boundary" (a credential generation)
+ * @see ../../../docs/contract/sess-mcp-readme.md "Security and support boundary" (a credential generation)
  */
 export function readCredentialGeneration(
   profileDirectory: string,

@@ -8,8 +8,8 @@ import { authorizeUrl, credentials, register, tokenRequest } from './support/oau
 import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 /*
- * What real clients do, one fixture each (from the clients' own code and users' reports; see
- * /work/shared/docs/mcp-auth-notes.md §5). Each fixture goes all the way to working tokens.
+ * What real clients do, one fixture each (from the clients' own code, issue trackers and users'
+ * reports). Each fixture goes all the way to working tokens.
  */
 
 let server: OAuthTestServer;

@@ -6,7 +6,7 @@ import type { AskArguments } from './ask-schema.ts';
 import { jsonByteLength } from './guard.ts';
 import type { Component, FieldComponent, Surface } from './schema.ts';
 
-/** The seed's sample interaction (sess-mcp-readme.md, "First interaction"). */
+/** The seed's sample interaction (docs/contract/sess-mcp-readme.md, "First interaction"). */
 export function sampleSurface(): Surface {
   return {
     mode: 'interactive',

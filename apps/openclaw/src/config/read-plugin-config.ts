@@ -6,7 +6,7 @@ import { SessError } from '@sess/core';
  * `~/.openclaw/.env` into it): never from the plugin config, never from a tool argument. A bad
  * value is NOT_CONFIGURED on each tool call, naming the variable and never repeating its value,
  * so a mistake cannot stop the Gateway and nothing the owner typed is echoed to a chat.
- * @see ../../../../../shared/seeds/sess-mcp-readme.md "OpenClaw"
+ * @see ../../../../docs/contract/sess-mcp-readme.md "OpenClaw"
  */
 
 /** The hosted API. */

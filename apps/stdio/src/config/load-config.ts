@@ -7,7 +7,7 @@ import { z } from 'zod';
  * start-up (every variable but SESS_API_KEY, which is read on the first tool call). A bad value
  * is refused with a message that names the variable and never repeats its value: an origin can
  * carry credentials, and nothing here should echo what the owner typed.
- * @see ../../../../../shared/seeds/sess-mcp-readme.md "Configuration"
+ * @see ../../../../docs/contract/sess-mcp-readme.md "Configuration"
  */
 
 /** The hosted API. */

@@ -8,7 +8,7 @@ import { pino } from 'pino';
  * read by people and hosts' log panes, so a link, key, token or answer never goes there — not
  * even redacted: fields other than the few below are dropped, and a value is written only when it
  * is a bare token of the fixed vocabulary (letters, digits, `_`, `.`).
- * @see ../../../../../shared/seeds/sess-mcp-readme.md "Security and support boundary" (stderr diagnostics)
+ * @see ../../../../docs/contract/sess-mcp-readme.md "Security and support boundary" (stderr diagnostics)
  */
 
 /** The fields a line may carry; everything else a log call passes is dropped. */

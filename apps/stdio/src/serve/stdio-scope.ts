@@ -13,7 +13,7 @@ import type { StdioConfig } from '../config/load-config.ts';
  * SESS_API_KEY is read when the first tool call arrives, never at start-up: `initialize` and
  * `tools/list` work without it. Until a call has resolved the scope, the resolver throws the
  * reason (NOT_CONFIGURED, SESS_UNAVAILABLE …), which the adapter answers as that tool's error.
- * @see ../../../../../shared/seeds/sess-mcp-readme.md "Security and support boundary" (owner-private, single profile)
+ * @see ../../../../docs/contract/sess-mcp-readme.md "Security and support boundary" (owner-private, single profile)
  */
 
 /** The client id of every stdio handle (the binding's `clientId`). */

@@ -1,7 +1,7 @@
 /**
- * The seed's SDK error classes (sess-mcp-readme.md, "Error classes"): every failure of the
- * client is one of these kinds, so a caller decides what to do by `kind` (and `code` for `api`),
- * never by message text.
+ * The seed's SDK error classes (docs/contract/sess-mcp-readme.md, "Error classes"): every
+ * failure of the client is one of these kinds, so a caller decides what to do by `kind` (and
+ * `code` for `api`), never by message text.
  *
  * - `api`: Sess answered with an error (`code`, `message`, `retryable` from the server).
  * - `transport`: no answer (connection refused, reset, DNS); `sent` says whether it left.

@@ -12,7 +12,7 @@ import type { SessionRow } from './session-row.ts';
 
 /*
  * Expiry is computed on read from the row and the clock, so no background job is needed for
- * it to be correct. The clock's rules (sess-mcp-readme.md, "Advanced: expires_in"):
+ * it to be correct. The clock's rules (docs/contract/sess-mcp-readme.md, "Advanced: expires_in"):
  * - before `deadline_at` the link takes answers;
  * - past it but before `closes_at` (only an extendable link has such a gap) it is lapsed: the
  *   person may ask for more time, and an agent read still says `waiting`;

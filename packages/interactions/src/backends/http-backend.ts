@@ -311,7 +311,7 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
         surfaceSha256: created.surfaceSha256,
         expiresAt: created.expiresAt,
         humanUrl: created.humanUrl,
-        // The server told the workspace's owners who chose so (an API key's form).
+        // The server told the workspace's owners who chose so (a session an API key created).
         notified: created.notified,
       };
     },

@@ -77,7 +77,7 @@ function commitUnknown(handle: string): SessError {
 }
 
 /**
- * Creates the form and its handle record. With a backend that joins the store's unit of work
+ * Creates the session (or Ask) and its handle record. With a backend that joins the store's unit of work
  * (in-process), the create and the record (intent and outcome in one row) commit together: a
  * hosted create is never outcome-unknown. Otherwise the intent is saved first, the create is sent once and never
  * retried, and a lost outcome leaves the handle `create_unknown` for the owner; only a request that

@@ -216,9 +216,9 @@ export function completeInteraction(call: ToolCall, args: unknown): Promise<Inte
 }
 
 /**
- * sess_cancel: withdraws a form the agent no longer needs. Idempotent: a cancelled handle stays
- * cancelled, and a lost outcome is reconciled by repeating the call (the saved withdraw is sent
- * again with its idempotency key).
+ * sess_cancel: withdraws the session of an interaction the agent no longer needs. Idempotent: a
+ * cancelled handle stays cancelled, and a lost outcome is reconciled by repeating the call (the
+ * saved withdraw is sent again with its idempotency key).
  */
 export async function cancelInteraction(call: ToolCall, rawArgs: unknown): Promise<InteractionResult> {
   const args = parseArguments(SessCancelInputSchema, rawArgs);

@@ -4,7 +4,7 @@
  */
 import type { OpenPageView, SurfaceView } from './view.ts';
 
-/** The seed's sample interaction (sess-mcp-readme.md, "First interaction"). */
+/** The seed's sample interaction (docs/contract/sess-mcp-readme.md, "First interaction"). */
 export function commitSurface(): SurfaceView {
   return {
     mode: 'interactive',
