@@ -69,7 +69,13 @@ describe.runIf(testDriver() === 'pglite')('the embedded database', () => {
       max: 1,
       waitMs: 1_000,
       yieldAfterMs: 0,
-      timers: { setTimeout: (fire) => (timers.add(fire), fire), clearTimeout: (handle) => timers.delete(handle as () => void) },
+      timers: {
+        setTimeout: (fire) => {
+          timers.add(fire);
+          return fire;
+        },
+        clearTimeout: (handle) => timers.delete(handle as () => void),
+      },
     });
     let letGo!: () => void;
     const held = gate.run('write', () => new Promise<void>((resolve) => (letGo = resolve)));
