@@ -66,6 +66,8 @@ export interface NotificationWorkerOptions {
   maxInFlight?: number;
   /** Bound on one push or one e-mail. */
   timeoutMs?: number;
+  /** How long a send waits for a slot of a full service before its row is rescheduled (default 1 s). */
+  slotWaitMs?: number;
   /**
    * False: no poll timer, no bus wake and no run at start; only `runOnce` sends (tests that
    * want each step to happen when they say).
@@ -175,6 +177,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
   const maxInFlight = options.maxInFlight ?? 100;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const slowMs = timeoutMs / 2;
+  const slotWaitMs = options.slotWaitMs ?? SLOT_WAIT_MS;
   if (leaseMs < 2 * timeoutMs + LEASE_MARGIN_MS)
     throw new SessError(
       'NOT_CONFIGURED',
@@ -339,7 +342,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     send: () => Promise<T>,
     serviceFailed: (result: T) => boolean,
   ): Promise<GateRefusal | { admitted: true; result: T }> {
-    const pass = await gate.enter(service, AbortSignal.timeout(SLOT_WAIT_MS));
+    const pass = await gate.enter(service, AbortSignal.timeout(slotWaitMs));
     if (!pass.admitted) return pass;
     const started = now().getTime();
     let result: T | undefined;

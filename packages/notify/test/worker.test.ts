@@ -58,6 +58,9 @@ function worker(options: { database?: Database; mail?: boolean; background?: boo
     vapidSubject: VAPID_SUBJECT,
     egress: createEgress({ policy: 'loopback-only' }),
     background: options.background ?? false,
+    // A slot wait is real time: on a loaded machine a healthy local service's slot can take over
+    // the default 1 s to free, and the row would be rescheduled where the test expects it sent.
+    slotWaitMs: 60_000,
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     ...(options.batch ? { batch: options.batch } : {}),
     ...(options.mail ? { mail: { smtpUrl: sink.url, from: 'Sess <notify@sess.test>' } } : {}),

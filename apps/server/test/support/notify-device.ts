@@ -19,6 +19,8 @@ export function startTestWorker(server: AppServer, extra: Partial<NotificationWo
     vapidSubject: 'mailto:sess@localhost',
     background: false,
     egress: createEgress({ policy: 'loopback-only' }),
+    // A slot wait is real time: generous, so a loaded machine never reschedules a row a test expects sent.
+    slotWaitMs: 60_000,
     ...extra,
   });
 }
