@@ -1,6 +1,5 @@
-import { PGLITE_MAX_WAITING } from '@sess/db';
 import { describe, expect, it } from 'vitest';
-import { deriveCapacity, describeCapacity, readOpenFileLimit } from './capacity.ts';
+import { deriveCapacity, describeCapacity, EMBEDDED_CHANGES, readOpenFileLimit } from './capacity.ts';
 import { loadConfig } from './config.ts';
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
@@ -50,12 +49,12 @@ describe('deriveCapacity', () => {
     expect(capacity.admission).toMatchObject({ mcp: 80, writes: 80, answers: 40, pages: 80, waits: 19_723 - 2 * 1972 });
   });
 
-  it('on the embedded database, requests that change something are bounded at the length of its line', () => {
+  it('on the embedded database, requests that change something are bounded at a burst each, inside its line', () => {
     const capacity = deriveCapacity(loadConfig({}), { soft: 512, hard: 512 });
     expect(capacity.admission).toMatchObject({
-      mcp: PGLITE_MAX_WAITING,
-      writes: PGLITE_MAX_WAITING,
-      answers: PGLITE_MAX_WAITING,
+      mcp: EMBEDDED_CHANGES,
+      writes: EMBEDDED_CHANGES,
+      answers: EMBEDDED_CHANGES,
       pages: 40,
     });
     expect(deriveCapacity(loadConfig({ SESS_ADMIT_ANSWERS: '5' }), undefined).admission.answers).toBe(5);

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { PGLITE_MAX_WAITING } from '@sess/db';
 import type { Config } from './config.ts';
 import type { AdmissionLimits } from './http/admission.ts';
+
+/** Requests that change something in flight per class on the embedded database: a burst's worth, well inside its line. */
+export const EMBEDDED_CHANGES = 64;
 
 /** The process's open-file limit (RLIMIT_NOFILE); `Infinity` where it is unlimited. */
 export interface OpenFileLimit {
@@ -73,11 +75,11 @@ export function deriveCapacity(
   openFiles: OpenFileLimit | undefined,
 ): Capacity {
   const pool = config.dbPoolMax;
-  // The embedded database is one connection with a line of its own in front (PGLITE_MAX_WAITING,
-  // in arrival order): requests that change something are bounded at that line's length, so
-  // the line orders a burst instead of the admission refusing most of it at random (a refused
-  // answer that is sent again has no place kept; measured in bench/embedded).
-  const changes = config.databaseUrl ? undefined : PGLITE_MAX_WAITING;
+  // The embedded database is one connection with one line in front, in arrival order
+  // (PGLITE_MAX_WAITING): requests that change something are bounded at EMBEDDED_CHANGES each,
+  // so the line orders a burst instead of the admission refusing most of it at random (a
+  // refused answer sent again keeps no place; measured in bench/embedded).
+  const changes = config.databaseUrl ? undefined : EMBEDDED_CHANGES;
   const limit = openFiles?.soft;
   const reserve = limit !== undefined && Number.isFinite(limit) ? reservedFiles(limit, pool) : 0;
   const hard =

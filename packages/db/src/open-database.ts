@@ -55,10 +55,11 @@ export const DATABASE_WAIT_DEFAULTS = {
 } as const;
 
 /**
- * Operations that may wait in line for the embedded database at once: a burst of a few dozen
- * answers waits its turn (each is a few ms of the one connection); one more is refused at once.
+ * Operations that may wait in line for the embedded database at once: room for every request the
+ * admission lets in at once on the embedded database (64 each of MCP calls, /v1 writes and answer
+ * posts, 40 pages: apps/server's capacity.ts) and the background work; one more is refused at once.
  */
-export const PGLITE_MAX_WAITING = 64;
+export const PGLITE_MAX_WAITING = 256;
 
 /** How long the embedded database's line may run before it lets the event loop read its sockets (see `yieldAfterMs`). */
 const PGLITE_YIELD_AFTER_MS = 10;

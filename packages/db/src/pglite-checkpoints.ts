@@ -26,13 +26,18 @@ export function startCheckpoints(pg: PGlite, gate: PoolGate, logger?: Logger): {
   return { stop: () => clearInterval(timer) };
 }
 
-/** Takes a checkpoint, in line, when the WAL since the last one has reached the bound; returns the WAL bytes it found. */
-export async function checkpointIfDue(pg: PGlite, gate: PoolGate, logger?: Logger): Promise<number> {
+/** Takes a checkpoint, in line, when the WAL since the last one has reached `afterBytes`; returns the WAL bytes it found. */
+export async function checkpointIfDue(
+  pg: PGlite,
+  gate: PoolGate,
+  logger?: Logger,
+  afterBytes = CHECKPOINT_AFTER_WAL_BYTES,
+): Promise<number> {
   const { rows } = await gate.run('write', () =>
     pg.query<{ since: string }>('select (pg_current_wal_insert_lsn() - (pg_control_checkpoint()).redo_lsn)::text as since'),
   );
   const since = Number(rows[0]?.since ?? 0);
-  if (since < CHECKPOINT_AFTER_WAL_BYTES) return since;
+  if (since < afterBytes) return since;
   const started = performance.now();
   await gate.run('write', () => pg.exec('checkpoint'));
   logger?.info(
