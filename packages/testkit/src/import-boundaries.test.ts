@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { boundaryProblems, readBiomeConfig, readWorkspaces, type Workspace } from './import-boundaries.ts';
+import { arrowTableProblems, boundaryProblems, readBiomeConfig, readWorkspaces, type Workspace } from './import-boundaries.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const biome = readBiomeConfig(root);
@@ -55,6 +56,15 @@ describe('import boundaries (biome.json allow-lists against package.json)', () =
     const noExemption = { overrides: biome.overrides?.slice(0, -1) };
     expect(boundaryProblems(noExemption, workspaces)).toEqual([
       expect.stringMatching(/^biome\.json's last override must turn noRestrictedImports off/),
+    ]);
+  });
+
+  it('the arrow table of docs/architecture.md lists exactly the allow-lists, and a drifted line is named', () => {
+    const markdown = readFileSync(`${root}docs/architecture.md`, 'utf8');
+    expect(arrowTableProblems(markdown, biome)).toEqual([]);
+    const drifted = markdown.replace(/^(packages\/forms +→ )contract, /m, '$1');
+    expect(arrowTableProblems(drifted, biome)).toEqual([
+      'docs/architecture.md: packages/forms → core, db, receipts, surface, but biome.json allows contract, core, db, receipts, surface',
     ]);
   });
 });

@@ -64,32 +64,50 @@ export function readWorkspaces(root: string): Workspace[] {
 const packageOf = (specifier: string) => specifier.split('/').slice(0, 2).join('/');
 const blockDir = (override: BiomeOverride) => override.includes?.[0]?.match(/^((?:apps|packages)\/[^/]+)\/src\/\*\*$/)?.[1];
 
+export interface AllowListBlock {
+  /** The workspace directory its `includes` names: `packages/forms`. */
+  dir: string;
+  includes: string[];
+  /** The specifiers it un-refuses, or undefined when the block is not shaped as an allow-list. */
+  allowed?: string[];
+  message?: string;
+}
+
+/** biome.json's allow-list blocks: the overrides whose first `includes` is a workspace's `src/**`. */
+export function allowListBlocks(biome: BiomeConfig): AllowListBlock[] {
+  return (biome.overrides ?? []).flatMap((override) => {
+    const dir = blockDir(override);
+    if (dir === undefined) return [];
+    const rule = override.linter?.rules?.style?.noRestrictedImports;
+    const pattern = typeof rule === 'object' && rule.level === 'error' ? rule.options?.patterns?.[0] : undefined;
+    const [refused, ...exceptions] = pattern?.group ?? [];
+    const shaped = refused === REFUSED && exceptions.every((exception) => exception.startsWith('!'));
+    const allowed = shaped ? exceptions.map((exception) => exception.slice(1)) : undefined;
+    return [{ dir, includes: override.includes ?? [], allowed, message: pattern?.message }];
+  });
+}
+
 /** Every way biome.json's allow-lists and the workspaces disagree, one line each; none when they agree. */
 export function boundaryProblems(biome: BiomeConfig, workspaces: Workspace[]): string[] {
   const problems: string[] = [];
-  const overrides = biome.overrides ?? [];
-  const blocks = overrides.filter((override) => blockDir(override) !== undefined);
+  const blocks = allowListBlocks(biome);
   const known = new Set(workspaces.map((workspace) => workspace.dir));
   for (const block of blocks) {
-    if (block.includes?.length !== 1) problems.push(`the allow-list block of ${blockDir(block)} must include only its src/**`);
-    if (!known.has(blockDir(block)!))
-      problems.push(`biome.json has an allow-list block for ${blockDir(block)}, which is no workspace`);
+    if (block.includes.length !== 1) problems.push(`the allow-list block of ${block.dir} must include only its src/**`);
+    if (!known.has(block.dir)) problems.push(`biome.json has an allow-list block for ${block.dir}, which is no workspace`);
   }
   for (const { dir, name, declared } of workspaces) {
-    const own = blocks.filter((block) => blockDir(block) === dir);
+    const own = blocks.filter((block) => block.dir === dir);
     if (own.length !== 1) {
       problems.push(`${dir} (${name}) has ${own.length} allow-list blocks in biome.json, not one`);
       continue;
     }
-    const rule = own[0]!.linter?.rules?.style?.noRestrictedImports;
-    const pattern = typeof rule === 'object' && rule.level === 'error' ? rule.options?.patterns?.[0] : undefined;
-    const [refused, ...exceptions] = pattern?.group ?? [];
-    if (refused !== REFUSED || exceptions.some((exception) => !exception.startsWith('!'))) {
+    const { allowed, message } = own[0]!;
+    if (allowed === undefined) {
       problems.push(`${dir}'s block must refuse "${REFUSED}" (level error) and then list only "!" exceptions`);
       continue;
     }
-    if (!pattern?.message?.startsWith(`${dir} `)) problems.push(`${dir}'s block has a message that does not name ${dir}`);
-    const allowed = exceptions.map((exception) => exception.slice(1));
+    if (!message?.startsWith(`${dir} `)) problems.push(`${dir}'s block has a message that does not name ${dir}`);
     if (allowed.join() !== [...new Set(allowed)].sort().join())
       problems.push(`${dir}'s allow-list is not sorted or repeats itself`);
     const allowedPackages = new Set(allowed.map(packageOf));
@@ -100,9 +118,32 @@ export function boundaryProblems(biome: BiomeConfig, workspaces: Workspace[]): s
       if (!declared.includes(dependency)) problems.push(`${dir} allows ${dependency}, which its package.json does not declare`);
     }
   }
-  const last = overrides.at(-1);
+  const last = biome.overrides?.at(-1);
   if (last?.linter?.rules?.style?.noRestrictedImports !== 'off' || last.includes?.join() !== TEST_FILES.join()) {
     problems.push(`biome.json's last override must turn noRestrictedImports off for exactly ${TEST_FILES.join(', ')}`);
   }
+  return problems;
+}
+
+/**
+ * Where the arrow table of docs/architecture.md (`packages/forms → contract, core, …  (notes)`,
+ * specifiers without `@sess/`, `none` for an empty list) and biome.json's allow-lists disagree.
+ */
+export function arrowTableProblems(markdown: string, biome: BiomeConfig): string[] {
+  const table = new Map<string, string>();
+  for (const [, dir, arrows] of markdown.matchAll(/^((?:apps|packages)\/[\w-]+) +→ (.*)$/gm)) {
+    const list = arrows!.split(' (')[0]!.trim();
+    table.set(dir!, list === 'none' ? '' : list.split(/, */).sort().join(', '));
+  }
+  const problems: string[] = [];
+  for (const { dir, allowed = [] } of allowListBlocks(biome)) {
+    const expected = allowed.map((specifier) => specifier.replace(/^@sess\//, '')).join(', ');
+    const listed = table.get(dir);
+    if (listed === undefined) problems.push(`docs/architecture.md has no arrow line for ${dir}`);
+    else if (listed !== expected)
+      problems.push(`docs/architecture.md: ${dir} → ${listed || 'none'}, but biome.json allows ${expected || 'none'}`);
+    table.delete(dir);
+  }
+  for (const dir of table.keys()) problems.push(`docs/architecture.md has an arrow line for ${dir}, which has no allow-list`);
   return problems;
 }
