@@ -111,6 +111,8 @@ export {
   ResponseResultSchema,
 } from './tools/tool-outputs.ts';
 export {
+  type ListedTool,
+  listedTools,
   TOOL_NAMES,
   TOOLS,
   type ToolContract,
