@@ -12,6 +12,18 @@ export function idSchema(kind: IdKind, description: string): z.ZodString {
     .describe(description);
 }
 
+/**
+ * The longest `response_event_id` taken, by the tools and by /v1 alike. Every answer event id Sess
+ * makes is `evt_` + 26 base32 characters (30), so 64 refuses none; a longer value could only ever
+ * have been refused as not the answer (RESPONSE_MISMATCH), and is now refused as too long.
+ */
+export const RESPONSE_EVENT_ID_MAX_LENGTH = 64;
+
+/** `response_event_id`: the answer event a publish or complete acts on. */
+export function responseEventIdSchema(description: string): z.ZodString {
+  return z.string().min(1).max(RESPONSE_EVENT_ID_MAX_LENGTH).describe(description);
+}
+
 /** An instant as the API writes it: ISO 8601 in UTC with milliseconds (`Date#toISOString`). */
 export const TimestampSchema = z.iso.datetime();
 

@@ -5,7 +5,15 @@
  * descriptions and server instructions; and the JSON Schema (tools/list) and OpenAPI 3.1
  * (/v1/openapi.json) generated from those schemas. See README.md.
  */
-export { type AnswerValue, AnswerValueSchema, idSchema, MAX_WAIT_MS, Sha256Schema, TimestampSchema } from './common.ts';
+export {
+  type AnswerValue,
+  AnswerValueSchema,
+  idSchema,
+  MAX_WAIT_MS,
+  RESPONSE_EVENT_ID_MAX_LENGTH,
+  Sha256Schema,
+  TimestampSchema,
+} from './common.ts';
 export {
   ERROR_CODES,
   type ErrorBody,
@@ -111,6 +119,8 @@ export {
   ResponseResultSchema,
 } from './tools/tool-outputs.ts';
 export {
+  type ListedTool,
+  listedTools,
   TOOL_NAMES,
   TOOLS,
   type ToolContract,
@@ -134,13 +144,23 @@ export {
   ListSessionsQuerySchema,
   type PublishSessionRequest,
   PublishSessionRequestSchema,
+  parseIfMatchRevision,
   type ReadSessionQuery,
   ReadSessionQuerySchema,
   ResponseEventIdSchema,
   type WithdrawSessionRequest,
   WithdrawSessionRequestSchema,
 } from './v1/requests.ts';
-export { findV1Route, V1_ROUTES, type V1Response, type V1ResponseHeader, type V1Route } from './v1/routes.ts';
+export {
+  findV1Route,
+  V1_ROUTES,
+  type V1OperationId,
+  type V1Response,
+  type V1ResponseHeader,
+  type V1Route,
+  type V1RouteOf,
+  v1RouteOf,
+} from './v1/routes.ts';
 export {
   type AnswerView,
   AnswerViewSchema,

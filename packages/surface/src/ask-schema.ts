@@ -104,6 +104,11 @@ export const AskFieldSchema = z.discriminatedUnion('type', [
   RatingAskFieldSchema,
 ]);
 
+/** The field types sess_ask takes, in the schema's order: every list of them is derived from this. */
+export const ASK_FIELD_TYPES: readonly AskFieldType[] = Object.freeze(
+  AskFieldSchema.options.map((option) => option.shape.type.value),
+);
+
 const respondentSeconds = z.int().min(STRUCTURE_LIMITS.minExpiresIn);
 
 export const RespondentsSchema = z
@@ -142,7 +147,7 @@ export const AskArgumentsSchema = z
       .min(1)
       .max(STRUCTURE_LIMITS.askFields)
       .describe(
-        `What to ask, 1-${STRUCTURE_LIMITS.askFields} fields: text, number, integer, boolean, choice, multi_choice or rating.`,
+        `What to ask, 1-${STRUCTURE_LIMITS.askFields} fields: ${ASK_FIELD_TYPES.slice(0, -1).join(', ')} or ${ASK_FIELD_TYPES.at(-1)}.`,
       ),
     submit_label: readableText(
       LIMITS.button,
@@ -164,5 +169,6 @@ export type ChoiceAskField = z.infer<typeof ChoiceAskFieldSchema>;
 export type MultiChoiceAskField = z.infer<typeof MultiChoiceAskFieldSchema>;
 export type RatingAskField = z.infer<typeof RatingAskFieldSchema>;
 export type AskField = z.infer<typeof AskFieldSchema>;
+export type AskFieldType = AskField['type'];
 export type Respondents = z.infer<typeof RespondentsSchema>;
 export type AskArguments = z.infer<typeof AskArgumentsSchema>;

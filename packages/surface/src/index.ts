@@ -4,6 +4,7 @@ export { checkAskArguments, collectAskArgumentsIssues, parseAskArguments } from 
 export type {
   AskArguments,
   AskField,
+  AskFieldType,
   BooleanAskField,
   ChoiceAskField,
   IntegerAskField,
@@ -13,7 +14,7 @@ export type {
   Respondents,
   TextAskField,
 } from './ask-schema.ts';
-export { AskArgumentsSchema, AskFieldSchema, RespondentsSchema, SESS_ASK_EXAMPLE } from './ask-schema.ts';
+export { ASK_FIELD_TYPES, AskArgumentsSchema, AskFieldSchema, RespondentsSchema, SESS_ASK_EXAMPLE } from './ask-schema.ts';
 export { hashAnswer, hashSurface } from './canonical.ts';
 export { checkRawInput, jsonByteLength, UNSAFE_KEYS } from './guard.ts';
 export type { ArgumentIssue, Checked } from './issues.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAskArguments } from './ask.ts';
-import { SESS_ASK_EXAMPLE } from './ask-schema.ts';
+import { ASK_FIELD_TYPES, SESS_ASK_EXAMPLE } from './ask-schema.ts';
 import { interactionJsonSchema, sessAskInputSchema, sessRequestInputSchema } from './json-schema.ts';
 import { LIMITS } from './limits.ts';
 
@@ -67,14 +67,14 @@ describe('sess_ask JSON Schema', () => {
     expect(parseAskArguments(SESS_ASK_EXAMPLE)).toEqual(SESS_ASK_EXAMPLE);
   });
 
-  it('lists the seven field types and the limits of the seed table', () => {
+  it('lists every field type and the limits of the seed table', () => {
     const byPath = new Map(nodes(sessAskInputSchema()));
     expect(byPath.get('/question')?.maxLength).toBe(80);
     expect(byPath.get('/details')?.maxLength).toBe(4000);
     expect(byPath.get('/submit_label')?.maxLength).toBe(24);
     expect(byPath.get('/fields')).toMatchObject({ minItems: 1, maxItems: 12 });
-    const types = [0, 1, 2, 3, 4, 5, 6].map((i) => (byPath.get(`/fields[]|${i}/type`) as { const: string }).const);
-    expect(types).toEqual(['text', 'number', 'integer', 'boolean', 'choice', 'multi_choice', 'rating']);
+    const types = ASK_FIELD_TYPES.map((_, i) => (byPath.get(`/fields[]|${i}/type`) as { const: string }).const);
+    expect(types).toEqual(ASK_FIELD_TYPES);
     expect(byPath.get('/fields[]|4/options[]')?.maxLength).toBe(60);
     expect(byPath.get('/fields[]|0/help')?.maxLength).toBe(160);
     expect(byPath.get('/expires_in')).toMatchObject({ type: 'integer', minimum: 30 });

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateAnswer } from './answer.ts';
 import { checkAskArguments, collectAskArgumentsIssues } from './ask.ts';
-import type { AskArguments, AskField } from './ask-schema.ts';
+import type { AskArguments, AskField, AskFieldType } from './ask-schema.ts';
+import { ASK_FIELD_TYPES } from './ask-schema.ts';
 import { hashSurface } from './canonical.ts';
 import { jsonByteLength } from './guard.ts';
 import { LIMITS } from './limits.ts';
@@ -318,8 +319,37 @@ describe('properties of interactions', () => {
   });
 });
 
-const askField: fc.Arbitrary<Omit<AskField, 'name'>> = fc.oneof(
+type GeneratedField = Omit<AskField, 'name'>;
+
+/** A field with only the options every type has: what a type without options of its own gets. */
+const plainField = (type: AskFieldType) =>
   fc.record(
+    { label: readable(LIMITS.label), type: fc.constant(type), help: readable(LIMITS.help), required: fc.boolean() },
+    { requiredKeys: ['label', 'type'] },
+  ) as fc.Arbitrary<GeneratedField>;
+
+const boundedField = (type: 'number' | 'integer') =>
+  fc.record(
+    {
+      label: readable(LIMITS.label),
+      type: fc.constant(type),
+      min: fc.integer({ max: 0 }),
+      max: fc.integer({ min: 0 }),
+      required: fc.boolean(),
+    },
+    { requiredKeys: ['label', 'type'] },
+  );
+
+const optionsField = (type: 'choice' | 'multi_choice') =>
+  fc.record({
+    label: readable(LIMITS.label),
+    type: fc.constant(type),
+    options: fc.uniqueArray(readable(LIMITS.label), { minLength: 1, maxLength: 6 }),
+  });
+
+/** The types with options of their own; every other type of the schema is generated plain. */
+const withOwnOptions: Partial<Record<AskFieldType, fc.Arbitrary<GeneratedField>>> = {
+  text: fc.record(
     {
       label: readable(LIMITS.label),
       type: fc.constant('text' as const),
@@ -329,25 +359,15 @@ const askField: fc.Arbitrary<Omit<AskField, 'name'>> = fc.oneof(
     },
     { requiredKeys: ['label', 'type'] },
   ),
-  fc.record(
-    {
-      label: readable(LIMITS.label),
-      type: fc.constantFrom('number' as const, 'integer' as const),
-      min: fc.integer({ max: 0 }),
-      max: fc.integer({ min: 0 }),
-      required: fc.boolean(),
-    },
-    { requiredKeys: ['label', 'type'] },
-  ),
-  fc.record(
-    { label: readable(LIMITS.label), type: fc.constantFrom('boolean' as const, 'rating' as const), help: readable(LIMITS.help) },
-    { requiredKeys: ['label', 'type'] },
-  ),
-  fc.record({
-    label: readable(LIMITS.label),
-    type: fc.constantFrom('choice' as const, 'multi_choice' as const),
-    options: fc.uniqueArray(readable(LIMITS.label), { minLength: 1, maxLength: 6 }),
-  }),
+  number: boundedField('number'),
+  integer: boundedField('integer'),
+  choice: optionsField('choice'),
+  multi_choice: optionsField('multi_choice'),
+};
+
+/** Any field of any type the schema lists (ASK_FIELD_TYPES), so a new type is generated too. */
+const askField: fc.Arbitrary<GeneratedField> = fc.oneof(
+  ...ASK_FIELD_TYPES.map((type) => withOwnOptions[type] ?? plainField(type)),
 );
 
 const ask: fc.Arbitrary<AskArguments> = fc
@@ -390,7 +410,7 @@ describe('properties of sess_ask', () => {
         args.fields.forEach((f, i) => {
           targets.push({ path: ['fields', i, 'label'], limit: LIMITS.label });
           if (f.help !== undefined) targets.push({ path: ['fields', i, 'help'], limit: LIMITS.help });
-          if (f.type === 'choice' || f.type === 'multi_choice') {
+          if ('options' in f) {
             for (let j = 0; j < f.options.length; j++) targets.push({ path: ['fields', i, 'options', j], limit: LIMITS.label });
           }
         });

@@ -3,6 +3,7 @@
  * main entry). Each call returns a fresh object, so a test may mutate what it gets.
  */
 import type { AskArguments } from './ask-schema.ts';
+import { ASK_FIELD_TYPES } from './ask-schema.ts';
 import { jsonByteLength } from './guard.ts';
 import type { Component, FieldComponent, Surface } from './schema.ts';
 
@@ -160,14 +161,13 @@ export function surfaceOfBytes(bytes: number): Surface {
   return surface;
 }
 
-/** A 12-field sess_ask call using all seven types. */
+/** A 12-field sess_ask call using every field type of the schema. */
 export function fullAsk(): AskArguments {
-  const types = ['text', 'number', 'integer', 'boolean', 'choice', 'multi_choice', 'rating'] as const;
   return {
     question: 'How did the trip go?',
     details: 'A few questions about the weekend, so that the next plan fits better.',
     fields: Array.from({ length: 12 }, (_, i) => {
-      const type = types[i % types.length]!;
+      const type = ASK_FIELD_TYPES[i % ASK_FIELD_TYPES.length]!;
       const common = { name: `q${i}`, label: `Question ${i}`, help: 'Answer in a few words.' };
       switch (type) {
         case 'text':

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { buildV1OpenApiDocument } from '@sess/contract';
 import { bearerChallenge, type Logger, readBearerToken, SessError } from '@sess/core';
 import {
@@ -14,8 +13,8 @@ import {
   withdrawSession,
 } from '@sess/forms';
 import { type Context, Hono } from 'hono';
-import { checkQuery, integerParam, requireIdempotencyKey, requireIfMatchRevision, revisionEtag } from './preconditions.ts';
-import { type BodySource, readJsonBody, V1_BODY_LIMIT_BYTES } from './read-body.ts';
+import { V1_BODY_LIMIT_BYTES } from './read-body.ts';
+import { revisionEtag, v1Route } from './v1-route.ts';
 
 /** Who a /v1 request acts for, from its API key. */
 export interface V1Principal {
@@ -51,7 +50,6 @@ export const WORKSPACE_HEADER = 'Sess-Workspace-Id';
  */
 export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
   const { runtime } = deps;
-  const limit = deps.bodyLimitBytes ?? V1_BODY_LIMIT_BYTES;
   const app = new Hono<V1Env>();
   // Generated from @sess/contract's schemas once, when the routes are built.
   const openapi = JSON.stringify(buildV1OpenApiDocument(runtime.publicUrl));
@@ -75,95 +73,66 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
     await next();
   });
 
-  // On @hono/node-server the Node request is in `c.env.incoming`; read the body straight from it.
-  const bodyOf = (c: Context<V1Env>): BodySource => ({
-    request: c.req.raw,
-    incoming: (c.env as { incoming?: IncomingMessage } | undefined)?.incoming,
-  });
-
   const ctxOf = (c: Context<V1Env>): WorkspaceContext => {
     const principal = c.get('principal');
     return { runtime, workspaceId: principal.workspaceId, plan: principal.plan };
   };
+  const options = { bodyLimitBytes: deps.bodyLimitBytes ?? V1_BODY_LIMIT_BYTES };
 
-  app.post('/v1/sessions', async (c) => {
-    checkQuery(c.req.url, []);
-    const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(bodyOf(c), limit);
+  v1Route(app, 'createSession', options, async (c, { idempotencyKey, body }) => {
     // Every /v1 caller holds a workspace API key: its owners who chose so are told of the form.
-    const created = await createSession({ ctx: ctxOf(c), input, idempotencyKey, notifyOwners: true });
+    const created = await createSession({ ctx: ctxOf(c), input: body, idempotencyKey, notifyOwners: true });
     c.header('Location', `/v1/sessions/${created.sessionId}`);
     c.header('ETag', revisionEtag(created.revision));
     return c.json(created, 201);
   });
 
-  app.post('/v1/asks', async (c) => {
-    checkQuery(c.req.url, []);
-    const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(bodyOf(c), limit);
-    const created = await createAsk({ ctx: ctxOf(c), input, idempotencyKey });
+  v1Route(app, 'createAsk', options, async (c, { idempotencyKey, body }) => {
+    const created = await createAsk({ ctx: ctxOf(c), input: body, idempotencyKey });
     c.header('Location', `/v1/asks/${created.askId}`);
     return c.json(created, 201);
   });
 
-  app.get('/v1/sessions', async (c) => {
-    const params = checkQuery(c.req.url, ['status', 'kind', 'limit', 'cursor']);
-    const status = params.get('status');
-    const kind = params.get('kind');
+  v1Route(app, 'listSessions', options, async (c, { query }) => {
     const list = await listSessions({
       ctx: ctxOf(c),
-      status: status ? status.split(',').map((s) => s.trim()) : undefined,
-      kind: (kind ?? undefined) as 'interaction' | 'ask' | undefined,
-      limit: integerParam(params, 'limit'),
-      cursor: params.get('cursor') ?? undefined,
+      status: query.status,
+      kind: query.kind as 'interaction' | 'ask' | undefined,
+      limit: query.limit,
+      cursor: query.cursor,
     });
     return c.json(list);
   });
 
-  app.get('/v1/sessions/:id', async (c) => {
-    const params = checkQuery(c.req.url, ['revision', 'wait_ms']);
+  v1Route(app, 'readSession', options, async (c, { id, query }) => {
     const view = await readSession({
       ctx: ctxOf(c),
-      sessionId: c.req.param('id'),
-      revision: integerParam(params, 'revision'),
-      waitMs: integerParam(params, 'wait_ms'),
+      sessionId: id,
+      revision: query.revision,
+      waitMs: query.wait_ms,
       signal: c.req.raw.signal,
     });
     c.header('ETag', revisionEtag(view.revision));
     return c.json(view);
   });
 
-  app.post('/v1/sessions/:id/publish', async (c) => {
-    checkQuery(c.req.url, []);
-    const expectedRevision = requireIfMatchRevision(c.req.raw.headers);
-    const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(bodyOf(c), limit);
-    const view = await publishSession({ ctx: ctxOf(c), sessionId: c.req.param('id'), expectedRevision, idempotencyKey, input });
+  v1Route(app, 'publishSession', options, async (c, { id, expectedRevision, idempotencyKey, body }) => {
+    const view = await publishSession({ ctx: ctxOf(c), sessionId: id, expectedRevision, idempotencyKey, input: body });
     c.header('ETag', revisionEtag(view.revision));
     return c.json(view);
   });
 
-  app.post('/v1/sessions/:id/complete', async (c) => {
-    checkQuery(c.req.url, []);
-    const expectedRevision = requireIfMatchRevision(c.req.raw.headers);
-    const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(bodyOf(c), limit);
-    const view = await completeSession({ ctx: ctxOf(c), sessionId: c.req.param('id'), expectedRevision, idempotencyKey, input });
+  v1Route(app, 'completeSession', options, async (c, { id, expectedRevision, idempotencyKey, body }) => {
+    const view = await completeSession({ ctx: ctxOf(c), sessionId: id, expectedRevision, idempotencyKey, input: body });
     c.header('ETag', revisionEtag(view.revision));
     return c.json(view);
   });
 
-  app.post('/v1/sessions/:id/withdraw', async (c) => {
-    checkQuery(c.req.url, []);
-    const idempotencyKey = requireIdempotencyKey(c.req.raw.headers);
-    const input = await readJsonBody(bodyOf(c), limit);
-    return c.json(await withdrawSession({ ctx: ctxOf(c), sessionId: c.req.param('id'), idempotencyKey, input }));
-  });
+  v1Route(app, 'withdrawSession', options, async (c, { id, idempotencyKey, body }) =>
+    c.json(await withdrawSession({ ctx: ctxOf(c), sessionId: id, idempotencyKey, input: body })),
+  );
 
-  app.get('/v1/asks/:id', async (c) => {
-    checkQuery(c.req.url, []);
-    return c.json(await readAsk({ ctx: ctxOf(c), askId: c.req.param('id') }));
-  });
+  v1Route(app, 'readAsk', options, async (c, { id }) => c.json(await readAsk({ ctx: ctxOf(c), askId: id })));
 
   return app;
 }

@@ -289,6 +289,13 @@ describe('publish, complete, withdraw', () => {
       headers: { 'if-match': '1' },
     });
     expect(badBody.json.error).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/response_event_id' });
+    // The tools' limit (issue 34): 64, and every answer event id Sess makes is 30 characters.
+    const tooLong = await call('POST', `/v1/sessions/${sessionId}/complete`, {
+      body: { response_event_id: `evt_${'a'.repeat(61)}` },
+      headers: { 'if-match': '1' },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json.error).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/response_event_id', limit: 64, length: 65 });
 
     const other = await createOne();
     const first = await call('POST', `/v1/sessions/${other.sessionId}/withdraw`);

@@ -1,4 +1,4 @@
-import { SESS_ASK_EXAMPLE } from '@sess/surface';
+import { ASK_FIELD_TYPES, SESS_ASK_EXAMPLE, STRUCTURE_LIMITS } from '@sess/surface';
 import { OPENCLAW_WAIT_MS } from '../config/read-plugin-config.ts';
 
 /*
@@ -29,7 +29,7 @@ export const STOP_AND_CONTINUE_LINE =
 export const SESS_ASK_DESCRIPTION = [
   'Ask the person through a private Sess link they open on their phone or any device, and get their answer back verified.',
   ONLY_THE_PERSONS,
-  'One tool, two forms (never both): a plain question — question and 1 to 12 simple fields (text, number, integer, boolean, choice, multi_choice, rating), optionally details, submit_label, expires_in, and respondents to ask several people through one link (an Ask) — or the full form — interaction (heading, text, a record of facts, fields, and up to 5 buttons such as approve and reject), optionally expires_in.',
+  `One tool, two forms (never both): a plain question — question and 1 to ${STRUCTURE_LIMITS.askFields} simple fields (${ASK_FIELD_TYPES.join(', ')}), optionally details, submit_label, expires_in, and respondents to ask several people through one link (an Ask) — or the full form — interaction (heading, text, a record of facts, fields, and up to 5 buttons such as approve and reject), optionally expires_in.`,
   'It returns at once with the link (interaction.humanUrl) and a handle in state "waiting"; it never waits and never returns an answer.',
   LINK_IS_PRIVATE,
   'Show the link to the person now, then call sess_response with the handle and revision. Never create a second form for the same question.',

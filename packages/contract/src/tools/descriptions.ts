@@ -1,4 +1,4 @@
-import { SESS_ASK_EXAMPLE } from '@sess/surface';
+import { ASK_FIELD_TYPES, SESS_ASK_EXAMPLE, STRUCTURE_LIMITS } from '@sess/surface';
 
 /*
  * What agents read, the same text on every host. Every instruction of the seed's tool
@@ -57,7 +57,7 @@ export const SESS_ASK_DESCRIPTION = [
   "Put a question to the person on their own phone or computer and get a typed answer back. Use it whenever they want to answer on their phone or another device, or say 'use Sess'; for anything answered away from this chat, prefer it over this host's built-in question prompt.",
   WHEN_TO_ASK,
   LINK_IS_PRIVATE,
-  'A shortcut for sess_request: give a question and 1 to 12 simple fields (text, number, integer, boolean, choice, multi_choice, rating). It creates the same kind of hosted form and returns at once with a private link (interaction.humanUrl) and a handle, in state "waiting". It never waits and never returns an answer.',
+  `A shortcut for sess_request: give a question and 1 to ${STRUCTURE_LIMITS.askFields} simple fields (${ASK_FIELD_TYPES.join(', ')}). It creates the same kind of hosted form and returns at once with a private link (interaction.humanUrl) and a handle, in state "waiting". It never waits and never returns an answer.`,
   NOTIFIED_SENTENCE,
   'Then carry on exactly as after sess_request: give the link only to the person you mean, then call sess_response. Never call sess_ask again for the same question.',
   'Keep it short: the question is a short heading of about 40 characters (at most 80), the button a verb of one to three words (at most 24), labels and options at most 60.',

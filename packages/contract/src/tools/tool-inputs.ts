@@ -1,6 +1,6 @@
 import { AskArgumentsSchema, RequestArgumentsSchema, SurfaceSchema } from '@sess/surface';
 import { z } from 'zod';
-import { MAX_WAIT_MS } from '../common.ts';
+import { MAX_WAIT_MS, responseEventIdSchema } from '../common.ts';
 
 /*
  * The tools' arguments. sess_ask's and sess_request's are the form model's own (@sess/surface);
@@ -30,11 +30,9 @@ const HandleSchema = z
 
 const revision = (what: string) => z.int().min(1).describe(`${what} (interaction.revision). Example: 1`);
 
-const ResponseEventIdSchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .describe('The verified answer of expected_revision: response.eventId from sess_response. Example: "evt_7q…"');
+const ResponseEventIdSchema = responseEventIdSchema(
+  'The verified answer of expected_revision: response.eventId from sess_response. Example: "evt_7q…"',
+);
 
 /** sess_ask: a question and 1–12 simple fields (optionally `respondents`: an Ask). */
 export const SessAskInputSchema = AskArgumentsSchema;

@@ -122,3 +122,25 @@ export function toolInputJsonSchema(name: ToolName): JsonSchemaObject {
 export function toolOutputJsonSchema(name: ToolName): JsonSchemaObject {
   return toolJsonSchema(TOOLS[name].output);
 }
+
+/** One entry of tools/list. */
+export interface ListedTool {
+  name: ToolName;
+  title: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  outputSchema: JsonSchemaObject;
+  annotations: ToolHints;
+}
+
+/** tools/list's `tools`, in order: what every MCP host serves. */
+export function listedTools(): ListedTool[] {
+  return TOOL_NAMES.map((name) => ({
+    name,
+    title: TOOLS[name].title,
+    description: TOOLS[name].description,
+    inputSchema: toolInputJsonSchema(name),
+    outputSchema: toolOutputJsonSchema(name),
+    annotations: TOOLS[name].annotations,
+  }));
+}

@@ -7,7 +7,7 @@ import {
   SurfaceSchema,
 } from '@sess/surface';
 import { z } from 'zod';
-import { MAX_WAIT_MS } from '../common.ts';
+import { MAX_WAIT_MS, responseEventIdSchema } from '../common.ts';
 import { SessionListStatusSchema } from '../states/session-states.ts';
 
 /*
@@ -32,11 +32,9 @@ export const CreateAskRequestSchema = AskArgumentsSchema.extend({ respondents: R
 export type CreateAskRequest = z.infer<typeof CreateAskRequestSchema>;
 
 /** `response_event_id`: the answer event a publish or complete acts on. */
-export const ResponseEventIdSchema = z
-  .string()
-  .min(1)
-  .max(200)
-  .describe('The eventId of the answer of the If-Match revision, as the read returned it (evt_…).');
+export const ResponseEventIdSchema = responseEventIdSchema(
+  'The eventId of the answer of the If-Match revision, as the read returned it (evt_…).',
+);
 
 /** `POST /v1/sessions/:id/publish` (with `If-Match: "<revision>"`). */
 export const PublishSessionRequestSchema = z
@@ -89,9 +87,19 @@ export const IdempotencyKeySchema = z
     'Required on every write: a fresh key (a UUID) per request. An identical repeat returns the stored result; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED.',
   );
 
+/** What `If-Match` takes: a revision, quoted as an ETag (`"3"`) or bare (`3`). */
+const IF_MATCH_REVISION = /^\s*(?:"\d{1,9}"|\d{1,9})\s*$/;
+
+/** The revision an `If-Match` value names (a whole number from 1), or undefined when it names none. */
+export function parseIfMatchRevision(value: string): number | undefined {
+  if (!IF_MATCH_REVISION.test(value)) return undefined;
+  const revision = Number(value.trim().replaceAll('"', ''));
+  return revision >= 1 ? revision : undefined;
+}
+
 /** `If-Match`: the revision acted on, as the `ETag` of a read gives it (`"3"`; a bare `3` is accepted). */
 export const IfMatchSchema = z
   .string()
-  .regex(/^\s*(?:"\d{1,9}"|\d{1,9})\s*$/)
+  .regex(IF_MATCH_REVISION)
   .describe('The revision you act on, as the ETag of your read ("3"). A stale one is 409 REVISION_MISMATCH.')
   .meta({ examples: ['"1"'] });

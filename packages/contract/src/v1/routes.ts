@@ -91,7 +91,7 @@ const ok = (description: string, schema: z.ZodType, headers: readonly V1Response
 });
 
 /** Every route of /v1, and the two public documents beside it. */
-export const V1_ROUTES: readonly V1Route[] = [
+export const V1_ROUTES = [
   {
     operationId: 'createSession',
     method: 'post',
@@ -259,12 +259,22 @@ export const V1_ROUTES: readonly V1Route[] = [
       200: { description: 'JWK Set', schema: JwksSchema, contentType: 'application/jwk-set+json', headers: ['Cache-Control'] },
     },
   },
-];
+] as const satisfies readonly V1Route[];
+
+/** A route's name, its `operationId`. */
+export type V1OperationId = (typeof V1_ROUTES)[number]['operationId'];
+/** The route of an operation, with its own query schema's type. */
+export type V1RouteOf<Op extends V1OperationId> = Extract<(typeof V1_ROUTES)[number], { operationId: Op }>;
+
+/** The route of an operation. */
+export function v1RouteOf<Op extends V1OperationId>(operationId: Op): V1RouteOf<Op> {
+  return V1_ROUTES.find((route) => route.operationId === operationId) as V1RouteOf<Op>;
+}
 
 /** The route a request goes to (`path` without its query), or undefined. */
 export function findV1Route(method: string, path: string): V1Route | undefined {
   const m = method.toLowerCase();
-  return V1_ROUTES.find((route) => {
+  return (V1_ROUTES as readonly V1Route[]).find((route) => {
     if (route.method !== m) return false;
     const pattern = new RegExp(`^${route.path.replace(/[.]/g, '\\.').replace('{id}', '[^/]+')}$`);
     return pattern.test(path);

@@ -6,7 +6,7 @@ import {
   ProtocolErrorCode,
   Server,
 } from '@modelcontextprotocol/server';
-import { SERVER_INSTRUCTIONS, TOOL_NAMES, TOOLS, type ToolName, toolInputJsonSchema, toolOutputJsonSchema } from '@sess/contract';
+import { listedTools, SERVER_INSTRUCTIONS, TOOL_NAMES, type ToolName } from '@sess/contract';
 import { isId, isSessError, SessError } from '@sess/core';
 import {
   asSessError,
@@ -124,21 +124,10 @@ export function newSessServer(): Server {
 
 /** The tools with everything costly made once: the tools/list result and the output schemas. */
 export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}): ToolRunner {
-  const outputs = new Map<string, Record<string, unknown>>();
+  const tools = listedTools();
+  const outputs = new Map<string, Record<string, unknown>>(tools.map((tool) => [tool.name, tool.outputSchema]));
   const listing = {
-    tools: TOOL_NAMES.map((name) => {
-      const tool = TOOLS[name];
-      const outputSchema = toolOutputJsonSchema(name) as Record<string, unknown>;
-      outputs.set(name, outputSchema);
-      return {
-        name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: toolInputJsonSchema(name),
-        outputSchema,
-        annotations: tool.annotations,
-      };
-    }),
+    tools,
   } as unknown as ListToolsResult;
 
   /**
