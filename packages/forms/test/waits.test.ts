@@ -14,6 +14,7 @@ import {
   createTestLogger,
   createTestSession,
   createWorkspace,
+  onlyOn,
   sampleSurface,
   type TestDatabase,
   testDriver,
@@ -224,7 +225,7 @@ describe('parked waits hold no database connection', () => {
   });
 });
 
-describe.runIf(onPostgres)('across replicas (PostgreSQL)', () => {
+describe.runIf(onlyOn('forms: waits across replicas'))('across replicas (PostgreSQL)', () => {
   let replica: Database;
   let replicaRuntime: FormsRuntime;
   beforeAll(async () => {

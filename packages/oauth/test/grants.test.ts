@@ -7,12 +7,12 @@ import {
   createTestUser,
   createTestWorkspace,
   findForm,
+  onlyOn,
   parseHtmlForms,
   signInAndAuthorize,
   signInTestUser,
   TEST_SECRET,
   type TestUser,
-  testDriver,
 } from '@sess/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
@@ -260,34 +260,37 @@ describe('connected apps and Disconnect', () => {
 });
 
 describe('revocation seen by a second replica', () => {
-  it.skipIf(testDriver() !== 'postgres')('within 1 s of Disconnect (second openDatabase on the same PostgreSQL)', async () => {
-    const replica = await openDatabase({ url: server.database.url!, poolMax: 2 });
-    const remote = createAccessTokenVerifier({ database: replica, publicUrl: server.url, now: server.clock.now });
-    try {
-      const user = await createTestUser(server.database.db);
-      const connected = await signInAndAuthorize({ baseUrl: server.url, user });
-      expect(await remote.verify(connected.tokens.accessToken)).toMatchObject({ ok: true });
-      expect(await remote.verify(connected.tokens.accessToken)).toMatchObject({ ok: true }); // warm cache
-      const jar = await browserOf(user);
-      const form = findForm((await appsPage(jar)).html, '/account/apps/disconnect');
-      const started = performance.now();
-      expect((await disconnect(jar, form.fields)).status).toBe(303);
-      let refusedAfter = Number.POSITIVE_INFINITY;
-      while (performance.now() - started < 2000) {
-        if (!(await remote.verify(connected.tokens.accessToken)).ok) {
-          refusedAfter = performance.now() - started;
-          break;
+  it.runIf(onlyOn('oauth: a second replica sees Disconnect'))(
+    'within 1 s of Disconnect (second openDatabase on the same PostgreSQL)',
+    async () => {
+      const replica = await openDatabase({ url: server.database.url!, poolMax: 2 });
+      const remote = createAccessTokenVerifier({ database: replica, publicUrl: server.url, now: server.clock.now });
+      try {
+        const user = await createTestUser(server.database.db);
+        const connected = await signInAndAuthorize({ baseUrl: server.url, user });
+        expect(await remote.verify(connected.tokens.accessToken)).toMatchObject({ ok: true });
+        expect(await remote.verify(connected.tokens.accessToken)).toMatchObject({ ok: true }); // warm cache
+        const jar = await browserOf(user);
+        const form = findForm((await appsPage(jar)).html, '/account/apps/disconnect');
+        const started = performance.now();
+        expect((await disconnect(jar, form.fields)).status).toBe(303);
+        let refusedAfter = Number.POSITIVE_INFINITY;
+        while (performance.now() - started < 2000) {
+          if (!(await remote.verify(connected.tokens.accessToken)).ok) {
+            refusedAfter = performance.now() - started;
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 5));
         }
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(refusedAfter).toBeLessThan(1000);
+      } finally {
+        await remote.close();
+        await replica.close();
       }
-      expect(refusedAfter).toBeLessThan(1000);
-    } finally {
-      await remote.close();
-      await replica.close();
-    }
-  });
+    },
+  );
 
-  it.skipIf(testDriver() !== 'postgres')(
+  it.runIf(onlyOn('oauth: the grant cache drops on bus reconnect'))(
     'drops its grant cache when the bus reconnects (a missed notification cannot keep a revoked grant alive)',
     async () => {
       const replica = await openDatabase({ url: server.database.url!, poolMax: 2 });
@@ -318,7 +321,7 @@ describe('revocation seen by a second replica', () => {
     },
   );
 
-  it.skipIf(testDriver() !== 'pglite')(
+  it.runIf(onlyOn('oauth: a second verifier on one PGlite'))(
     'PGlite (one in-process connection): a second verifier on the same database sees Disconnect within 1 s',
     async () => {
       const second = createAccessTokenVerifier({ database: server.database, publicUrl: server.url, now: server.clock.now });
