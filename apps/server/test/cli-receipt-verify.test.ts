@@ -34,7 +34,8 @@ function flipOne(jws: string, segment: 1 | 2): string {
   return parts.join('.');
 }
 
-describe.runIf(onlyOn('server: sess receipt verify'))('sess receipt verify (child process)', () => {
+const onDriver = onlyOn('server: sess receipt verify');
+describe.runIf(onDriver)('sess receipt verify (child process)', () => {
   let server: AppServer;
   let receipt: string;
   let dir: string;
@@ -211,61 +212,59 @@ describe.runIf(onlyOn('server: sess receipt verify'))('sess receipt verify (chil
  * stream that never ends is refused once it passes the limit (exit 2), never read to its end.
  * No server: the refusal comes before any key is fetched.
  */
-describe.runIf(onlyOn('server: sess receipt verify input limit'))(
-  'sess receipt verify refuses input over its limit (child process)',
-  () => {
-    const NO_SERVER = 'http://127.0.0.1:9/.well-known/jwks.json';
-    let dir: string;
+const onDriverLimit = onlyOn('server: sess receipt verify input limit');
+describe.runIf(onDriverLimit)('sess receipt verify refuses input over its limit (child process)', () => {
+  const NO_SERVER = 'http://127.0.0.1:9/.well-known/jwks.json';
+  let dir: string;
 
-    beforeAll(() => {
-      dir = mkdtempSync(join(tmpdir(), 'sess-receipt-bounds-'));
-    });
-    afterAll(() => {
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    });
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sess-receipt-bounds-'));
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
-    it('refuses /dev/zero as the receipt', async () => {
-      const result = await runCli(['receipt', 'verify', '/dev/zero', '--jwks', NO_SERVER], {});
-      expect(result.stderr).toBe('sess: /dev/zero is too large to be a receipt (over 64 KiB)\n');
-      expect(result.code).toBe(2);
-    });
+  it('refuses /dev/zero as the receipt', async () => {
+    const result = await runCli(['receipt', 'verify', '/dev/zero', '--jwks', NO_SERVER], {});
+    expect(result.stderr).toBe('sess: /dev/zero is too large to be a receipt (over 64 KiB)\n');
+    expect(result.code).toBe(2);
+  });
 
-    it('refuses --jwks /dev/zero', async () => {
-      const result = await runCli(['receipt', 'verify', 'a.b.c', '--jwks', '/dev/zero'], {});
-      expect(result.stderr).toBe('sess: --jwks /dev/zero is too large to be a JWK Set (over 64 KiB)\n');
-      expect(result.code).toBe(2);
-    });
+  it('refuses --jwks /dev/zero', async () => {
+    const result = await runCli(['receipt', 'verify', 'a.b.c', '--jwks', '/dev/zero'], {});
+    expect(result.stderr).toBe('sess: --jwks /dev/zero is too large to be a JWK Set (over 64 KiB)\n');
+    expect(result.code).toBe(2);
+  });
 
-    it('refuses stdin that never ends', async () => {
-      const cli = startCli(['receipt', 'verify', '-', '--jwks', NO_SERVER], {});
-      const endless = new Readable({
-        read() {
-          this.push(Buffer.alloc(16 * 1024, 'a'));
-        },
-      });
-      cli.child.stdin.on('error', () => {}); // EPIPE once the command has stopped reading and exited
-      endless.pipe(cli.child.stdin);
+  it('refuses stdin that never ends', async () => {
+    const cli = startCli(['receipt', 'verify', '-', '--jwks', NO_SERVER], {});
+    const endless = new Readable({
+      read() {
+        this.push(Buffer.alloc(16 * 1024, 'a'));
+      },
+    });
+    cli.child.stdin.on('error', () => {}); // EPIPE once the command has stopped reading and exited
+    endless.pipe(cli.child.stdin);
+    const result = await cli.exited;
+    endless.destroy();
+    expect(result.stderr).toBe('sess: stdin holds more than a receipt (over 64 KiB)\n');
+    expect(result.code).toBe(2);
+  });
+
+  it('refuses a FIFO whose writer sends more than the limit and never closes it', async () => {
+    const fifo = join(dir, 'receipt.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const cli = startCli(['receipt', 'verify', fifo, '--jwks', NO_SERVER], {});
+    // Opening for writing waits until the command has opened the FIFO for reading.
+    const writer = await open(fifo, 'w');
+    try {
+      const writing = writer.write(Buffer.alloc(64 * 1024 + 100, 'a')).catch(() => undefined);
       const result = await cli.exited;
-      endless.destroy();
-      expect(result.stderr).toBe('sess: stdin holds more than a receipt (over 64 KiB)\n');
+      expect(result.stderr).toBe(`sess: ${fifo} is too large to be a receipt (over 64 KiB)\n`);
       expect(result.code).toBe(2);
-    });
-
-    it('refuses a FIFO whose writer sends more than the limit and never closes it', async () => {
-      const fifo = join(dir, 'receipt.fifo');
-      execFileSync('mkfifo', [fifo]);
-      const cli = startCli(['receipt', 'verify', fifo, '--jwks', NO_SERVER], {});
-      // Opening for writing waits until the command has opened the FIFO for reading.
-      const writer = await open(fifo, 'w');
-      try {
-        const writing = writer.write(Buffer.alloc(64 * 1024 + 100, 'a')).catch(() => undefined);
-        const result = await cli.exited;
-        expect(result.stderr).toBe(`sess: ${fifo} is too large to be a receipt (over 64 KiB)\n`);
-        expect(result.code).toBe(2);
-        await writing;
-      } finally {
-        await writer.close();
-      }
-    });
-  },
-);
+      await writing;
+    } finally {
+      await writer.close();
+    }
+  });
+});

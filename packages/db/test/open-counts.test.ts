@@ -5,6 +5,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyDatabaseError, type Database, openDatabase, queryRows, type Tx, workspaceOpenKey } from '../src/index.ts';
 
+const onPostgres = onlyOn('db: open_counts locked only inside the commit');
+
 /** A workspace with `n` open sessions (rows as the create statement writes them), their ids. */
 async function workspaceWithSessions(db: Database['db'], n: number): Promise<{ workspaceId: string; sessions: string[] }> {
   const workspaceId = newId('workspace');
@@ -69,64 +71,58 @@ describe('open_counts: a state change that frees a place is counted at COMMIT', 
   });
 });
 
-describe.runIf(onlyOn('db: open_counts locked only inside the commit'))(
-  'open_counts on PostgreSQL: the counter row is locked only inside the commit',
-  () => {
-    let database: TestDatabase;
-    let bounded: Database;
-    let other: postgres.Sql;
-    beforeAll(async () => {
-      database = await createTestDatabase();
-      bounded = await openDatabase({ url: database.url!, poolMax: 2, lockTimeoutMs: 300 });
-      other = postgres(database.url!, { max: 1, onnotice: () => {} });
-    });
-    afterAll(async () => {
-      await other.end({ timeout: 5 });
-      await bounded.close();
-      await database.destroy();
-    });
+describe.runIf(onPostgres)('open_counts on PostgreSQL: the counter row is locked only inside the commit', () => {
+  let database: TestDatabase;
+  let bounded: Database;
+  let other: postgres.Sql;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    bounded = await openDatabase({ url: database.url!, poolMax: 2, lockTimeoutMs: 300 });
+    other = postgres(database.url!, { max: 1, onnotice: () => {} });
+  });
+  afterAll(async () => {
+    await other.end({ timeout: 5 });
+    await bounded.close();
+    await database.destroy();
+  });
 
-    it('between a complete’s UPDATE and its COMMIT another session may lock the counter at once (NOWAIT)', async () => {
-      const { workspaceId, sessions } = await workspaceWithSessions(bounded.db, 1);
-      await bounded.db.transaction(async (tx) => {
+  it('between a complete’s UPDATE and its COMMIT another session may lock the counter at once (NOWAIT)', async () => {
+    const { workspaceId, sessions } = await workspaceWithSessions(bounded.db, 1);
+    await bounded.db.transaction(async (tx) => {
+      await complete(tx, sessions[0]!);
+      const [row] = await other`select counted from open_counts where key = ${workspaceOpenKey(workspaceId)} for update nowait`;
+      expect(row?.counted).toBe(1);
+    });
+    expect(await counted(bounded.db, workspaceId)).toBe(0);
+  });
+
+  it('a COMMIT that waits longer than lock_timeout for the counter fails busy and rolls back: nothing changed', async () => {
+    const { workspaceId, sessions } = await workspaceWithSessions(bounded.db, 1);
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = other.begin(async (tx) => {
+      await tx`select counted from open_counts where key = ${workspaceOpenKey(workspaceId)} for update`;
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await isLocked;
+    let updated = false;
+    const error = await bounded.db
+      .transaction(async (tx) => {
         await complete(tx, sessions[0]!);
-        const [row] = await other`select counted from open_counts where key = ${workspaceOpenKey(workspaceId)} for update nowait`;
-        expect(row?.counted).toBe(1);
-      });
-      expect(await counted(bounded.db, workspaceId)).toBe(0);
-    });
-
-    it('a COMMIT that waits longer than lock_timeout for the counter fails busy and rolls back: nothing changed', async () => {
-      const { workspaceId, sessions } = await workspaceWithSessions(bounded.db, 1);
-      let release!: () => void;
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const holding = other.begin(async (tx) => {
-        await tx`select counted from open_counts where key = ${workspaceOpenKey(workspaceId)} for update`;
-        locked();
-        await new Promise<void>((resolve) => (release = resolve));
-      });
-      await isLocked;
-      let updated = false;
-      const error = await bounded.db
-        .transaction(async (tx) => {
-          await complete(tx, sessions[0]!);
-          updated = true;
-        })
-        .then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-      release();
-      await holding;
-      expect(updated).toBe(true);
-      expect(classifyDatabaseError(error)).toEqual({ kind: 'unavailable', unsent: true, busy: true });
-      const [row] = await queryRows<{ state: string }>(
-        bounded.db,
-        sql`select state from form_sessions where id = ${sessions[0]!}`,
+        updated = true;
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
       );
-      expect(row?.state).toBe('open');
-      expect(await counted(bounded.db, workspaceId)).toBe(1);
-    });
-  },
-);
+    release();
+    await holding;
+    expect(updated).toBe(true);
+    expect(classifyDatabaseError(error)).toEqual({ kind: 'unavailable', unsent: true, busy: true });
+    const [row] = await queryRows<{ state: string }>(bounded.db, sql`select state from form_sessions where id = ${sessions[0]!}`);
+    expect(row?.state).toBe('open');
+    expect(await counted(bounded.db, workspaceId)).toBe(1);
+  });
+});
