@@ -1,11 +1,4 @@
-import {
-  createTestDatabase,
-  onlyOn,
-  type PrivateCluster,
-  startPrivateCluster,
-  type TestDatabase,
-  testDriver,
-} from '@sess/testkit';
+import { createTestDatabase, onlyOn, type PrivateCluster, startPrivateCluster, type TestDatabase } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,8 +12,6 @@ import {
   queryRows,
   type Timers,
 } from '../src/index.ts';
-
-const _onPostgres = testDriver() === 'postgres';
 
 /** The error `run` rejects with (the test fails if it resolves). */
 async function failure(run: () => PromiseLike<unknown>): Promise<unknown> {
