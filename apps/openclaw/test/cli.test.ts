@@ -10,7 +10,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { recordSecret } from '@sess/testkit';
+import { onlyOn, recordSecret } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildAndPack,
@@ -26,7 +26,8 @@ import {
 const KEY = 'sess_sk_test_openclawcli0123456789abcdefghij';
 recordSecret(KEY, 'api-key');
 
-describe.runIf(process.env.SESS_TEST_DRIVER === 'pglite' && openclawInstalled)('the plugin in a real OpenClaw (CLI)', () => {
+const onDriver = onlyOn('openclaw: the plugin in a real OpenClaw CLI');
+describe.runIf(onDriver && openclawInstalled)('the plugin in a real OpenClaw (CLI)', () => {
   let packed: Awaited<ReturnType<typeof buildAndPack>>;
   let home: OpenclawHome;
   let install: { code: number; stdout: string; stderr: string };

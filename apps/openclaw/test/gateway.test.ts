@@ -14,7 +14,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createWorkspaceWithKey, recordSecret, sampleSurface, type TestWorkspace, tokenOf } from '@sess/testkit';
+import { createWorkspaceWithKey, onlyOn, recordSecret, sampleSurface, type TestWorkspace, tokenOf } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
@@ -70,7 +70,8 @@ function errorOf(response: InvokeResponse): ToolError {
   return details.error as ToolError;
 }
 
-describe.runIf(process.env.SESS_TEST_DRIVER === 'pglite' && openclawInstalled)('the plugin in a real OpenClaw Gateway', () => {
+const onDriver = onlyOn('openclaw: the plugin in a real Gateway');
+describe.runIf(onDriver && openclawInstalled)('the plugin in a real OpenClaw Gateway', () => {
   let server: AppServer;
   let relay: Awaited<ReturnType<typeof startRelay>>;
   let workspace: TestWorkspace;

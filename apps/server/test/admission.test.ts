@@ -8,10 +8,10 @@ import {
   createTestLogger,
   createWorkspaceWithKey,
   freePort,
+  onlyOn,
   sampleSurface,
   type TestDatabase,
   type TestWorkspace,
-  testDriver,
 } from '@sess/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -259,7 +259,7 @@ describe('/v1 writes at their bound', () => {
 // A tool call takes its place once its body is read, so it is held in flight by the database:
 // a lock the test holds on the handle table (PostgreSQL: another session; the embedded database
 // has one connection, and a lock there would hold every request).
-describe.runIf(testDriver() === 'postgres')('tool calls at their bound (PostgreSQL)', () => {
+describe.runIf(onlyOn('server: tool calls at their bound'))('tool calls at their bound (PostgreSQL)', () => {
   it('the next call is refused with a JSON-RPC 503 and creates nothing, while health, /v1 and pages answer', async () => {
     const workspace = await createWorkspaceWithKey(server.database.db);
     const holder = await openDatabase({ url: database.url!, poolMax: 1 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, testDriver } from '@sess/testkit';
+import { freePort, onlyOn } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './support/cli-process.ts';
 
@@ -29,7 +29,7 @@ async function hooksReported(server: CliProcess): Promise<string> {
   throw new Error(`no report from the probe\nstderr: ${server.stderr()}`);
 }
 
-describe.runIf(testDriver() === 'pglite')('async hooks in a running Sess (child process)', () => {
+describe.runIf(onlyOn('server: async hooks in a running Sess'))('async hooks in a running Sess (child process)', () => {
   let dataDir: string;
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'sess-hooks-'));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, testDriver } from '@sess/testkit';
+import { freePort, onlyOn } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from './support/cli-process.ts';
 
@@ -19,7 +19,7 @@ function statusOf(stdout: string, name: string): string | undefined {
   return new RegExp(`^(ok|warn|FAIL) +${name} `, 'm').exec(stdout)?.[1];
 }
 
-describe.runIf(testDriver() === 'pglite')('sess doctor (child process)', () => {
+describe.runIf(onlyOn('server: sess doctor'))('sess doctor (child process)', () => {
   let dataDir: string;
   let env: Record<string, string>;
   beforeAll(async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createReceiptSigner, generateSigningKey, signReceipt } from '@sess/receipts';
-import { createWorkspaceWithKey, testDriver } from '@sess/testkit';
+import { createWorkspaceWithKey, onlyOn } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOnPage } from './support/answer-page.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
@@ -34,7 +34,8 @@ function flipOne(jws: string, segment: 1 | 2): string {
   return parts.join('.');
 }
 
-describe.runIf(testDriver() === 'pglite')('sess receipt verify (child process)', () => {
+const onDriver = onlyOn('server: sess receipt verify');
+describe.runIf(onDriver)('sess receipt verify (child process)', () => {
   let server: AppServer;
   let receipt: string;
   let dir: string;
@@ -211,7 +212,8 @@ describe.runIf(testDriver() === 'pglite')('sess receipt verify (child process)',
  * stream that never ends is refused once it passes the limit (exit 2), never read to its end.
  * No server: the refusal comes before any key is fetched.
  */
-describe.runIf(testDriver() === 'pglite')('sess receipt verify refuses input over its limit (child process)', () => {
+const onDriverLimit = onlyOn('server: sess receipt verify input limit');
+describe.runIf(onDriverLimit)('sess receipt verify refuses input over its limit (child process)', () => {
   const NO_SERVER = 'http://127.0.0.1:9/.well-known/jwks.json';
   let dir: string;
 

@@ -6,6 +6,7 @@ import {
   createTestUser,
   createWorkspaceWithKey,
   findForm,
+  onlyOn,
   type PrivateCluster,
   sampleSurface,
   signInAndAuthorize,
@@ -13,7 +14,6 @@ import {
   type TestDatabase,
   type TestUser,
   type TestWorkspace,
-  testDriver,
 } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { sql } from 'drizzle-orm';
@@ -32,7 +32,7 @@ import { pageText } from './support/answer-page.ts';
  * covered at the end of this file.
  */
 
-const onPostgres = testDriver() === 'postgres';
+const onPostgres = onlyOn('server: PostgreSQL stops under the app');
 /** The most any request may take to get its 503 while the database is down. */
 const UNAVAILABLE_WITHIN_MS = 3_000;
 
@@ -324,7 +324,8 @@ describe.runIf(onPostgres)('PostgreSQL stops and starts under the running app (a
   });
 });
 
-describe.runIf(!onPostgres)('PGlite closed under the running app', () => {
+const onPglite = onlyOn('server: PGlite closed under the app');
+describe.runIf(onPglite)('PGlite closed under the running app', () => {
   let server: AppServer;
   let workspace: TestWorkspace;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, queryRows } from '@sess/db';
-import { freePort, recordSecret, testDriver, tokenOf } from '@sess/testkit';
+import { freePort, onlyOn, recordSecret, tokenOf } from '@sess/testkit';
 import { fitsWidth, launchTestBrowser, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
@@ -19,7 +19,7 @@ import { type CliProcess, startCli } from './support/cli-process.ts';
 const SLOW = { timeout: 240_000 };
 const LINK = /http:\/\/localhost:\d+\/s\/[A-Za-z0-9_-]+/;
 
-describe.runIf(testDriver() === 'pglite')('npm run demo (child process)', () => {
+describe.runIf(onlyOn('server: npm run demo'))('npm run demo (child process)', () => {
   let browser: Browser;
   let dataDir: string;
   let env: Record<string, string>;

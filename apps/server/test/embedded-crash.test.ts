@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formSessions, idempotencyKeys, migrate, openDatabase } from '@sess/db';
-import { createWorkspaceWithKey, freePort, sampleSurface, testDriver } from '@sess/testkit';
+import { createWorkspaceWithKey, freePort, onlyOn, sampleSurface } from '@sess/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './support/cli-process.ts';
 
@@ -12,7 +12,7 @@ import { type CliProcess, startCli } from './support/cli-process.ts';
  * and has lost nothing it answered: every create it answered 201 is there once (its key replays
  * the same session), and a create cut off by the kill exists at most once.
  */
-describe.runIf(testDriver() === 'pglite')('the embedded database after kill -9', () => {
+describe.runIf(onlyOn('server: the embedded database after kill -9'))('the embedded database after kill -9', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sess-embedded-crash-'));
   let server: CliProcess | undefined;
   afterAll(async () => {

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childLogLevel, createChildOutputSplitter, freePort, recordSecret, testDriver } from '@sess/testkit';
+import { childLogLevel, createChildOutputSplitter, freePort, onlyOn, recordSecret } from '@sess/testkit';
 import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ const outDir = join(ROOT, 'dist', `test-first-run-${process.pid}`);
 
 /** A port nobody listens on right now (PORT=0 cannot be printed in PUBLIC_URL, so we choose). */
 
-describe.runIf(testDriver() === 'pglite')('first run: npm start → the first account → the MCP URL', () => {
+describe.runIf(onlyOn('server: first run'))('first run: npm start → the first account → the MCP URL', () => {
   let dataDir: string;
   let child: ChildProcess;
   let exited: Promise<number | null>;

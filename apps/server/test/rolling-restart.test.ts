@@ -6,11 +6,11 @@ import {
   createWorkspaceWithKey,
   findForm,
   freePort,
+  onlyOn,
   sampleSurface,
   TEST_SECRET,
   type TestDatabase,
   type TestWorkspace,
-  testDriver,
 } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ import { type CliProcess, startCli } from './support/cli-process.ts';
  * the 10 s grace, cuts them, and Caddy answers those clients 502 (/v1 waits and sess_response).
  */
 
-const onPostgres = testDriver() === 'postgres';
+const onPostgres = onlyOn('server: a rolling restart of three replicas');
 const REPLICAS = 3;
 /** Clients that loop create → answer on the page → wait for the answer: over /v1, and over /mcp (then complete). */
 const V1_LOOPS = 3;

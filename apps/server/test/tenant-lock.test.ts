@@ -3,10 +3,10 @@ import { type Database, openDatabase, queryRows } from '@sess/db';
 import {
   createTestDatabase,
   createWorkspaceWithKey,
+  onlyOn,
   sampleSurface,
   type TestDatabase,
   type TestWorkspace,
-  testDriver,
 } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { sql } from 'drizzle-orm';
@@ -27,7 +27,7 @@ import { answerOnPage } from './support/answer-page.ts';
  * hold a lock there.
  */
 
-const onPostgres = testDriver() === 'postgres';
+const onPostgres = onlyOn('server: a lock held on a workspace’s counter');
 const POOL = 4;
 
 type Created = { sessionId: string; humanUrl: string };

@@ -16,14 +16,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createWorkspaceWithKey, type TestWorkspace } from '@sess/testkit';
+import { createWorkspaceWithKey, onlyOn, type TestWorkspace } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const BIG = { maxBuffer: 32 * 1024 * 1024 };
-const onPglite = process.env.SESS_TEST_DRIVER === 'pglite';
+const onPglite = onlyOn('stdio: Claude Code as the MCP host');
 
 /** Installs Claude Code into a fresh prefix (from the registry, or npm's cache when it has it). */
 async function installClaudeCode(): Promise<{ prefix: string; bin: string } | { reason: string }> {

@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { TOOL_NAMES } from '@sess/contract';
-import { createWorkspaceWithKey, recordSecret, sampleSurface, type TestWorkspace, tokenOf } from '@sess/testkit';
+import { createWorkspaceWithKey, onlyOn, recordSecret, sampleSurface, type TestWorkspace, tokenOf } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
@@ -99,7 +99,8 @@ function bareEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
-describe.runIf(process.env.SESS_TEST_DRIVER === 'pglite')('@sess.si/mcp packed and installed in an empty project', () => {
+const onDriver = onlyOn('stdio: the packed package in an empty project');
+describe.runIf(onDriver)('@sess.si/mcp packed and installed in an empty project', () => {
   let server: AppServer;
   let mine: TestWorkspace;
   let work: string;

@@ -12,11 +12,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { sampleSurface } from '@sess/testkit';
+import { onlyOn, sampleSurface } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bareEnv, errorOf, interactionOf, runBin, type StdioHarness, startStdioHarness } from './support/stdio-harness.ts';
 
-describe.runIf(process.env.SESS_TEST_DRIVER === 'pglite')('sess-mcp as a process', () => {
+describe.runIf(onlyOn('stdio: sess-mcp as a process'))('sess-mcp as a process', () => {
   let h: StdioHarness;
 
   beforeAll(async () => {

@@ -60,11 +60,9 @@ describe('through the proxy, passing', () => {
 describe('deadlines', () => {
   it('a read that gets no answer within its deadline is timeout (retryable)', async () => {
     const { sessionId } = await createOne();
-    proxy.mode = 'hold';
-    const started = Date.now();
+    proxy.mode = 'hold'; // the proxy never answers: only the deadline can end the read
     const error = await failure(proxied.sessions.read(sessionId, {}, { timeoutMs: 300 }));
     expect(error).toMatchObject({ kind: 'timeout', retryable: true, sent: true, operation: 'readSession' });
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("a held wait's deadline is its wait_ms plus the margin, then timeout", async () => {

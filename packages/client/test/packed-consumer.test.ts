@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { TestWorkspace } from '@sess/testkit';
+import { onlyOn, type TestWorkspace } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOnPage } from './support/answer-page.ts';
 import { type ClientHarness, recordLink, startClientHarness } from './support/harness.ts';
@@ -128,7 +128,7 @@ try {
 say({ result, missing, tool: askPersonTool.name });
 `;
 
-describe.runIf(process.env.SESS_TEST_DRIVER === 'pglite')('the packed package in an empty project', () => {
+describe.runIf(onlyOn('client: the packed package in an empty project'))('the packed package in an empty project', () => {
   let h: ClientHarness;
   let mine: TestWorkspace;
   let work: string;

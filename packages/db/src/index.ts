@@ -1,5 +1,6 @@
 export { type Breaker, createBreaker } from './breaker.ts';
 export { notify } from './bus.ts';
+export { type BusCache, type BusCacheOptions, createBusCache } from './bus-cache.ts';
 export {
   classifyDatabaseError,
   type DatabaseFailure,

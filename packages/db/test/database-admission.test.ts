@@ -1,4 +1,4 @@
-import { createTestDatabase, type PrivateCluster, startPrivateCluster, type TestDatabase, testDriver } from '@sess/testkit';
+import { createTestDatabase, onlyOn, type PrivateCluster, startPrivateCluster, type TestDatabase } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +12,6 @@ import {
   queryRows,
   type Timers,
 } from '../src/index.ts';
-
-const onPostgres = testDriver() === 'postgres';
 
 /** The error `run` rejects with (the test fails if it resolves). */
 async function failure(run: () => PromiseLike<unknown>): Promise<unknown> {
@@ -86,7 +84,8 @@ describe('Database.whenReachable', () => {
   });
 });
 
-describe.runIf(onPostgres)('PostgreSQL: every statement of the pool is bounded by lock_timeout and statement_timeout', () => {
+const timeoutsHere = onlyOn('db: lock_timeout and statement_timeout of the pool');
+describe.runIf(timeoutsHere)('PostgreSQL: every statement of the pool is bounded by lock_timeout and statement_timeout', () => {
   let database: TestDatabase;
   let bounded: Database;
   let other: postgres.Sql;
@@ -164,7 +163,8 @@ describe.runIf(onPostgres)('PostgreSQL: every statement of the pool is bounded b
   });
 });
 
-describe.runIf(onPostgres)('PostgreSQL: the pool keeps connections for reads', () => {
+const readShareHere = onlyOn('db: the pool keeps connections for reads');
+describe.runIf(readShareHere)('PostgreSQL: the pool keeps connections for reads', () => {
   let database: TestDatabase;
   let small: Database;
   let other: postgres.Sql;
@@ -217,7 +217,8 @@ describe.runIf(onPostgres)('PostgreSQL: the pool keeps connections for reads', (
   });
 });
 
-describe.runIf(onPostgres)('PostgreSQL stopped: the breaker fails calls at once, one probe finds it back', () => {
+const breakerHere = onlyOn('db: the breaker while PostgreSQL is stopped');
+describe.runIf(breakerHere)('PostgreSQL stopped: the breaker fails calls at once, one probe finds it back', () => {
   let cluster: PrivateCluster | undefined;
   let unavailable: string | undefined;
   let database: Database;

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@sess/core';
-import { createTestDatabase, type TestDatabase, testDriver } from '@sess/testkit';
+import { createTestDatabase, onlyOn, type TestDatabase, testDriver } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyDatabaseError, type Database, openDatabase, queryRows } from '../src/index.ts';
@@ -100,7 +100,7 @@ describe('classifyDatabaseError: a closed database', () => {
   });
 });
 
-describe.runIf(onPostgres)('PostgreSQL: connections that fail, bounded waits', () => {
+describe.runIf(onlyOn('db: connections that fail, bounded waits'))('PostgreSQL: connections that fail, bounded waits', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase();

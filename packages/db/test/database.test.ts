@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newId } from '@sess/core';
-import { createTestDatabase, type TestDatabase, testDriver } from '@sess/testkit';
+import { createTestDatabase, onlyOn, type TestDatabase, testDriver } from '@sess/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +15,6 @@ import {
   queryRows,
   workspaces,
 } from '../src/index.ts';
-
-const onPostgres = testDriver() === 'postgres';
 
 /** Subscribes (LISTEN is active when this resolves); `done` resolves with the next `count` payloads. */
 async function collect(
@@ -217,7 +215,7 @@ describe('database', () => {
   });
 });
 
-describe.runIf(onPostgres)('bus on PostgreSQL (replicas and connection loss)', () => {
+describe.runIf(onlyOn('db: bus across replicas and connection loss'))('bus on PostgreSQL (replicas and connection loss)', () => {
   let database: TestDatabase;
   let replica: Database;
   beforeAll(async () => {
@@ -254,7 +252,7 @@ describe.runIf(onPostgres)('bus on PostgreSQL (replicas and connection loss)', (
   });
 });
 
-describe.runIf(!onPostgres)('embedded database files', () => {
+describe.runIf(onlyOn('db: embedded database files'))('embedded database files', () => {
   it('refuses a second open of the same data directory while the first is open', async () => {
     const database = await createTestDatabase();
     try {

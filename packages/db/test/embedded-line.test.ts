@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { testDriver } from '@sess/testkit';
+import { onlyOn } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPoolGate, DatabaseWaitError, openDatabase } from '../src/index.ts';
 import { checkpointIfDue } from '../src/pglite-checkpoints.ts';
@@ -13,7 +13,7 @@ import { pgliteBehindGate } from '../src/pglite-line.ts';
  * The embedded database's own parts (issue 33): the line in front of its one connection, its
  * checkpoints, and the lock on its files after a crash. Real PGlite; the gate is the real one.
  */
-describe.runIf(testDriver() === 'pglite')('the embedded database', () => {
+describe.runIf(onlyOn('db: the embedded database line and checkpoints'))('the embedded database', () => {
   let dir: string;
   // One PGlite for the line and the checkpoint tests (a start is seconds on a loaded machine).
   let pg: PGlite;

@@ -1,11 +1,11 @@
 import { newId } from '@sess/core';
-import { createTestDatabase, type TestDatabase, testDriver } from '@sess/testkit';
+import { createTestDatabase, onlyOn, type TestDatabase } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyDatabaseError, type Database, openDatabase, queryRows, type Tx, workspaceOpenKey } from '../src/index.ts';
 
-const onPostgres = testDriver() === 'postgres';
+const onPostgres = onlyOn('db: open_counts locked only inside the commit');
 
 /** A workspace with `n` open sessions (rows as the create statement writes them), their ids. */
 async function workspaceWithSessions(db: Database['db'], n: number): Promise<{ workspaceId: string; sessions: string[] }> {

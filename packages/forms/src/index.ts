@@ -70,3 +70,4 @@ export { type PublishSessionInput, publishSession } from './sessions/publish-ses
 export { type ReadSessionInput, readSession } from './sessions/read-session.ts';
 export type { CreateCompanion, CreateGate } from './sessions/session-rows.ts';
 export { type WithdrawnSession, type WithdrawSessionInput, withdrawSession } from './sessions/withdraw-session.ts';
+export { REAL_WAIT_CLOCK, type WaitClock } from './waits/waiter-hub.ts';

@@ -6,10 +6,10 @@ import {
   createTestDatabase,
   createTestLogger,
   createWorkspace,
+  onlyOn,
   sampleSurface,
   TEST_SECRET,
   type TestDatabase,
-  testDriver,
 } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
@@ -187,7 +187,7 @@ describe('CreateBatcher', () => {
   });
 });
 
-describe.runIf(testDriver() === 'postgres')(
+describe.runIf(onlyOn('forms: CreateBatcher with a held counter'))(
   'CreateBatcher on PostgreSQL: a workspace whose counter another session holds',
   () => {
     let bounded: Database;

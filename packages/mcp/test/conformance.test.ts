@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testDriver } from '@sess/testkit';
+import { onlyOn } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EdgeServer, startEdgeServer } from './support/edge-server.ts';
 
@@ -36,8 +36,7 @@ function runSuite(args: string[]): Promise<{ code: number | null; output: string
   });
 }
 
-// The suite does not touch the database; one driver is enough.
-describe.skipIf(testDriver() !== 'pglite')('MCP conformance suite 0.1.16', () => {
+describe.runIf(onlyOn('mcp: the conformance suite'))('MCP conformance suite 0.1.16', () => {
   let edge: EdgeServer;
   let results: string;
   beforeAll(async () => {

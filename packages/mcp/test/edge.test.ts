@@ -328,8 +328,8 @@ describe.each(['fetch', 'fetch-web'] as Face[])('the deadline on the %s face', (
   });
 
   it('an authenticate that does not answer by the deadline gets 503', async () => {
+    // authenticate never settles: only the deadline can answer, with 503.
     edge = await startEdgeServer(face, { requestTimeoutMs: 250, authenticate: () => new Promise(() => {}) });
-    const started = Date.now();
     const response = await fetch(edge.url, {
       method: 'POST',
       headers: { ...LEGACY_HEADERS, authorization: 'Bearer x' },
@@ -337,7 +337,6 @@ describe.each(['fetch', 'fetch-web'] as Face[])('the deadline on the %s face', (
     });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBeTruthy();
-    expect(Date.now() - started).toBeLessThan(2000);
     expectCommonHeaders(response);
   });
 

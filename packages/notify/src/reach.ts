@@ -1,4 +1,4 @@
-import { type DbOrTx, type NotifyBus, queryRows } from '@sess/db';
+import { createBusCache, type DbOrTx, type NotifyBus, queryRows } from '@sess/db';
 import { type SQL, sql } from 'drizzle-orm';
 
 /**
@@ -64,48 +64,32 @@ export function createReachCache(deps: {
   /** Bound on cached people (oldest dropped first). */
   maxEntries?: number;
 }): ReachCache {
-  const now = deps.now ?? Date.now;
-  const ttl = deps.ttlMs ?? REACH_CACHE_TTL_MS;
-  const max = deps.maxEntries ?? 10_000;
-  const entries = new Map<string, { reach: Promise<Reach>; until: number }>();
+  const cache = createBusCache<Promise<Reach>>({
+    bus: deps.bus,
+    channel: REACH_CHANNEL,
+    now: deps.now ?? Date.now,
+    ttlMs: deps.ttlMs ?? REACH_CACHE_TTL_MS,
+    maxEntries: deps.maxEntries ?? 10_000,
+  });
   const options = { emailAvailable: deps.emailAvailable };
-  let listening = false;
-  const stop: Array<() => unknown> = [deps.bus.onReconnect(() => entries.clear())];
-  const subscribed = deps.bus
-    .subscribe(REACH_CHANNEL, (userId) => entries.delete(userId))
-    .then(
-      (unsubscribe) => {
-        stop.push(unsubscribe);
-        listening = true;
-      },
-      // Not listening (the LISTEN failed): nothing is cached and every create reads — correct, only slower.
-      () => {},
-    );
+  // Not listening (the LISTEN failed): nothing is cached and every create reads — correct, only slower.
+  const subscribed = cache.listen().catch(() => {});
 
   return {
     async of(userId) {
       // Listening before the first read: a change committed after it is never missed.
-      if (!listening) await subscribed;
-      const at = now();
-      const hit = entries.get(userId);
-      if (hit && hit.until > at) return hit.reach;
+      if (!cache.listening) await subscribed;
+      const hit = cache.get(userId);
+      if (hit) return hit;
       const reach = readReach(deps.db, userId, options);
-      if (!listening) return reach;
-      const entry = { reach, until: at + ttl };
-      entries.delete(userId);
-      if (entries.size >= max) entries.delete(entries.keys().next().value as string);
-      entries.set(userId, entry);
+      if (!cache.listening) return reach;
+      cache.set(userId, reach);
       // A failed read is not kept.
       reach.catch(() => {
-        if (entries.get(userId) === entry) entries.delete(userId);
+        if (cache.get(userId) === reach) cache.delete(userId);
       });
       return reach;
     },
-    async close() {
-      await subscribed;
-      listening = false;
-      entries.clear();
-      await Promise.allSettled(stop.splice(0).map((s) => s()));
-    },
+    close: () => cache.close(),
   };
 }

@@ -83,6 +83,8 @@ export interface NotificationWorker {
    * row in flight is settled, to how many rows were finished meanwhile (sent or dropped).
    */
   runOnce(): Promise<number>;
+  /** Settles once a background worker listens for commits (or gave up listening and only polls). */
+  listening: Promise<void>;
   /** Stops claiming and waits for the rows in flight to be settled (their sends are bounded by `timeoutMs`). */
   close(): Promise<void>;
 }
@@ -565,6 +567,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
   return {
     wake,
     runOnce,
+    listening: unsubscribe.then(() => {}),
     async close() {
       closed = true;
       clearInterval(timer);

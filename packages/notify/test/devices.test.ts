@@ -15,7 +15,7 @@ import {
   renewDevice,
   saveDevice,
 } from '@sess/notify';
-import { createTestDatabase, recordSecret, type TestDatabase, testDriver } from '@sess/testkit';
+import { createTestDatabase, onlyOn, recordSecret, type TestDatabase } from '@sess/testkit';
 import { startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -371,7 +371,7 @@ describe('renewDevice', () => {
     expect(await readDeliveryTargets(fixture.database.db, fixture.sealers, person.userId)).toEqual([{ id, ...rekeyed }]);
   });
 
-  it.skipIf(testDriver() !== 'postgres')(
+  it.runIf(onlyOn('notify: a device changed between proof and move'))(
     'a device changed between the proof and the move is left as it is: the person’s other device is not deleted for it',
     async () => {
       const person = await createPerson(fixture.database);

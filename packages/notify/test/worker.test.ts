@@ -69,15 +69,6 @@ function worker(options: { database?: Database; mail?: boolean; background?: boo
   return started;
 }
 
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('push', () => {
   it('delivers a new form to the device: TTL = the link’s time left, Urgency high, the Topic, a VAPID JWT that verifies, the title and link', async () => {
     const person = await createPerson(fixture.database);
@@ -314,8 +305,7 @@ describe('push', () => {
   it('wakes on commit: a worker running in the background sends an enqueue without waiting for its poll', async () => {
     const person = await createPerson(fixture.database);
     const { subscriptionId } = await addDevice(fixture, push, person.userId);
-    worker({ background: true, pollMs: 600_000 });
-    await new Promise((resolve) => setTimeout(resolve, 100)); // its start-up run and LISTEN
+    await worker({ background: true, pollMs: 600_000 }).listening;
     const heard: string[] = [];
     const unlisten = await fixture.database.bus.subscribe(OUTBOX_CHANNEL, (payload) => heard.push(payload));
     try {
@@ -325,11 +315,8 @@ describe('push', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect(heard).toEqual([]); // not before commit
       });
-      const received = await until(
-        () => push.received(subscriptionId),
-        (list) => list.length === 1,
-      );
-      expect(received).toHaveLength(1);
+      // The background worker sends on the commit's wake (its poll is ten minutes away).
+      await expect.poll(() => push.received(subscriptionId)).toHaveLength(1);
       expect(heard.length).toBeGreaterThan(0);
     } finally {
       await unlisten();

@@ -167,12 +167,11 @@ describe('fetching a Client ID Metadata Document (SSRF defences)', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"client_id":'); // and never finishes
     });
-    const started = performance.now();
+    // The body never ends: only the deadline can end the fetch, as a timeout.
     expect(await fetchClientMetadataDocument(`${docs.url}/slow.json`, { egress: testEgress, timeoutMs: 300 })).toMatchObject({
       ok: false,
       reason: 'timeout',
     });
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('refuses other statuses and bodies that are not JSON', async () => {

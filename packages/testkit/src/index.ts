@@ -40,6 +40,7 @@ export {
   type TestClientRegistration,
   type TestTokens,
 } from './oauth-client.ts';
+export { ONE_DRIVER_TESTS, type OneDriverTest, onlyOn } from './one-driver.ts';
 export { type PrivateCluster, startPrivateCluster } from './private-cluster.ts';
 export { maintenanceUrl, testDatabaseUrl, testDriver } from './test-env.ts';
 export { childLogLevel, createChildOutputSplitter, createTestLogger, type TestLoggerOptions } from './test-logger.ts';

@@ -1,5 +1,5 @@
 import { hashSecret, type Logger } from '@sess/core';
-import type { DbOrTx, NotifyBus } from '@sess/db';
+import { createBusCache, type DbOrTx, type NotifyBus } from '@sess/db';
 import { isApiKeyShape } from './api-key-format.ts';
 import { type ApiKeyPrincipal, authenticateApiKey } from './authenticate-api-key.ts';
 
@@ -35,51 +35,29 @@ export interface ApiKeyAuthenticator {
  * guessing cannot fill the cache; malformed ones never reach the database.
  */
 export function createApiKeyAuthenticator(options: ApiKeyAuthenticatorOptions): ApiKeyAuthenticator {
-  const ttl = options.ttlMs ?? API_KEY_CACHE_TTL_MS;
-  const max = options.maxEntries ?? 10_000;
-  const cache = new Map<string, { principal: ApiKeyPrincipal; until: number }>();
-  let subscribed: Promise<void> | undefined;
-  const unsubscribe: Array<() => unknown> = [];
-
-  const forgetKey = (apiKeyId: string) => {
-    for (const [hash, entry] of cache) if (entry.principal.apiKeyId === apiKeyId) cache.delete(hash);
-  };
-  const subscribe = () => {
-    if (!options.bus) return Promise.resolve();
-    const bus = options.bus;
-    subscribed ??= (async () => {
-      unsubscribe.push(await bus.subscribe(API_KEYS_CHANNEL, forgetKey));
-      unsubscribe.push(bus.onReconnect(() => cache.clear()));
-    })().catch((error: unknown) => {
-      subscribed = undefined;
-      throw error;
-    });
-    return subscribed;
-  };
+  const cache = createBusCache<ApiKeyPrincipal>({
+    bus: options.bus,
+    channel: API_KEYS_CHANNEL,
+    now: () => options.now().getTime(),
+    ttlMs: options.ttlMs ?? API_KEY_CACHE_TTL_MS,
+    maxEntries: options.maxEntries ?? 10_000,
+    // The cache is keyed by the key's hash; a revocation names the key's id.
+    dropsOn: (apiKeyId, _hash, principal) => principal.apiKeyId === apiKeyId,
+  });
 
   return {
     async authenticate(key) {
       if (!isApiKeyShape(key)) return null;
       // Listening before the first read means a revocation committed after it is never missed.
-      await subscribe();
+      await cache.listen();
       const hash = hashSecret(key);
-      const now = options.now().getTime();
       const hit = cache.get(hash);
-      if (hit && hit.until > now) return hit.principal;
+      if (hit) return hit;
       const principal = await authenticateApiKey(options, key);
-      if (principal) {
-        cache.delete(hash);
-        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-        cache.set(hash, { principal, until: now + ttl });
-      } else {
-        cache.delete(hash);
-      }
+      if (principal) cache.set(hash, principal);
+      else cache.delete(hash);
       return principal;
     },
-    async close() {
-      cache.clear();
-      subscribed = undefined;
-      await Promise.allSettled(unsubscribe.splice(0).map((u) => u()));
-    },
+    close: () => cache.close(),
   };
 }

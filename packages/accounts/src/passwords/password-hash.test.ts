@@ -44,18 +44,10 @@ describe('password hashing (scrypt)', () => {
     expect(needsRehash(stored)).toBe(true);
   });
 
-  it('spends about as long on the dummy as on a real check (no user enumeration by timing)', async () => {
-    const stored = await hashPassword('correct horse battery');
-    await verifyAgainstDummy('warm up');
-    const time = async (run: () => Promise<unknown>) => {
-      const started = performance.now();
-      for (let i = 0; i < 3; i++) await run();
-      return performance.now() - started;
-    };
-    const real = await time(() => verifyPassword('wrong password here', stored));
-    const dummy = await time(() => verifyAgainstDummy('wrong password here'));
-    expect(dummy / real).toBeGreaterThan(0.33);
-    expect(dummy / real).toBeLessThan(3);
+  // The dummy's time next to a real check's is measured in bench/accounts/password-dummy.ts.
+  it('the dummy check fails whatever it is given', async () => {
+    expect(await verifyAgainstDummy('wrong password here')).toBe(false);
+    expect(await verifyAgainstDummy('')).toBe(false);
   });
 
   it('uses parameters a reviewer would accept', () => {

@@ -9,7 +9,7 @@ import { prepareQueries, type Queries } from '../model/queries.ts';
 import { CreateBatcher } from '../sessions/create-batcher.ts';
 import { KeyedQueue } from '../sessions/keyed-queue.ts';
 import type { CreateCompanion } from '../sessions/session-rows.ts';
-import { WaiterHub } from '../waits/waiter-hub.ts';
+import { type WaitClock, WaiterHub } from '../waits/waiter-hub.ts';
 
 export interface FormsRuntimeOptions {
   database: Database;
@@ -22,6 +22,8 @@ export interface FormsRuntimeOptions {
   logger: Logger;
   /** The clock; tests inject one. */
   now?: () => Date;
+  /** What parked waits time their deadlines and expiries on (default: real time). */
+  waitClock?: WaitClock;
   /** Horizon of extendable links, in seconds from creation (default 7 days). */
   linkHorizonSeconds?: number;
   /**
@@ -164,7 +166,7 @@ function workspaceWriteGate(given: Partial<WorkspaceWriteBound> = {}): KeyedGate
 export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
   const now = options.now ?? (() => new Date());
   const keys = new KeyRingCache(options.database.db, options.secret, now, options.logger);
-  const waiters = new WaiterHub(options.database.bus, options.logger);
+  const waiters = new WaiterHub(options.database.bus, options.logger, options.waitClock);
   let queries: Queries | undefined;
   const createCompanions: CreateCompanion[] = [];
   const creates = new CreateBatcher(options.database.db, options.logger, createCompanions);

@@ -9,6 +9,22 @@ export function formEventPayload(sessionId: string, revision: number): string {
   return `${sessionId} ${revision}`;
 }
 
+/**
+ * The time a wait runs on: monotonic milliseconds (a wall clock that jumps must not end a wait
+ * early) and the timers of its deadline and expiries. Tests hand in a clock they move by hand.
+ */
+export interface WaitClock {
+  monotonicMs(): number;
+  setTimeout<A>(callback: (arg: A) => void, ms: number, arg: A): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const REAL_WAIT_CLOCK: WaitClock = {
+  monotonicMs: () => performance.now(),
+  setTimeout: (callback, ms, arg) => setTimeout(callback, ms, arg),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 /** A wait as the hub holds it: woken to re-read, or released to return what it last read. */
 interface Parked {
   wake(): void;
@@ -33,6 +49,7 @@ export class WaiterHub {
   constructor(
     private readonly bus: NotifyBus,
     private readonly logger: Logger,
+    readonly clock: WaitClock = REAL_WAIT_CLOCK,
   ) {}
 
   /**
@@ -166,7 +183,7 @@ class Wait<T> implements Parked {
   /** Let go early by the hub: return the next value read (or the last, if parked) at once. */
   #released = false;
   /** Set while parked (between reads): the timer of the next time-based change or the deadline. */
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: unknown;
   #value: T | undefined;
   #settled = false;
 
@@ -175,7 +192,7 @@ class Wait<T> implements Parked {
     this.#spec = spec;
     this.#resolve = resolve;
     this.#reject = reject;
-    this.#until = performance.now() + spec.waitMs;
+    this.#until = hub.clock.monotonicMs() + spec.waitMs;
     // Registered before the first read: a change landing between the read and the park is never missed.
     hub.park(spec.sessionId, this);
     spec.signal?.addEventListener('abort', this, { once: true });
@@ -200,7 +217,7 @@ class Wait<T> implements Parked {
     if (this.#settled) return;
     this.#value = value;
     const spec = this.#spec;
-    const remaining = this.#until - performance.now();
+    const remaining = this.#until - this.#hub.clock.monotonicMs();
     if (spec.isDone(value) || spec.signal?.aborted || this.#released || remaining <= 0 || this.#hub.closed) {
       this.#settle();
     } else if (this.#notified) {
@@ -209,14 +226,14 @@ class Wait<T> implements Parked {
     } else {
       const change = spec.nextTimeChange(value);
       const untilChange = change ? Math.max(0, change.getTime() - spec.now().getTime()) : Number.POSITIVE_INFINITY;
-      this.#timer = setTimeout(Wait.#onTimer, Math.min(remaining, untilChange, 2 ** 31 - 1), this);
+      this.#timer = this.#hub.clock.setTimeout(Wait.#onTimer, Math.min(remaining, untilChange, 2 ** 31 - 1), this);
     }
   }
 
   /** Clears the park's timer; false when it was not parked (a read is under way). */
   #unpark(): boolean {
     if (this.#timer === undefined) return false;
-    clearTimeout(this.#timer);
+    this.#hub.clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     return true;
   }
@@ -232,7 +249,7 @@ class Wait<T> implements Parked {
   /** The deadline or a time-based change (an expiry): re-read so the state is computed at the new time. */
   static #onTimer<T>(wait: Wait<T>): void {
     wait.#timer = undefined;
-    if (wait.#until - performance.now() > 0) wait.#read();
+    if (wait.#until - wait.#hub.clock.monotonicMs() > 0) wait.#read();
     else wait.#settle();
   }
 

@@ -125,10 +125,11 @@ describe('sess_response wake path', () => {
     const records = Array.from({ length: n }, (_, i) => record(i));
     const answers = await Promise.all(records.map((_, i) => answerFor(i)));
     const store = memoryStore(records);
-    // Reads resolve out of order, so the confirming reads and checks interleave.
+    // Reads resolve out of order (a later handle after fewer turns of the event loop), so the
+    // confirming reads and checks interleave.
     const backend = fakeBackend(async (sessionId) => {
-      await new Promise((r) => setTimeout(r, Math.random() * 5));
       const i = records.findIndex((r) => r.sessionId === sessionId);
+      for (let turn = 0; turn < (n - i) % 7; turn++) await new Promise(setImmediate);
       return view(sessionId, answers[i]);
     });
     const results = await Promise.all(

@@ -1,5 +1,5 @@
 import type { Logger } from '@sess/core';
-import { type Database, oauthGrants } from '@sess/db';
+import { createBusCache, type Database, oauthGrants } from '@sess/db';
 import { eq } from 'drizzle-orm';
 import { type CryptoKey, decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
 import { buildOAuthUrls, GRANT_CHANNEL } from '../settings.ts';
@@ -64,7 +64,6 @@ interface TokenClaims {
 interface GrantState {
   live: boolean;
   generation: number;
-  loadedAt: number;
 }
 
 const MAX_TOKEN_LENGTH = 4096;
@@ -115,39 +114,26 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
   let keysLoadedAt = Number.NEGATIVE_INFINITY;
   let keysLoading: Promise<void> | undefined;
   const tokens = new Map<string, TokenClaims>();
-  const grants = new Map<string, GrantState>();
-  let invalidations = 0;
-  let listening = false;
   let closed = false;
-
-  const onGrantChange = (grantId: string) => {
-    grants.delete(grantId);
-    invalidations++;
-  };
-  const stopReconnect = database.bus.onReconnect(() => {
-    grants.clear();
-    invalidations++;
+  const grants = createBusCache<GrantState>({
+    bus: database.bus,
+    channel: GRANT_CHANNEL,
+    now: () => now().getTime(),
+    ttlMs: grantMaxAgeMs,
   });
-  const subscription = database.bus.subscribe(GRANT_CHANNEL, onGrantChange).then(
-    (unsubscribe) => {
-      listening = true;
-      return unsubscribe;
-    },
-    (error) => {
-      options.logger?.error(
-        { event: 'oauth.verifier.subscribe_failed', err: error },
-        'grant invalidation unavailable; grants are not cached',
-      );
-      return async () => {};
-    },
-  );
+  grants.listen().catch((error: unknown) => {
+    options.logger?.error(
+      { event: 'oauth.verifier.subscribe_failed', err: error },
+      'grant invalidation unavailable; grants are not cached',
+    );
+  });
 
   async function reloadKeys(): Promise<void> {
     keysLoading ??= (async () => {
       try {
         const published = await loadVerificationKeys(database.db, now());
         for (const jwk of published) if (!keys.has(jwk.kid)) keys.set(jwk.kid, await importVerificationKey(jwk));
-        keysLoadedAt = Date.now();
+        keysLoadedAt = now().getTime();
       } finally {
         keysLoading = undefined;
       }
@@ -159,7 +145,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     if (typeof kid !== 'string') return null;
     const known = keys.get(kid);
     if (known) return known;
-    if (Date.now() - keysLoadedAt < KEY_RELOAD_COOLDOWN_MS) return null;
+    if (now().getTime() - keysLoadedAt < KEY_RELOAD_COOLDOWN_MS) return null;
     await reloadKeys();
     return keys.get(kid) ?? null;
   }
@@ -205,18 +191,18 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
 
   async function grantState(grantId: string): Promise<GrantState | null> {
     const cached = grants.get(grantId);
-    if (cached && Date.now() - cached.loadedAt < grantMaxAgeMs) return cached;
-    const before = invalidations;
+    if (cached) return cached;
+    const before = grants.version;
     const [row] = await database.db
       .select({ generation: oauthGrants.generation, revokedAt: oauthGrants.revokedAt })
       .from(oauthGrants)
       .where(eq(oauthGrants.id, grantId))
       .limit(1);
     const state: GrantState = row
-      ? { live: row.revokedAt === null, generation: row.generation, loadedAt: Date.now() }
-      : { live: false, generation: -1, loadedAt: Date.now() };
+      ? { live: row.revokedAt === null, generation: row.generation }
+      : { live: false, generation: -1 };
     // Cache only what no invalidation could have overtaken, and only while notifications flow.
-    if (listening && !closed && invalidations === before) grants.set(grantId, state);
+    if (grants.listening && !closed) grants.set(grantId, state, before);
     return state;
   }
 
@@ -258,12 +244,8 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     },
     async close() {
       closed = true;
-      listening = false;
-      stopReconnect();
-      grants.clear();
       tokens.clear();
-      const unsubscribe = await subscription;
-      await unsubscribe();
+      await grants.close();
     },
   };
 }

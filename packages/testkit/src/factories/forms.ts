@@ -1,28 +1,51 @@
 import type { Database } from '@sess/db';
-import { type CreatedSession, createFormsRuntime, createSession, type FormsRuntime } from '@sess/forms';
+import { type CreatedSession, createFormsRuntime, createSession, type FormsRuntime, type WaitClock } from '@sess/forms';
 import type { Surface } from '@sess/surface';
 import { recordSecret } from '../log-audit/capture.ts';
 import { createTestLogger } from '../test-logger.ts';
 
-/** A clock tests move by hand: verbs read it, nothing sleeps. */
-export interface TestClock {
+/**
+ * A clock tests move by hand: verbs read it, waits time their deadlines on it (a `WaitClock`),
+ * nothing sleeps.
+ */
+export interface TestClock extends WaitClock {
   now: () => Date;
-  /** Moves time forward by `ms` milliseconds. */
+  /** Moves time forward by `ms` milliseconds, firing the timers that fall due, in order. */
   advance(ms: number): void;
   set(date: Date): void;
+  /** The delays of the timers not yet fired, from now, in the order they fall due. */
+  pending(): number[];
 }
 
 /** A hand-moved clock starting at `start` (default 2030-01-01T00:00:00Z). */
 export function createTestClock(start: Date = new Date('2030-01-01T00:00:00.000Z')): TestClock {
   let t = start.getTime();
+  const timers = new Set<{ at: number; fire: () => void }>();
+  const due = () => [...timers].sort((a, b) => a.at - b.at);
   return {
     now: () => new Date(t),
+    monotonicMs: () => t,
+    setTimeout(callback, ms, arg) {
+      const timer = { at: t + ms, fire: () => callback(arg) };
+      timers.add(timer);
+      return timer;
+    },
+    clearTimeout(handle) {
+      timers.delete(handle as { at: number; fire: () => void });
+    },
     advance(ms) {
-      t += ms;
+      const until = t + ms;
+      for (let next = due()[0]; next && next.at <= until; next = due()[0]) {
+        timers.delete(next);
+        t = next.at;
+        next.fire();
+      }
+      t = until;
     },
     set(date) {
       t = date.getTime();
     },
+    pending: () => due().map((timer) => timer.at - t),
   };
 }
 
@@ -32,7 +55,7 @@ export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 /** A forms runtime over a test database (silent logger, fixed public URL and secret). */
 export function createTestFormsRuntime(
   database: Database,
-  options: { now?: () => Date; publicUrl?: string; secret?: string; linkHorizonSeconds?: number } = {},
+  options: { now?: () => Date; waitClock?: WaitClock; publicUrl?: string; secret?: string; linkHorizonSeconds?: number } = {},
 ): FormsRuntime {
   return createFormsRuntime({
     database,
@@ -40,6 +63,7 @@ export function createTestFormsRuntime(
     secret: options.secret ?? TEST_SECRET,
     logger: createTestLogger(),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.waitClock ? { waitClock: options.waitClock } : {}),
     ...(options.linkHorizonSeconds ? { linkHorizonSeconds: options.linkHorizonSeconds } : {}),
   });
 }
