@@ -3,13 +3,12 @@ import { type AcceptedAnswer, type AnswerError, hashAnswer, type Surface, valida
 import { signAnswerReceipt } from '../model/receipt.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 
-/** What an answer is admitted against: the revision shown, and whose answer it is. */
+/** What an answer is admitted against: the session and revision shown, and whose answer it is. */
 export interface AnswerPlace {
-  workspaceId: string;
-  sessionId: string;
-  revision: number;
-  surface: Surface;
-  surfaceSha256: string;
+  session: { id: string; workspaceId: string };
+  revision: { surface: Surface; surfaceSha256: string };
+  /** The revision's number the receipt pins (an Ask's page is always 1). */
+  revisionNumber: number;
   /** The respondent of an Ask; left out for an interaction's one answer. */
   respondentId?: string;
 }
@@ -30,21 +29,21 @@ export interface AdmittedAnswer {
 export async function admitAnswer(
   runtime: FormsRuntime,
   place: AnswerPlace,
-  submitted: { actionId?: string | undefined; values: Record<string, unknown> },
+  input: { actionId?: string | undefined; submitted: Record<string, unknown> },
   now: Date,
 ): Promise<{ ok: true; admitted: AdmittedAnswer } | { ok: false; errors: AnswerError[] }> {
-  const checked = validateAnswer(place.surface, submitted);
+  const checked = validateAnswer(place.revision.surface, { actionId: input.actionId, values: input.submitted });
   if (!checked.ok) return { ok: false, errors: checked.errors };
 
   const eventId = newId('answer');
   const answer = { actionId: checked.actionId, values: checked.values };
   const answerSha256 = hashAnswer(answer);
   const receipt = await signAnswerReceipt(runtime, {
-    workspaceId: place.workspaceId,
-    sessionId: place.sessionId,
-    revision: place.revision,
+    workspaceId: place.session.workspaceId,
+    sessionId: place.session.id,
+    revision: place.revisionNumber,
     eventId,
-    surfaceSha256: place.surfaceSha256,
+    surfaceSha256: place.revision.surfaceSha256,
     answerSha256,
     ...(place.respondentId !== undefined ? { respondentId: place.respondentId } : {}),
     issuedAt: now,

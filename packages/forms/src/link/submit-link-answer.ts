@@ -61,18 +61,7 @@ async function submitInteractionAnswer(
   }
   checkRevisionOpen(session.currentRevision, input.revision, linkState(session, snapshot.answer !== null, now));
 
-  const admission = await admitAnswer(
-    runtime,
-    {
-      workspaceId: session.workspaceId,
-      sessionId: session.id,
-      revision: input.revision,
-      surface: revision.surface,
-      surfaceSha256: revision.surfaceSha256,
-    },
-    { actionId: input.actionId, values: input.submitted },
-    now,
-  );
+  const admission = await admitAnswer(runtime, { session, revision, revisionNumber: input.revision }, input, now);
   if (!admission.ok) return admission;
   const { eventId, answer, answerSha256, receipt } = admission.admitted;
   const at = isoParam(now);
@@ -131,19 +120,8 @@ async function submitRespondentAnswer(
   const { session, respondent, revision } = snapshot;
   checkRespondentOpen(snapshot.answer !== null, session.state, respondent.expiresAt, input.revision, now);
 
-  const admission = await admitAnswer(
-    runtime,
-    {
-      workspaceId: session.workspaceId,
-      sessionId: session.id,
-      revision: 1,
-      surface: revision.surface,
-      surfaceSha256: revision.surfaceSha256,
-      respondentId: respondent.id,
-    },
-    { actionId: input.actionId, values: input.submitted },
-    now,
-  );
+  const place = { session, revision, revisionNumber: 1, respondentId: respondent.id };
+  const admission = await admitAnswer(runtime, place, input, now);
   if (!admission.ok) return admission;
   const { eventId, answer, answerSha256, receipt } = admission.admitted;
   const name = session.askName ? String(answer.values[RESPONDENT_NAME_FIELD] ?? '') || null : null;
