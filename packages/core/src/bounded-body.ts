@@ -15,38 +15,58 @@ export interface Expiry {
 /** A deadline that never passes, for callers whose server already bounds the request's time. */
 export const NEVER_EXPIRES: Expiry = { expired: false, onExpire: () => () => {} };
 
-/** What a bounded body read came to. */
-export type BodyRead =
-  | { kind: 'ok'; text: string }
+/** How a bounded body read that got no body ended. */
+export type BodyReadFailure =
   | { kind: 'too_large' }
   /** The request deadline passed before the whole body arrived. */
   | { kind: 'timeout' }
-  /** The client went away (or the stream broke) mid-body. */
-  | { kind: 'aborted' };
+  /** The client went away (or the stream broke) mid-body; `cause` is what the stream raised, if anything. */
+  | { kind: 'aborted'; cause?: unknown };
+
+/** What a bounded body read came to. */
+export type BodyRead = { kind: 'ok'; text: string } | BodyReadFailure;
+
+/** What a bounded read of a body's bytes came to. */
+export type BodyBytesRead = { kind: 'ok'; bytes: Uint8Array } | BodyReadFailure;
 
 const decoder = new TextDecoder();
 
-function join(chunks: Uint8Array[], total: number): string {
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
   const all = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
     all.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return decoder.decode(all);
+  return all;
+}
+
+function join(chunks: Uint8Array[], total: number): string {
+  return decoder.decode(concat(chunks, total));
 }
 
 /**
  * Reads a web body once, up to `maxBytes`, stopping the moment the limit is passed or the
- * deadline fires (the stream is cancelled, so no more bytes are taken).
+ * deadline fires (the stream is cancelled, so no more bytes are taken). The text is UTF-8 (a
+ * leading BOM dropped, a broken sequence replaced).
  */
 export async function readWebBody(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
   deadline: Expiry,
 ): Promise<BodyRead> {
-  if (!body) return { kind: 'ok', text: '' };
+  const read = await readWebBytes(body, maxBytes, deadline);
+  return read.kind === 'ok' ? { kind: 'ok', text: decoder.decode(read.bytes) } : read;
+}
+
+/** The same bounded read, for a caller that decodes the bytes itself. */
+export async function readWebBytes(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  deadline: Expiry,
+): Promise<BodyBytesRead> {
+  if (!body) return { kind: 'ok', bytes: new Uint8Array(0) };
   if (deadline.expired) return { kind: 'timeout' };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -70,12 +90,12 @@ export async function readWebBody(
       }
       chunks.push(next.value);
     }
-  } catch {
-    return deadline.expired ? { kind: 'timeout' } : { kind: 'aborted' };
+  } catch (cause) {
+    return deadline.expired ? { kind: 'timeout' } : { kind: 'aborted', cause };
   } finally {
     stop?.();
   }
-  return { kind: 'ok', text: join(chunks, total) };
+  return { kind: 'ok', bytes: concat(chunks, total) };
 }
 
 /** The same bounded read straight from a Node request stream. */
@@ -100,7 +120,7 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number, deadline: E
       chunks.push(chunk);
     };
     const onEnd = () => finish({ kind: 'ok', text: join(chunks, total) });
-    const onError = () => finish({ kind: 'aborted' });
+    const onError = (cause: unknown) => finish({ kind: 'aborted', cause });
     const onClose = () => {
       if (!req.complete) finish({ kind: 'aborted' });
     };

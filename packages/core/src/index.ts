@@ -1,5 +1,14 @@
 export { type BearerChallengeInput, bearerChallenge, hasBearerCredential, readBearerToken } from './bearer.ts';
-export { type BodyRead, type Expiry, NEVER_EXPIRES, readNodeBody, readWebBody } from './bounded-body.ts';
+export {
+  type BodyBytesRead,
+  type BodyRead,
+  type BodyReadFailure,
+  type Expiry,
+  NEVER_EXPIRES,
+  readNodeBody,
+  readWebBody,
+  readWebBytes,
+} from './bounded-body.ts';
 export { canonicalJson, compareCodePoints, sha256CanonicalJson, sha256Hex } from './canonical-json.ts';
 export { checkCsrfToken, csrfToken, hmacTag } from './csrf-token.ts';
 export { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, isSessError, SessError, type SessErrorBody } from './errors.ts';

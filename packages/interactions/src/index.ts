@@ -54,4 +54,5 @@ export {
   type ResultLead,
   resultText,
 } from './results.ts';
+export { type RunToolOptions, runTool, type ToolCallReport, type ToolOutcome } from './run-tool.ts';
 export type { ListedInteraction } from './verbs/list-interactions.ts';

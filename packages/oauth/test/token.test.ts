@@ -81,18 +81,31 @@ describe('code exchange', () => {
     });
   });
 
+  // The description names the first condition of the redemption rule that failed (code-conditions.ts).
   it.each([
-    ['a wrong code_verifier', { code_verifier: createPkcePair().verifier }, 'invalid_grant'],
-    ['no code_verifier', { code_verifier: undefined }, 'invalid_grant'],
-    ['a malformed code_verifier', { code_verifier: 'short' }, 'invalid_grant'],
-    ['another redirect_uri', { redirect_uri: 'https://app.example/other' }, 'invalid_grant'],
-    ['no redirect_uri (it was in the authorization request)', { redirect_uri: undefined }, 'invalid_grant'],
-    ['resource for another audience', { resource: 'https://other.example/mcp' }, 'invalid_target'],
-  ] as const)('%s → %s, nothing issued, and the code is burnt', async (_name, overrides, error) => {
+    ['a wrong code_verifier', { code_verifier: createPkcePair().verifier }, 'invalid_grant', /does not match the code_challenge/],
+    ['no code_verifier', { code_verifier: undefined }, 'invalid_grant', /missing or malformed/],
+    ['a malformed code_verifier', { code_verifier: 'short' }, 'invalid_grant', /missing or malformed/],
+    ['another redirect_uri', { redirect_uri: 'https://app.example/other' }, 'invalid_grant', /redirect_uri does not match/],
+    [
+      'another redirect_uri and a malformed code_verifier (the redirect_uri is checked first)',
+      { redirect_uri: 'https://app.example/other', code_verifier: 'short' },
+      'invalid_grant',
+      /redirect_uri does not match/,
+    ],
+    [
+      'no redirect_uri (it was in the authorization request)',
+      { redirect_uri: undefined },
+      'invalid_grant',
+      /redirect_uri does not match/,
+    ],
+    ['resource for another audience', { resource: 'https://other.example/mcp' }, 'invalid_target', /only issues tokens for/],
+  ] as const)('%s → %s, nothing issued, and the code is burnt', async (_name, overrides, error, description) => {
     const { clientId, exchange } = await freshCode();
     const refused = await exchange(overrides);
     expect(refused.status).toBe(400);
     expect(refused.body['error']).toBe(error);
+    expect(refused.body['error_description']).toMatch(description);
     expect(refused.headers.get('cache-control')).toBe('no-store');
     expect(await issuedFor(server.database.db, clientId)).toMatchObject({ refreshTokens: 0 });
     expect((await exchange()).body['error']).toBe('invalid_grant');

@@ -1,7 +1,7 @@
 import type { AskArguments } from './ask-schema.ts';
 import { AskArgumentsSchema } from './ask-schema.ts';
-import { checkLength } from './check-surface.ts';
-import { checkInteractionSize, checkRawInput, UNSAFE_KEYS } from './guard.ts';
+import { checkFieldName, checkLength } from './check-surface.ts';
+import { checkInteractionSize, checkRawInput } from './guard.ts';
 import type { ArgumentIssue, Checked } from './issues.ts';
 import { valueOrThrow } from './issues.ts';
 import { LIMITS } from './limits.ts';
@@ -16,6 +16,9 @@ import { fromZodIssues } from './zod-issues.ts';
  * becomes. The rules are those of the interaction, so the result of `toSurface` always passes.
  */
 
+/** The field name sess_ask keeps for itself, and what for. */
+const KEPT_NAMES: ReadonlyMap<string, string> = new Map([[RESPONDENT_NAME_FIELD, 'the "Your name" field of respondents.name']]);
+
 function checkAskRules(args: AskArguments): ArgumentIssue[] {
   const issues: ArgumentIssue[] = [];
   checkLength(issues, args.question, '/question', LIMITS.title, 'title');
@@ -26,24 +29,7 @@ function checkAskRules(args: AskArguments): ArgumentIssue[] {
   for (let i = 0; i < args.fields.length; i++) {
     const field = args.fields[i]!;
     const at = `/fields/${i}`;
-    checkLength(issues, field.name, `${at}/name`, LIMITS.name);
-    if (UNSAFE_KEYS.has(field.name)) {
-      issues.push({
-        field: `${at}/name`,
-        message: `${at}/name cannot be "${field.name}": it is a reserved word. Choose another name.`,
-      });
-    } else if (field.name === RESPONDENT_NAME_FIELD && names.has(field.name)) {
-      issues.push({
-        field: `${at}/name`,
-        message: `${at}/name "${field.name}" is reserved for the "Your name" field of respondents.name. Choose another name.`,
-      });
-    } else if (names.has(field.name)) {
-      issues.push({
-        field: `${at}/name`,
-        message: `${at}/name "${field.name}" is already used by an earlier field. Give each field its own name.`,
-      });
-    }
-    names.add(field.name);
+    checkFieldName(issues, field.name, at, names, KEPT_NAMES);
     checkLength(issues, field.label, `${at}/label`, LIMITS.label);
     if (field.type === 'choice' || field.type === 'multi_choice') {
       const seen = new Set<string>();

@@ -21,6 +21,35 @@ export function checkLength(
 }
 
 /**
+ * The rules of a field's name, for an interaction's fields and sess_ask's alike: its length, not
+ * a reserved word, and not a name already taken. `names` holds the names taken so far (the name
+ * is added to it); `kept` maps a name the form keeps for itself to what it is kept for, said
+ * instead when that name is taken. `at` is the field's pointer.
+ */
+export function checkFieldName(
+  issues: ArgumentIssue[],
+  name: string,
+  at: string,
+  names: Set<string>,
+  kept: ReadonlyMap<string, string> = new Map(),
+): void {
+  const pointer = `${at}/name`;
+  checkLength(issues, name, pointer, LIMITS.name);
+  const keptFor = kept.get(name);
+  if (UNSAFE_KEYS.has(name)) {
+    issues.push({ field: pointer, message: `${pointer} cannot be "${name}": it is a reserved word. Choose another name.` });
+  } else if (keptFor !== undefined && names.has(name)) {
+    issues.push({ field: pointer, message: `${pointer} "${name}" is reserved for ${keptFor}. Choose another name.` });
+  } else if (names.has(name)) {
+    issues.push({
+      field: pointer,
+      message: `${pointer} "${name}" is already used by an earlier field. Give each field its own name.`,
+    });
+  }
+  names.add(name);
+}
+
+/**
  * The checks zod cannot express, on a surface that already has the right shape: the field
  * count, then one walk in reading order (title, description, each component, each action),
  * where each element's lengths come before its rules. `base` is the surface's pointer.
@@ -96,19 +125,7 @@ export function checkSurface(surface: Surface, base: string): ArgumentIssue[] {
 }
 
 function checkField(issues: ArgumentIssue[], field: FieldComponent, at: string, names: Set<string>): void {
-  checkLength(issues, field.name, `${at}/name`, LIMITS.name);
-  if (UNSAFE_KEYS.has(field.name)) {
-    issues.push({
-      field: `${at}/name`,
-      message: `${at}/name cannot be "${field.name}": it is a reserved word. Choose another name.`,
-    });
-  } else if (names.has(field.name)) {
-    issues.push({
-      field: `${at}/name`,
-      message: `${at}/name "${field.name}" is already used by an earlier field. Give each field its own name.`,
-    });
-  }
-  names.add(field.name);
+  checkFieldName(issues, field.name, at, names);
   checkLength(issues, field.label, `${at}/label`, LIMITS.label);
   if (field.description !== undefined) checkLength(issues, field.description, `${at}/description`, LIMITS.help);
 

@@ -1,5 +1,5 @@
 import { ASK_OPEN_LINE, linkLines } from '@sess/contract';
-import { isId, type SessError } from '@sess/core';
+import type { SessError } from '@sess/core';
 import { createFileHandleStore } from '@sess/file-store';
 import {
   asSessError,
@@ -9,6 +9,7 @@ import {
   type InteractionResult,
   OPERATIONS,
   type RequestScope,
+  runTool,
   type ToolDeps,
 } from '@sess/interactions';
 import type { TSchema } from 'typebox';
@@ -106,12 +107,6 @@ function failure(error: SessError): SessToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(details) }], details };
 }
 
-/** The handle a call names, for its log line — only once it has a handle's shape. */
-function handleOf(params: unknown): string | undefined {
-  const handle = params && typeof params === 'object' ? (params as { handle?: unknown }).handle : undefined;
-  return typeof handle === 'string' && isId('handle', handle) ? handle : undefined;
-}
-
 /** What OpenClaw reads of a tool before it is built: name, label, description, parameters. */
 export interface SessToolMetadata {
   name: OpenclawToolName;
@@ -161,27 +156,20 @@ export function createSessTools(options: SessToolsOptions): SessAgentTool[] {
     return ready;
   }
 
-  async function execute(name: OpenclawToolName, params: unknown, signal: AbortSignal | undefined): Promise<SessToolResult> {
-    const started = performance.now();
-    let outcome = 'ok';
-    try {
-      const { deps, scope: resolveScope } = prepare();
-      const scope = await resolveScope();
-      const call = { deps, scope, signal: signal ? AbortSignal.any([signal, scope.deadline]) : scope.deadline };
-      const operation = operationOf(name, params);
-      if (operation.kind !== 'interaction') throw new TypeError(`${name} is not an interaction tool`);
-      const interaction = await operation.run(call, params ?? {});
-      outcome = interaction.state;
-      return success(name, interaction);
-    } catch (error) {
-      const sessError = asSessError(error);
-      outcome = sessError.code;
-      return failure(sessError);
-    } finally {
-      const handle = handleOf(params);
-      const ms = Math.round((performance.now() - started) * 10) / 10;
-      options.log?.(`sess-openclaw tool=${name}${handle ? ` handle=${handle}` : ''} outcome=${outcome} ms=${ms}`);
-    }
+  /** One call, run as the MCP tools run theirs (`runTool`), in OpenClaw's result shape. */
+  function execute(name: OpenclawToolName, params: unknown, signal: AbortSignal | undefined): Promise<SessToolResult> {
+    const operation = operationOf(name, params);
+    return runTool(name, operation, params, {
+      open: async () => {
+        const { deps, scope: resolveScope } = prepare();
+        const scope = await resolveScope();
+        if (operation.kind !== 'interaction') throw new TypeError(`${name} is not an interaction tool`);
+        return { deps, scope };
+      },
+      requestSignal: signal,
+      report: ({ handle, outcome, ms }) =>
+        options.log?.(`sess-openclaw tool=${name}${handle ? ` handle=${handle}` : ''} outcome=${outcome} ms=${ms}`),
+    }).then((outcome) => (outcome.ok ? success(name, outcome.value as InteractionResult) : failure(outcome.error)));
   }
 
   return describeSessTools().map(({ name, label, description, parameters }) => ({

@@ -1,4 +1,5 @@
 import { IdempotencyKeySchema, idSchema } from '@sess/contract';
+import { NEVER_EXPIRES, readWebBody } from '@sess/core';
 import type { z } from 'zod';
 import { SessClientError } from '../errors/sess-client-error.ts';
 import { classifyErrorAnswer } from './classify-error-answer.ts';
@@ -95,29 +96,13 @@ export function resolveIdempotencyKey(operation: string, key: string | undefined
   return key;
 }
 
-/** The body as text, or undefined when it is over `MAX_RESPONSE_BYTES`. */
+/** The body as text, or undefined when it is over `MAX_RESPONSE_BYTES`; a broken stream throws what it raised. */
 async function readCapped(response: Response): Promise<string | undefined> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  // The exchange's own timer bounds the read (it aborts the fetch), so the reader needs no deadline.
+  const read = await readWebBody(response.body, MAX_RESPONSE_BYTES, NEVER_EXPIRES);
+  if (read.kind === 'ok') return read.text;
+  if (read.kind === 'aborted') throw read.cause;
+  return undefined; // too large (a read with no deadline never times out)
 }
 
 function parseJson(text: string): unknown {

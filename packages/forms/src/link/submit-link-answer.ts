@@ -1,14 +1,14 @@
-import { hashSecret, newId, SessError } from '@sess/core';
+import { hashSecret, SessError } from '@sess/core';
 import { type DbOrTx, queryRows } from '@sess/db';
-import { type AnswerError, hashAnswer, RESPONDENT_NAME_FIELD, validateAnswer } from '@sess/surface';
+import { type AnswerError, RESPONDENT_NAME_FIELD } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import { linkState } from '../model/derive-state.ts';
 import { alreadyAnswered, linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken } from '../model/link-tokens.ts';
-import { signAnswerReceipt } from '../model/receipt.ts';
 import { isoParam, stateAllows } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
+import { admitAnswer } from './admit-answer.ts';
 
 /** What the answer page posts. */
 export interface SubmitLinkAnswerInput {
@@ -61,21 +61,9 @@ async function submitInteractionAnswer(
   }
   checkRevisionOpen(session.currentRevision, input.revision, linkState(session, snapshot.answer !== null, now));
 
-  const checked = validateAnswer(revision.surface, { actionId: input.actionId, values: input.submitted });
-  if (!checked.ok) return { ok: false, errors: checked.errors };
-
-  const eventId = newId('answer');
-  const answer = { actionId: checked.actionId, values: checked.values };
-  const answerSha256 = hashAnswer(answer);
-  const receipt = await signAnswerReceipt(runtime, {
-    workspaceId: session.workspaceId,
-    sessionId: session.id,
-    revision: input.revision,
-    eventId,
-    surfaceSha256: revision.surfaceSha256,
-    answerSha256,
-    issuedAt: now,
-  });
+  const admission = await admitAnswer(runtime, { session, revision, revisionNumber: input.revision }, input, now);
+  if (!admission.ok) return admission;
+  const { eventId, answer, answerSha256, receipt } = admission.admitted;
   const at = isoParam(now);
   // One statement: the guard (still open, still this revision, before the deadline), the insert
   // (first answer wins on the partial unique index) and the NOTIFY (sent only if a row went in),
@@ -132,23 +120,11 @@ async function submitRespondentAnswer(
   const { session, respondent, revision } = snapshot;
   checkRespondentOpen(snapshot.answer !== null, session.state, respondent.expiresAt, input.revision, now);
 
-  const checked = validateAnswer(revision.surface, { actionId: input.actionId, values: input.submitted });
-  if (!checked.ok) return { ok: false, errors: checked.errors };
-
-  const eventId = newId('answer');
-  const answer = { actionId: checked.actionId, values: checked.values };
-  const answerSha256 = hashAnswer(answer);
-  const receipt = await signAnswerReceipt(runtime, {
-    workspaceId: session.workspaceId,
-    sessionId: session.id,
-    revision: 1,
-    eventId,
-    surfaceSha256: revision.surfaceSha256,
-    answerSha256,
-    respondentId: respondent.id,
-    issuedAt: now,
-  });
-  const name = session.askName ? String(checked.values[RESPONDENT_NAME_FIELD] ?? '') || null : null;
+  const place = { session, revision, revisionNumber: 1, respondentId: respondent.id };
+  const admission = await admitAnswer(runtime, place, input, now);
+  if (!admission.ok) return admission;
+  const { eventId, answer, answerSha256, receipt } = admission.admitted;
+  const name = session.askName ? String(answer.values[RESPONDENT_NAME_FIELD] ?? '') || null : null;
   const at = isoParam(now);
   const record = (db: DbOrTx) =>
     queryRows<{ id: string; session_id: string; workspace_id: string; answered: number; max: number }>(

@@ -7,14 +7,16 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import { listedTools, SERVER_INSTRUCTIONS, TOOL_NAMES, type ToolName } from '@sess/contract';
-import { isId, isSessError, SessError } from '@sess/core';
+import { SessError } from '@sess/core';
 import {
-  asSessError,
   errorBody,
+  type InteractionResult,
+  type ListResult,
   OPERATIONS,
+  type Operation,
   type RequestScope,
   resultText,
-  type ToolCall,
+  runTool,
   type ToolDeps,
 } from '@sess/interactions';
 
@@ -30,29 +32,17 @@ export const SERVER_INFO = { name: 'sess', title: 'Sess', version: '0.1.0' } as 
 
 export { TOOL_NAMES };
 
-/**
- * An operation's result as an MCP tool result: `structuredContent` and its text. A promise chain,
- * not an async function: a parked wait would keep its frame for up to 45 s.
- */
-function runOperation(
-  name: ToolName,
-  call: Parameters<(typeof OPERATIONS)[ToolName]['run']>[0],
-  args: unknown,
-): Promise<CallToolResult> {
-  const operation = OPERATIONS[name];
+/** An operation's result as an MCP tool result: `structuredContent` and its text. */
+function toolResult(operation: Operation, value: InteractionResult | ListResult): CallToolResult {
   if (operation.kind === 'list') {
-    return operation.run(call, args).then((result) => {
-      const structured = { ...result };
-      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured } as CallToolResult;
-    });
+    const structured = { ...value };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured } as CallToolResult;
   }
-  return operation.run(call, args).then(
-    (interaction) =>
-      ({
-        content: [{ type: 'text', text: resultText(interaction, operation.lead) }],
-        structuredContent: { interaction },
-      }) as CallToolResult,
-  );
+  const interaction = value as InteractionResult;
+  return {
+    content: [{ type: 'text', text: resultText(interaction, operation.lead) }],
+    structuredContent: { interaction },
+  } as CallToolResult;
 }
 
 /**
@@ -63,15 +53,6 @@ function runOperation(
 export function toolError(error: SessError): CallToolResult {
   const structured = { error: errorBody(error) };
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: true };
-}
-
-/**
- * The handle a call names, for its log line — only once it has a handle's shape. An agent that
- * passes something else there (say, the link token by mistake) must not get it written to the log.
- */
-function handleOf(args: unknown): string | undefined {
-  const handle = args && typeof args === 'object' ? (args as { handle?: unknown }).handle : undefined;
-  return typeof handle === 'string' && isId('handle', handle) ? handle : undefined;
 }
 
 /**
@@ -131,55 +112,28 @@ export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}
   } as unknown as ListToolsResult;
 
   /**
-   * What the operation sees. Its signal is read only by a tool that waits, so it is made then:
-   * a scope's deadline builds its AbortController on first read (the hosted edge's does).
+   * One call (`runTool`): the scope of the request, the operation, and the log line (tool name,
+   * handle, outcome and timing only: never arguments, links or answers). A promise chain, not an
+   * async function: a parked wait would keep one more frame for up to 45 s.
    */
-  function toolCall(scope: RequestScope, requestSignal: AbortSignal | undefined): ToolCall {
-    if (requestSignal && !options.deadlineCoversRequest) {
-      return { deps, scope, signal: AbortSignal.any([requestSignal, scope.deadline]) };
-    }
-    return {
-      deps,
-      scope,
-      get signal() {
-        return scope.deadline;
-      },
-    };
-  }
-
-  async function call(
+  function call(
     name: ToolName,
     args: unknown,
     resolveScope: () => ReturnType<ScopeResolver>,
     requestSignal?: AbortSignal,
   ): Promise<CallToolResult> {
-    const started = performance.now();
-    let outcome = 'ok';
-    try {
-      const scope = await resolveScope();
-      if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
-      const result = await runOperation(name, toolCall(scope, requestSignal), args ?? {});
-      const state = (result.structuredContent as { interaction?: { state?: string } } | undefined)?.interaction?.state;
-      if (state) outcome = state;
-      return result;
-    } catch (error) {
-      const sessError = asSessError(error);
-      outcome = sessError.code;
-      if (!isSessError(error)) deps.logger?.error({ event: 'mcp.tool.failed', tool: name, err: error }, 'tool failed');
-      return toolError(sessError);
-    } finally {
-      // Tool name, handle, outcome and timing only: never arguments, links or answers.
-      deps.logger?.info(
-        {
-          event: 'mcp.tool',
-          tool: name,
-          handle: handleOf(args),
-          outcome,
-          ms: Math.round((performance.now() - started) * 10) / 10,
-        },
-        'tool call',
-      );
-    }
+    const operation = OPERATIONS[name];
+    return runTool(name, operation, args, {
+      open: async () => {
+        const scope = await resolveScope();
+        if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
+        return { deps, scope };
+      },
+      requestSignal,
+      deadlineCoversRequest: options.deadlineCoversRequest,
+      fault: (error) => deps.logger?.error({ event: 'mcp.tool.failed', tool: name, err: error }, 'tool failed'),
+      report: (report) => deps.logger?.info({ event: 'mcp.tool', ...report }, 'tool call'),
+    }).then((outcome) => (outcome.ok ? toolResult(operation, outcome.value) : toolError(outcome.error)));
   }
 
   const names: ReadonlySet<string> = new Set(outputs.keys());

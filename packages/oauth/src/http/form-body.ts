@@ -1,3 +1,4 @@
+import { NEVER_EXPIRES, readWebBody } from '@sess/core';
 import type { Context } from 'hono';
 import { OAuthError } from '../errors/oauth-error.ts';
 
@@ -12,11 +13,20 @@ export async function readFormBody(c: Context, maxBytes: number): Promise<URLSea
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
     throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded.');
   }
-  const declared = Number(c.req.header('content-length') ?? 0);
-  if (declared > maxBytes) throw new OAuthError('invalid_request', 'The body is too large.');
-  const text = await c.req.text();
-  if (Buffer.byteLength(text, 'utf8') > maxBytes) throw new OAuthError('invalid_request', 'The body is too large.');
+  const text = await readCappedText(c, maxBytes, () => new OAuthError('invalid_request', 'The body is too large.'));
   return new URLSearchParams(text);
+}
+
+/**
+ * The body as text, at most `maxBytes`: a larger `Content-Length` is refused before a byte is
+ * read, a larger streamed body as soon as it passes the limit. A broken stream throws what it raised.
+ */
+async function readCappedText(c: Context, maxBytes: number, tooLarge: () => OAuthError): Promise<string> {
+  if (Number(c.req.header('content-length') ?? 0) > maxBytes) throw tooLarge();
+  const read = await readWebBody(c.req.raw.body, maxBytes, NEVER_EXPIRES);
+  if (read.kind === 'ok') return read.text;
+  if (read.kind === 'aborted') throw read.cause;
+  throw tooLarge(); // too large (a read with no deadline never times out)
 }
 
 /** Refuses a body in which any parameter appears twice (RFC 6749 §3.2: "MUST NOT be included more than once"). */
@@ -31,11 +41,11 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type))
     throw new OAuthError('invalid_client_metadata', 'The body must be application/json.');
-  const declared = Number(c.req.header('content-length') ?? 0);
-  if (declared > maxBytes) throw new OAuthError('invalid_client_metadata', `The body is larger than ${maxBytes} bytes.`);
-  const text = await c.req.text();
-  if (Buffer.byteLength(text, 'utf8') > maxBytes)
-    throw new OAuthError('invalid_client_metadata', `The body is larger than ${maxBytes} bytes.`);
+  const text = await readCappedText(
+    c,
+    maxBytes,
+    () => new OAuthError('invalid_client_metadata', `The body is larger than ${maxBytes} bytes.`),
+  );
   try {
     return JSON.parse(text);
   } catch {

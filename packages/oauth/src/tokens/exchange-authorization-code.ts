@@ -1,19 +1,17 @@
 import { hashSecret, newId, newSecret } from '@sess/core';
 import { type Db, type DbOrTx, oauthCodes, oauthRefreshTokens, queryRows } from '@sess/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { checkResource } from '../authorize/validate-authorization-request.ts';
 import type { OAuthClient } from '../clients/client-record.ts';
-import { isOAuthError, OAuthError } from '../errors/oauth-error.ts';
+import { OAuthError } from '../errors/oauth-error.ts';
 import { revokeGrant } from '../grants/revoke-grant.ts';
 import { REFRESH_TOKEN_TTL_S } from '../settings.ts';
-import { isCodeVerifier, pkceS256Challenge, verifyPkceS256 } from './pkce.ts';
+import { codeRedeemable, firstFailedCondition, invalidCode, type PresentedCode, presentCode } from './code-conditions.ts';
+import { isCodeVerifier, verifyPkceS256 } from './pkce.ts';
 import { signAccessToken } from './sign-access-token.ts';
 import type { TokenContext } from './token-context.ts';
 import { REFRESH_TOKEN_PREFIX, type TokenResponse } from './token-response.ts';
 
 type CodeRow = typeof oauthCodes.$inferSelect;
-
-const invalidCode = () => new OAuthError('invalid_grant', 'The authorization code is invalid, expired or already used.');
 
 export interface ExchangeInput {
   client: OAuthClient;
@@ -21,35 +19,6 @@ export interface ExchangeInput {
   codeVerifier: string | null;
   redirectUri: string | null;
   resource: string | null;
-}
-
-/**
- * The checks on a code row, in order; the first failure is the answer: issued to this client,
- * not expired, the same redirect_uri as the authorization request (RFC 6749 §4.1.3), the PKCE
- * S256 verifier (RFC 7636 §4.6), the same resource (RFC 8707).
- */
-function checkCode(code: CodeRow, input: ExchangeInput, now: Date, ourResource: string): OAuthError | null {
-  if (code.clientId !== input.client.id) return invalidCode();
-  if (code.expiresAt.getTime() <= now.getTime()) return invalidCode();
-  if (
-    code.redirectUriGiven
-      ? input.redirectUri !== code.redirectUri
-      : input.redirectUri !== null && input.redirectUri !== code.redirectUri
-  ) {
-    return new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request.');
-  }
-  if (!isCodeVerifier(input.codeVerifier)) return new OAuthError('invalid_grant', 'code_verifier is missing or malformed.');
-  if (!verifyPkceS256(input.codeVerifier, code.codeChallenge))
-    return new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge.');
-  try {
-    if (input.resource !== null && checkResource(input.resource, ourResource) !== code.resource) {
-      return new OAuthError('invalid_target', 'resource differs from the authorization request.');
-    }
-  } catch (error) {
-    if (isOAuthError(error)) return error;
-    throw error;
-  }
-  return null;
 }
 
 interface IssuedRow extends Record<string, unknown> {
@@ -64,7 +33,7 @@ interface IssuedRow extends Record<string, unknown> {
 
 /**
  * The whole redemption in ONE statement (atomic without a transaction round trip). The code is
- * burnt only if it is unredeemed and passes every check of `checkCode` (same client, not
+ * burnt only if it is unredeemed and passes every condition of `codeRedeemable` (same client, not
  * expired, same redirect URI, the PKCE challenge of this verifier, same resource); the grant must
  * be live at the code's generation (its row is locked and its use recorded); the refresh token is
  * inserted only when both hold. A parallel redemption waits on the code row's lock and then finds
@@ -73,29 +42,18 @@ interface IssuedRow extends Record<string, unknown> {
  */
 async function redeemCode(
   db: Db,
-  input: {
-    codeHash: string;
-    clientId: string;
-    challenge: string;
-    redirectUri: string | null;
-    resource: string | null;
-    now: Date;
-  },
+  codeHash: string,
+  presented: PresentedCode,
   refresh: { id: string; hash: string; familyId: string; expiresAt: Date },
 ): Promise<IssuedRow | undefined> {
-  const now = input.now.toISOString();
+  const now = presented.now.toISOString();
   const [row] = await queryRows<IssuedRow>(
     db,
     sql`with burnt as (
           update oauth_codes set redeemed_at = ${now}::timestamptz, issued_family_id = ${refresh.familyId}
-          where code_hash = ${input.codeHash}
+          where code_hash = ${codeHash}
             and redeemed_at is null
-            and client_id = ${input.clientId}
-            and expires_at > ${now}::timestamptz
-            and code_challenge = ${input.challenge}
-            and (case when redirect_uri_given then redirect_uri = ${input.redirectUri}::text
-                      else (${input.redirectUri}::text is null or redirect_uri = ${input.redirectUri}::text) end)
-            and (${input.resource}::text is null or resource = ${input.resource}::text)
+            and ${codeRedeemable(presented)}
           returning workspace_id, grant_id, grant_generation, client_id, user_id, scope, resource
         ), live as (
           update oauth_grants g set last_used_at = ${now}::timestamptz
@@ -187,8 +145,9 @@ async function refusal(
   input: ExchangeInput,
   codeHash: string,
   familyId: string,
-  now: Date,
+  presented: PresentedCode,
 ): Promise<OAuthError> {
+  const { now } = presented;
   const [code] = await ctx.db.select().from(oauthCodes).where(eq(oauthCodes.codeHash, codeHash)).limit(1);
   if (!code) return invalidCode();
   if (code.redeemedAt && code.issuedFamilyId === familyId) {
@@ -201,21 +160,11 @@ async function refusal(
     .where(and(eq(oauthCodes.codeHash, codeHash), isNull(oauthCodes.redeemedAt)))
     .returning({ codeHash: oauthCodes.codeHash });
   // Redeemed by a parallel request between our read and this burn: that is a replay too.
-  if (burnt.length === 0) return refusal(ctx, input, codeHash, familyId, now);
+  if (burnt.length === 0) return refusal(ctx, input, codeHash, familyId, presented);
   return (
-    checkCode(code, input, now, ctx.urls.resource) ??
+    (await firstFailedCondition(ctx.db, codeHash, presented)) ??
     new OAuthError('invalid_grant', 'The consent behind this code was withdrawn or replaced.')
   );
-}
-
-/** The canonical resource of the request, or undefined when it is not ours (then only the slow path can answer). */
-function requestedResource(value: string | null, ourResource: string): string | null | undefined {
-  if (value === null) return null;
-  try {
-    return checkResource(value, ourResource);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -231,27 +180,17 @@ export async function exchangeAuthorizationCode(ctx: TokenContext, input: Exchan
   const now = ctx.now();
   const codeHash = hashSecret(input.code);
   const familyId = newId('oauthTokenFamily');
-  const resource = requestedResource(input.resource, ctx.urls.resource);
-  if (isCodeVerifier(input.codeVerifier) && resource !== undefined) {
+  const presented = presentCode({ ...input, clientId: input.client.id }, now, ctx.urls.resource);
+  // A malformed verifier or a resource not ours can redeem nothing: only the slow path answers.
+  if (presented.challenge !== null && !(presented.resource instanceof OAuthError)) {
     const signer = await ctx.signer();
     const refreshToken = `${REFRESH_TOKEN_PREFIX}${newSecret(32)}`;
-    const issued = await redeemCode(
-      ctx.db,
-      {
-        codeHash,
-        clientId: input.client.id,
-        challenge: pkceS256Challenge(input.codeVerifier),
-        redirectUri: input.redirectUri,
-        resource,
-        now,
-      },
-      {
-        id: newId('oauthRefreshToken'),
-        hash: hashSecret(refreshToken),
-        familyId,
-        expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_S * 1000),
-      },
-    );
+    const issued = await redeemCode(ctx.db, codeHash, presented, {
+      id: newId('oauthRefreshToken'),
+      hash: hashSecret(refreshToken),
+      familyId,
+      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_S * 1000),
+    });
     if (issued) {
       const access = await signAccessToken(signer, {
         userId: issued.user_id,
@@ -277,5 +216,5 @@ export async function exchangeAuthorizationCode(ctx: TokenContext, input: Exchan
       };
     }
   }
-  throw await refusal(ctx, input, codeHash, familyId, now);
+  throw await refusal(ctx, input, codeHash, familyId, presented);
 }

@@ -1,3 +1,4 @@
+import { NEVER_EXPIRES, readWebBytes } from '@sess/core';
 import type { CryptoKey } from 'jose';
 import { importJwks, type KeyLookup, type ReceiptKeySet } from './receipt-key-set.ts';
 
@@ -141,21 +142,12 @@ async function readCapped(response: Response, maxBytes: number): Promise<string>
     await response.body?.cancel();
     throw new Error(`body over ${maxBytes} bytes`);
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new Error(`body over ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  // The fetch's own timeout bounds the read, so the reader needs no deadline.
+  const read = await readWebBytes(response.body, maxBytes, NEVER_EXPIRES);
+  if (read.kind === 'aborted') throw read.cause;
+  if (read.kind !== 'ok') throw new Error(`body over ${maxBytes} bytes`);
+  // Decoded as Buffer decodes (a leading BOM kept, so such a body is not JSON, as before).
+  return Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString('utf8');
 }
 
 /** A short, non-secret description of a fetch failure for the lookup's message. */
