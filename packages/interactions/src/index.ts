@@ -37,6 +37,7 @@ export {
   type CreatedSession,
   type CreateOptions,
   NotAppliedFailure,
+  portSessionState,
   type SessBackend,
   type SessionSummary,
   type SessionView,

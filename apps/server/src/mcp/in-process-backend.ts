@@ -17,6 +17,7 @@ import {
   type BackendContext,
   type CreatedSession,
   NotAppliedFailure,
+  portSessionState,
   type SessBackend,
   type SessionSummary,
   type SessionView,
@@ -34,15 +35,8 @@ import type { FormNotices } from './form-notices.ts';
  * Nothing here is trusted by the tools; they verify every receipt themselves.
  */
 
-function toSessionView(workspaceId: string, view: FormsSessionView): SessionView {
-  const state: SessionView['state'] =
-    view.state === 'completed'
-      ? 'completed'
-      : view.state === 'withdrawn'
-        ? 'withdrawn'
-        : view.state === 'expired'
-          ? 'expired'
-          : 'open';
+function toSessionView(workspaceId: string, view: FormsSessionView, now: Date): SessionView {
+  const state = portSessionState(view, now);
   const out: SessionView = {
     sessionId: view.sessionId,
     workspaceId,
@@ -252,7 +246,7 @@ export function createInProcessBackend(
         waitMs: input.waitMs,
         signal: input.signal,
       }).then(
-        (view) => toSessionView(ctx.workspaceId, view),
+        (view) => toSessionView(ctx.workspaceId, view, runtime.now()),
         (error: unknown) => {
           throw backendError(error);
         },
@@ -302,7 +296,7 @@ export function createInProcessBackend(
               }
             : {}),
         });
-        return toSessionView(ctx.workspaceId, view);
+        return toSessionView(ctx.workspaceId, view, runtime.now());
       });
     },
 
@@ -315,7 +309,7 @@ export function createInProcessBackend(
           idempotencyKey: input.idempotencyKey,
           input: { response_event_id: input.responseEventId },
         });
-        return toSessionView(ctx.workspaceId, view);
+        return toSessionView(ctx.workspaceId, view, runtime.now());
       });
     },
 
@@ -333,7 +327,7 @@ export function createInProcessBackend(
             const view = await readSession({ ctx: ctxOf(ctx), sessionId, waitMs: 0 });
             return {
               sessionId,
-              state: toSessionView(ctx.workspaceId, view).state,
+              state: toSessionView(ctx.workspaceId, view, runtime.now()).state,
               revision: view.revision,
               expiresAt: view.expiresAt,
               answered: view.state === 'answered',

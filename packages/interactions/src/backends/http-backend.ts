@@ -12,6 +12,7 @@ import {
   type AskView,
   type BackendContext,
   NotAppliedFailure,
+  portSessionState,
   type SessBackend,
   type SessionSummary,
   type SessionView,
@@ -190,30 +191,10 @@ export function toBackendError(error: unknown, write: boolean): unknown {
   }
 }
 
-/**
- * A /v1 session as the port has it. /v1 says `waiting` (or `answered`) for a link that is past its
- * deadline but still extendable, and names the deadline and horizon: that is the port's `lapsed`.
- */
+/** A /v1 session as the port has it (its state: `portSessionState`). */
 function toSessionView(result: SessResult<WireSessionView>, now: Date): SessionView {
   const wire = result.data;
-  let state: SessionView['state'];
-  switch (wire.state) {
-    case 'waiting':
-    case 'answered': {
-      const lapsed = wire.horizonAt !== null && Date.parse(wire.deadlineAt) <= now.getTime();
-      state = lapsed ? 'lapsed' : 'open';
-      break;
-    }
-    case 'completed':
-    case 'withdrawn':
-    case 'expired':
-      state = wire.state;
-      break;
-    default: {
-      const unreachable: never = wire.state;
-      throw new SessError('SESS_PROTOCOL_ERROR', `Sess named an unknown session state ${String(unreachable)}.`);
-    }
-  }
+  const state = portSessionState(wire, now);
   const view: SessionView = {
     sessionId: wire.sessionId,
     workspaceId: result.workspaceId,

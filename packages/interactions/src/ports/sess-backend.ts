@@ -36,6 +36,29 @@ export interface AnswerView {
   respondentId?: string;
 }
 
+/**
+ * A session's state as the port has it, from the runtime's view (forms' in process, /v1's over
+ * HTTP: the same contract shape). The runtime says `waiting` (or `answered`) for a link past its
+ * deadline that the person can still extend; that is the port's `lapsed`. The one place this is
+ * decided, for both backends.
+ */
+export function portSessionState(
+  view: { state: string; deadlineAt: string; horizonAt: string | null },
+  now: Date,
+): SessionView['state'] {
+  switch (view.state) {
+    case 'waiting':
+    case 'answered':
+      return view.horizonAt !== null && Date.parse(view.deadlineAt) <= now.getTime() ? 'lapsed' : 'open';
+    case 'completed':
+    case 'withdrawn':
+    case 'expired':
+      return view.state;
+    default:
+      throw new SessError('SESS_PROTOCOL_ERROR', `Sess named an unknown session state ${JSON.stringify(view.state)}.`);
+  }
+}
+
 /** An answer as a backend reads it (forms' view or /v1's), as the port has it. */
 export function toAnswerView(answer: {
   eventId: string;
