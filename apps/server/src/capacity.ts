@@ -75,8 +75,8 @@ export function deriveCapacity(
   openFiles: OpenFileLimit | undefined,
 ): Capacity {
   const pool = config.dbPoolMax;
-  // The embedded database is one connection with one line in front, in arrival order
-  // (PGLITE_MAX_WAITING): requests that change something are bounded at EMBEDDED_CHANGES each,
+  // The embedded database is one connection with one line in front, in arrival order: requests
+  // that change something are bounded at EMBEDDED_CHANGES each,
   // so the line orders a burst instead of the admission refusing most of it at random (a
   // refused answer sent again keeps no place; measured in bench/embedded).
   const changes = config.databaseUrl ? undefined : EMBEDDED_CHANGES;

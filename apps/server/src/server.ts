@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
 import { createLogger, type Logger } from '@sess/core';
-import { type Database, migrate, openDatabase } from '@sess/db';
+import { assertDataDirFree, type Database, migrate, openDatabase } from '@sess/db';
 import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
 import { buildApp, createEgressFor } from './app.ts';
 import { type Capacity, deriveCapacity, describeOpenFiles, readOpenFileLimit } from './capacity.ts';
@@ -78,6 +78,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Listening comes first: while the database opens (an embedded one replaying its WAL after a
   // crash takes seconds), requests are answered at once — /healthz 200, /readyz and the rest 503
   // `starting` with Retry-After — instead of being refused by the kernel or queued for the database.
+  // A second Sess on the same embedded files says so before it listens (not that its port is taken).
+  if (!config.databaseUrl) assertDataDirFree(embeddedDatabaseDir(config));
   let serve: (request: Request, env: unknown) => Response | Promise<Response> = answerWhileStarting;
   let draining = false;
   const server = createAdaptorServer({ fetch: (request, env) => serve(request, env) });

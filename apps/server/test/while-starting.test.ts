@@ -5,6 +5,7 @@ import { openDatabase } from '@sess/db';
 import { createTestDatabase, createTestLogger, freePort, sampleSurface, type TestDatabase, testDriver } from '@sess/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, type RunningServer, startServer } from '../src/index.ts';
+import { requestOnOwnConnection as send } from './support/raw-http.ts';
 
 /*
  * Sess listens before its database is open (issue 33: an embedded database replaying its WAL
@@ -48,19 +49,18 @@ describe(`requests while the database opens (${testDriver()})`, () => {
     });
     await openingStarted;
 
-    const health = await fetch(`${base}/healthz`);
-    expect([health.status, await health.json()]).toEqual([200, { status: 'starting' }]);
-    const ready = await fetch(`${base}/readyz`);
-    expect([ready.status, await ready.json()]).toEqual([503, { status: 'starting' }]);
+    // Each request on a connection of its own: no keep-alive socket left idle across the opening.
+    const health = await send(`${base}/healthz`);
+    expect([health.status, JSON.parse(health.text)]).toEqual([200, { status: 'starting' }]);
+    const ready = await send(`${base}/readyz`);
+    expect([ready.status, JSON.parse(ready.text)]).toEqual([503, { status: 'starting' }]);
 
-    const create = await fetch(`${base}/v1/sessions`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer sess_sk_whatever', 'content-type': 'application/json' },
-      body: JSON.stringify({ interaction: sampleSurface() }),
-    });
+    const createBody = JSON.stringify({ interaction: sampleSurface() });
+    const v1Headers = { authorization: 'Bearer sess_sk_whatever', 'content-type': 'application/json' };
+    const create = await send(`${base}/v1/sessions`, { method: 'POST', headers: v1Headers, body: createBody });
     expect(create.status).toBe(503);
-    expect(create.headers.get('retry-after')).toBe('5');
-    expect(await create.json()).toMatchObject({
+    expect(create.headers['retry-after']).toBe('5');
+    expect(JSON.parse(create.text)).toMatchObject({
       error: {
         code: 'SESS_UNAVAILABLE',
         retryable: true,
@@ -69,33 +69,35 @@ describe(`requests while the database opens (${testDriver()})`, () => {
       },
     });
 
-    const mcp = await fetch(`${base}/mcp`, {
+    const mcp = await send(`${base}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(mcp.status).toBe(503);
-    expect(mcp.headers.get('retry-after')).toBe('5');
-    expect(await mcp.json()).toMatchObject({ error: { code: -32000, data: { code: 'SESS_UNAVAILABLE', reason: 'starting' } } });
+    expect(mcp.headers['retry-after']).toBe('5');
+    expect(JSON.parse(mcp.text)).toMatchObject({
+      error: { code: -32000, data: { code: 'SESS_UNAVAILABLE', reason: 'starting' } },
+    });
 
-    const page = await fetch(`${base}/s/some-link-token`, { headers: { accept: 'text/html' } });
+    const page = await send(`${base}/s/some-link-token`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(503);
-    expect(page.headers.get('retry-after')).toBe('5');
-    expect(await page.text()).toContain('Sess is starting');
+    expect(page.headers['retry-after']).toBe('5');
+    expect(page.text).toContain('Sess is starting');
 
-    const token = await fetch(`${base}/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token' }) });
+    const token = await send(`${base}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token',
+    });
     expect(token.status).toBe(503);
-    expect(await token.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    expect(JSON.parse(token.text)).toMatchObject({ error: 'temporarily_unavailable' });
 
     letOpen();
     server = await started;
-    expect((await fetch(`${base}/readyz`)).status).toBe(200);
-    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
-    const refused = await fetch(`${base}/v1/sessions`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer sess_sk_whatever', 'content-type': 'application/json' },
-      body: JSON.stringify({ interaction: sampleSurface() }),
-    });
+    expect((await send(`${base}/readyz`)).status).toBe(200);
+    expect(JSON.parse((await send(`${base}/healthz`)).text)).toEqual({ status: 'ok' });
+    const refused = await send(`${base}/v1/sessions`, { method: 'POST', headers: v1Headers, body: createBody });
     // Served now: the made-up key is refused by the app, not by the start.
     expect(refused.status).toBe(401);
   });

@@ -14,6 +14,34 @@ function isAlive(pid: number): boolean {
 /** Lock files this process holds now (resolved paths): a lock with our pid that is not among them was left by an earlier process. */
 const heldHere = new Set<string>();
 
+/** Whether the process named in a lock file holds it: alive, or this process itself having taken it. */
+function holdsLock(path: string, holder: number): boolean {
+  if (!Number.isInteger(holder) || holder <= 0) return false;
+  return holder === process.pid ? heldHere.has(path) : isAlive(holder);
+}
+
+function inUse(dataDir: string, holder: number): Error {
+  return new Error(
+    `The embedded database in ${dataDir} is in use by process ${holder}. Stop it, or set DATABASE_URL to share PostgreSQL.`,
+  );
+}
+
+/**
+ * Throws as `acquireDataDirLock` would when a live process holds the lock, without taking it: a
+ * server checks this before it listens, so a second Sess on the same files says so, rather than
+ * that its port is taken.
+ */
+export function assertDataDirFree(dataDir: string): void {
+  const path = resolve(dataDir, 'sess.lock');
+  let holder: number;
+  try {
+    holder = Number(readFileSync(path, 'utf8'));
+  } catch {
+    return;
+  }
+  if (holdsLock(path, holder)) throw inUse(dataDir, holder);
+}
+
 /** A held lock: `release` gives it up; `takenOverFrom` is the pid of a dead holder whose lock was taken over. */
 export interface DataDirLock {
   release: () => void;
@@ -48,11 +76,7 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(path, 'utf8'));
-      if (Number.isInteger(holder) && holder > 0 && (holder === process.pid ? heldHere.has(path) : isAlive(holder))) {
-        throw new Error(
-          `The embedded database in ${dataDir} is in use by process ${holder}. Stop it, or set DATABASE_URL to share PostgreSQL.`,
-        );
-      }
+      if (holdsLock(path, holder)) throw inUse(dataDir, holder);
       unlinkSync(path);
       if (Number.isInteger(holder) && holder > 0) takenOverFrom = holder;
     }

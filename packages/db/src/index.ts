@@ -11,9 +11,10 @@ export {
   UNSTORABLE_INPUT_MESSAGE,
   unavailableMessage,
 } from './classify-database-error.ts';
+export { assertDataDirFree } from './data-dir-lock.ts';
 export { createKeyedGate, type KeyedGate, type KeyedGateOptions } from './keyed-gate.ts';
 export { isMigrated, MIGRATIONS_FOLDER, type MigrationReport, migrate } from './migrate.ts';
-export { DATABASE_WAIT_DEFAULTS, type OpenDatabaseOptions, openDatabase, PGLITE_MAX_WAITING } from './open-database.ts';
+export { DATABASE_WAIT_DEFAULTS, type OpenDatabaseOptions, openDatabase } from './open-database.ts';
 export {
   createPoolGate,
   type DatabaseWaitCode,

@@ -54,13 +54,6 @@ export const DATABASE_WAIT_DEFAULTS = {
   probeIntervalMs: 250,
 } as const;
 
-/**
- * Operations that may wait in line for the embedded database at once: room for every request the
- * admission lets in at once on the embedded database (64 each of MCP calls, /v1 writes and answer
- * posts, 40 pages: apps/server's capacity.ts) and the background work; one more is refused at once.
- */
-export const PGLITE_MAX_WAITING = 256;
-
 /** How long the embedded database's line may run before it lets the event loop read its sockets (see `yieldAfterMs`). */
 const PGLITE_YIELD_AFTER_MS = 10;
 
@@ -191,11 +184,13 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
     },
     'database opened',
   );
-  // One line in front of the one connection: bounded in length and in wait (see pgliteBehindGate).
+  // One line in front of the one connection, in arrival order, each wait bounded (see pgliteBehindGate).
   const gate = createPoolGate({
     max: 1,
     waitMs: options.poolWaitMs ?? DATABASE_WAIT_DEFAULTS.poolWaitMs,
-    maxWaiting: options.poolMaxWaiting ?? PGLITE_MAX_WAITING,
+    // No bound on its length: an answer wakes every wait parked on it at once (thousands), and
+    // each reads once; the admission bounds what comes in, and each operation's wait is bounded.
+    maxWaiting: options.poolMaxWaiting ?? Number.POSITIVE_INFINITY,
     yieldAfterMs: PGLITE_YIELD_AFTER_MS,
     ...(options.timers ? { timers: options.timers } : {}),
   });

@@ -4,9 +4,10 @@ import { gateKindOf, type PoolGate } from './pool-gate.ts';
 /**
  * The PGlite instance drizzle should get: its top-level queries and transactions first take
  * their turn at `gate` (one at a time: PGlite is one connection), so the line in front of the
- * embedded database is bounded in length and in wait, and a refusal is the same
- * `DatabaseWaitError` as at PostgreSQL's pool (503, nothing sent), rather than an unbounded queue
- * in PGlite's own mutex that a burst of answers waits in for seconds. Statements inside a
+ * embedded database is ours: each wait in it is bounded (a refusal is the same
+ * `DatabaseWaitError` as at PostgreSQL's pool: 503, nothing sent), and it lets the event loop
+ * read its sockets between operations (`yieldAfterMs`), where PGlite's own mutex queues without
+ * bound and hands over in microtasks. Statements inside a
  * transaction run on the transaction PGlite hands out, past the gate. PGlite keeps its state in
  * private fields, so everything else is called on the instance itself.
  */
