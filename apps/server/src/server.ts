@@ -75,11 +75,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     },
     'capacity',
   );
+  // A second Sess on the same embedded files says so before it listens (not that its port is taken).
+  if (!config.databaseUrl) assertDataDirFree(embeddedDatabaseDir(config));
   // Listening comes first: while the database opens (an embedded one replaying its WAL after a
   // crash takes seconds), requests are answered at once — /healthz 200, /readyz and the rest 503
   // `starting` with Retry-After — instead of being refused by the kernel or queued for the database.
-  // A second Sess on the same embedded files says so before it listens (not that its port is taken).
-  if (!config.databaseUrl) assertDataDirFree(embeddedDatabaseDir(config));
   let serve: (request: Request, env: unknown) => Response | Promise<Response> = answerWhileStarting;
   let draining = false;
   const server = createAdaptorServer({ fetch: (request, env) => serve(request, env) });
