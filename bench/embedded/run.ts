@@ -21,12 +21,12 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApiKey } from '@sess/accounts';
-import { newId, newSecret } from '@sess/core';
-import { migrate, openDatabase, workspaces } from '@sess/db';
+import { newSecret } from '@sess/core';
+import { migrate, openDatabase } from '@sess/db';
 import { findForm } from '@sess/testkit';
 import { serverEntry } from '../support/server-entry.ts';
 import { quantile } from '../support/stats.ts';
+import { APPROVE_DEPLOY_BODY, createBenchWorkspaceKey, listeningUrl } from '../support/v1-bench.ts';
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--rounds');
@@ -38,16 +38,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = newSecret(32);
 const entry = serverEntry('apps/server/src/cli.ts', 'dist/bench/sess.mjs');
 
-const surface = {
-  mode: 'interactive',
-  title: 'Approve this deploy?',
-  source: { kind: 'sess_surface', components: [{ type: 'record', label: 'What', fields: { service: 'api' } }] },
-  actions: [
-    { id: 'approve', label: 'Approve', intent: 'approve' },
-    { id: 'stop', label: 'Stop', intent: 'reject' },
-  ],
-};
-const createBody = JSON.stringify({ interaction: surface, expires_in: 3600 });
+const createBody = APPROVE_DEPLOY_BODY;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 interface Reply {
@@ -113,15 +104,7 @@ async function startSess(dataDir: string, port = 0): Promise<Server> {
       nl = buffered.indexOf('\n');
     }
   });
-  const base = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/[^,\s]+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  const base = await listeningUrl(child);
   return { base, child, listenedMs: performance.now() - spawnedAt, spawnedAt, lines };
 }
 
@@ -188,9 +171,7 @@ async function setUp(): Promise<{ dataDir: string; key: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sess-bench-embedded-'));
   const database = await openDatabase({ dataDir: join(dataDir, 'pglite') });
   await migrate(database.db);
-  const workspaceId = newId('workspace');
-  await database.db.insert(workspaces).values({ id: workspaceId, name: 'bench', plan: 'enterprise', createdAt: new Date() });
-  const { key } = await createApiKey({ ctx: { db: database.db, now: () => new Date() }, input: { workspaceId, name: 'bench' } });
+  const key = await createBenchWorkspaceKey(database.db);
   await database.close();
   return { dataDir, key };
 }

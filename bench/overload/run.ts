@@ -19,13 +19,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createApiKey } from '@sess/accounts';
-import { newId, newSecret } from '@sess/core';
-import { migrate, openDatabase, queryRows, workspaces } from '@sess/db';
+import { newSecret } from '@sess/core';
+import { migrate, openDatabase, queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { serverEntry } from '../support/server-entry.ts';
 import { quantile } from '../support/stats.ts';
+import { APPROVE_DEPLOY_BODY, createBenchWorkspaceKey, listeningUrl } from '../support/v1-bench.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number) => {
@@ -42,16 +42,7 @@ const SECRET = newSecret(32);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const surface = {
-  mode: 'interactive',
-  title: 'Approve this deploy?',
-  source: { kind: 'sess_surface', components: [{ type: 'record', label: 'What', fields: { service: 'api' } }] },
-  actions: [
-    { id: 'approve', label: 'Approve', intent: 'approve' },
-    { id: 'stop', label: 'Stop', intent: 'reject' },
-  ],
-};
-const body = JSON.stringify({ interaction: surface, expires_in: 3600 });
+const body = APPROVE_DEPLOY_BODY;
 
 interface Outcome {
   status: number; // 0: no answer (error or client timeout)
@@ -75,15 +66,7 @@ async function spawnServer(databaseUrl: string): Promise<{ base: string; child: 
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const base = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/[^,]+),/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  const base = await listeningUrl(child);
   return { base, child };
 }
 
@@ -209,9 +192,7 @@ async function round(n: number) {
   const scratch = await createScratchDatabase('sess_bench_overload', PG_URL);
   const database = await openDatabase({ url: scratch.url, poolMax: 2 });
   await migrate(database.db);
-  const workspaceId = newId('workspace');
-  await database.db.insert(workspaces).values({ id: workspaceId, name: 'bench', plan: 'enterprise', createdAt: new Date() });
-  const { key } = await createApiKey({ ctx: { db: database.db, now: () => new Date() }, input: { workspaceId, name: 'bench' } });
+  const key = await createBenchWorkspaceKey(database.db);
   const { base, child } = await spawnServer(scratch.url);
   const load = creator(base, key);
   let hog: ChildProcess | undefined;

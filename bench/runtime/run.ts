@@ -33,6 +33,7 @@ import postgres from 'postgres';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { serverEntry } from '../support/server-entry.ts';
 import { pool, quantile } from '../support/stats.ts';
+import { listeningUrl } from '../support/v1-bench.ts';
 
 const argv = process.argv.slice(2);
 const secondsFlag = argv.indexOf('--seconds');
@@ -229,15 +230,7 @@ async function spawnServer(databaseUrl: string): Promise<{ base: string; child: 
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const base = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/[^,]+),/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  const base = await listeningUrl(child);
   return { base, child };
 }
 

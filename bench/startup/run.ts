@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+import { listeningUrl } from '../support/v1-bench.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUNDLE = join(ROOT, 'dist', 'bench-startup', 'sess.mjs');
@@ -19,15 +20,7 @@ async function startToReady(env: Record<string, string>): Promise<number> {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const base = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr?.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/[^,]+),/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  const base = await listeningUrl(child);
   for (;;) {
     const ok = await fetch(`${base}/readyz`).then(
       (r) => r.status === 200,
