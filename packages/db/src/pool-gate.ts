@@ -127,19 +127,24 @@ export function createPoolGate(options: PoolGateOptions): PoolGate {
       entry.admit();
     }
   };
-  let handover: 'none' | 'pending' = 'none';
-  // When the line last let the event loop poll (yieldAfterMs).
-  let polledAt = performance.now();
+  // yieldAfterMs: a turn being handed over after a poll, and since when operations have followed
+  // each other without one (an empty line means the next operation came in through I/O).
+  let handingOver = false;
+  let runningSince = performance.now();
   const leave = (kind: GateKind) => {
     active--;
     if (kind === 'write') writes--;
     if (options.yieldAfterMs === undefined) return admitWaiting();
-    if (handover === 'pending' || waiting.length === 0) return;
-    if (performance.now() - polledAt < options.yieldAfterMs) return admitWaiting();
-    handover = 'pending';
+    if (waiting.length === 0) {
+      runningSince = performance.now();
+      return;
+    }
+    if (handingOver) return;
+    if (performance.now() - runningSince < options.yieldAfterMs) return admitWaiting();
+    handingOver = true;
     setImmediate(() => {
-      handover = 'none';
-      polledAt = performance.now();
+      handingOver = false;
+      runningSince = performance.now();
       admitWaiting();
     });
   };
@@ -157,7 +162,7 @@ export function createPoolGate(options: PoolGateOptions): PoolGate {
         return result.finally(() => leave(kind));
       };
       // A turn being handed over (yieldAfterMs) is for the one first in line.
-      if (fits(kind) && handover === 'none') return start();
+      if (fits(kind) && !handingOver) return start();
       if (waiting.length >= maxWaiting) return Promise.reject(new DatabaseWaitError('POOL_QUEUE_FULL'));
       return new Promise<T>((resolve, reject) => {
         const entry = {
