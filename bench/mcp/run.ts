@@ -357,13 +357,20 @@ interface Waiting {
   token: string;
 }
 
+/** Why sess_ask calls failed (HTTP status and Sess code), so a missed target says what went wrong. */
+const askFailures = new Map<string, number>();
+
 /** One sess_ask through the edge; the interaction it made, or undefined when it failed. */
 async function askOnce(i: number, token: string): Promise<Waiting | undefined> {
   const request = ask(i);
   const { status, text } = await post(`${ready.edge}/mcp`, withToken(request, token), request.body);
   const handle = /"handle":"(hdl_[a-z2-7]+)"/.exec(text)?.[1];
   const humanUrl = /"humanUrl":"([^"]+)"/.exec(text)?.[1];
-  if (status !== 200 || !handle || !humanUrl || text.includes('"isError":true')) return undefined;
+  if (status !== 200 || !handle || !humanUrl || text.includes('"isError":true')) {
+    const why = `${status} ${/\\?"code\\?":\\?"([A-Z_]+)/.exec(text)?.[1] ?? 'no code'}`;
+    askFailures.set(why, (askFailures.get(why) ?? 0) + 1);
+    return undefined;
+  }
   return { handle, humanUrl, token };
 }
 
@@ -401,6 +408,7 @@ async function askSection(): Promise<Waiting[]> {
   // Warm-ups: the trivial tool, and sess_ask on a principal of its own (token 1).
   await trivialClosedLoop(500);
   await closedLoop(CLIENTS, 100, async (i) => (await askOnce(i, ready.tokens[1]!)) !== undefined);
+  askFailures.clear();
   const [[asks, made], askCpu] = await withServerCpu(
     () => askClosedLoop(ASKS, askTokens),
     ([f]) => f.calls,
@@ -414,16 +422,18 @@ async function askSection(): Promise<Waiting[]> {
   console.log(`\nsess_ask beside a trivial tool, closed loop, ${CLIENTS} clients, ${ASKS} calls each`);
   printLoop(`sess_ask (${askTokens.length} principals, PG)`, asks, askCpu);
   printLoop('trivial tool (parsedBody)', trivial, trivialCpu);
+  if (askFailures.size > 0)
+    console.log(`  sess_ask failures (status code: count): ${[...askFailures].map(([why, n]) => `${why}: ${n}`).join(', ')}`);
   const ratio = askRate / trivialRate;
   console.log(
-    `  sess_ask / trivial = ${ratio.toFixed(2)} by calls/s, ${(trivialCpu / askCpu).toFixed(2)} by server CPU   (target >= 0.50 by calls/s: ${verdict(ratio >= 0.5)})`,
+    `  sess_ask / trivial = ${ratio.toFixed(2)} by calls/s, ${(trivialCpu / askCpu).toFixed(2)} by server CPU   (target >= 0.50 by calls/s: ${verdict(ratio >= 0.5)}; errors ${asks.errors}, target 0: ${verdict(asks.errors === 0)})`,
   );
   summary.push({
     figure: 'sess_ask closed loop',
-    value: `${askRate.toFixed(0)} calls/s, ${askCpu.toFixed(2)} ms CPU/call`,
+    value: `${askRate.toFixed(0)} calls/s, ${askCpu.toFixed(2)} ms CPU/call, ${asks.errors} errors`,
     anchor: `trivial tool ${trivialRate.toFixed(0)} calls/s, ${trivialCpu.toFixed(2)} ms CPU/call`,
     ratio: `${ratio.toFixed(2)}× (by CPU ${(trivialCpu / askCpu).toFixed(2)}×)`,
-    target: '>= 0.50× by calls/s',
+    target: '>= 0.50× by calls/s, 0 errors',
     ok: ratio >= 0.5 && asks.errors === 0,
   });
   await askOpenLoop(askRate);

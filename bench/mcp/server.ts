@@ -46,7 +46,9 @@ const DATABASE_URL = process.env.DATABASE_URL!;
 const GRANTS = Number(process.env.BENCH_GRANTS ?? 55);
 const SECRET = process.env.BENCH_SECRET!;
 
-const database = await openDatabase({ url: DATABASE_URL, poolMax: 20 });
+/** The pool this bench opens, and tells the app it has (its admission bounds follow the pool). */
+const POOL_MAX = 20;
+const database = await openDatabase({ url: DATABASE_URL, poolMax: POOL_MAX });
 const { migrate } = await import('@sess/db');
 await migrate(database.db);
 
@@ -92,6 +94,9 @@ const config = loadConfig({
   // no worker runs here, so nothing is sent to that address).
   SESS_VAPID_SUBJECT: process.env.SESS_VAPID_SUBJECT ?? 'mailto:bench@sess.dev',
   DATABASE_URL,
+  // The pool opened above: the admission bound on MCP calls is 4 per connection (80), above the
+  // 50 clients of run.ts, which measure a call's cost (bench/overload measures refusals).
+  DB_POOL_MAX: String(POOL_MAX),
   SESS_MCP_RATE_PER_IP: process.env.SESS_MCP_RATE_PER_IP ?? '6000',
   SESS_MCP_RATE_PER_PRINCIPAL: process.env.SESS_MCP_RATE_PER_PRINCIPAL ?? '600',
 });
