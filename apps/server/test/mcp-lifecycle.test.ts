@@ -167,6 +167,44 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
       expect(row).toEqual({ state: 'expired', sealed: null });
     });
 
+    it('a lapsed link (past its deadline, still extendable): its answer is released and a follow-up is published on it', async () => {
+      const client = await h.connect((await h.addPrincipal()).token, 'modern');
+      const created = interactionOf(
+        await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface(), expires_in: 60 } }),
+      );
+      await submitLinkAnswer(h.runtime, tokenOf(created.humanUrl!), {
+        revision: 1,
+        actionId: 'approve',
+        submitted: { message: 'x' },
+      });
+      h.clock.advance(61_000);
+      expect((await openLink(h.runtime, tokenOf(created.humanUrl!))).state).toBe('answered');
+      const answered = (
+        (await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 0 } }))
+          .structuredContent as { interaction: Interaction & { response?: { eventId: string; verified: boolean } } }
+      ).interaction;
+      expect(answered.state).toBe('answered');
+      expect(answered.response?.verified).toBe(true);
+      // Read again while lapsed: the saved answer is confirmed by a read of the lapsed link.
+      expect(
+        interactionOf(
+          await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1, wait_ms: 0 } }),
+        ).state,
+      ).toBe('answered');
+      const published = interactionOf(
+        await client.callTool({
+          name: 'sess_publish',
+          arguments: {
+            handle: created.handle,
+            expected_revision: 1,
+            response_event_id: answered.response!.eventId,
+            interaction: sampleSurface('Next?'),
+          },
+        }),
+      );
+      expect(published).toMatchObject({ state: 'waiting', revision: 2 });
+    });
+
     it('sess_cancel withdraws: the page says so, the handle ends cancelled, and a repeat is the same', async () => {
       const client = await h.connect((await h.addPrincipal()).token, 'modern');
       const created = interactionOf(await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));

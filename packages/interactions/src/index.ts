@@ -30,20 +30,12 @@ export {
   UNFINISHED_STATES,
 } from './ports/handle-store.ts';
 export {
-  type AnswerView,
-  type AskView,
   type BackendContext,
-  type CreatedAsk,
-  type CreatedSession,
   type CreateOptions,
+  type InWorkspace,
   NotAppliedFailure,
-  portSessionState,
   type SessBackend,
-  type SessionSummary,
-  type SessionView,
-  toAnswerView,
   UnitOfWorkFailure,
-  type WithdrawnView,
 } from './ports/sess-backend.ts';
 export type { UnitOfWork } from './ports/unit-of-work.ts';
 export {

@@ -1,36 +1,15 @@
-import { ASK_OPEN_LINE, linkLines, REWAIT_LINE } from '@sess/contract';
+import {
+  ASK_OPEN_LINE,
+  type AskResult,
+  type InteractionResult,
+  linkLines,
+  REWAIT_LINE,
+  type ResponseResult,
+} from '@sess/contract';
 import { isSessError, SessError } from '@sess/core';
 
-/** A verified answer as a tool returns it. */
-export interface ResponseResult {
-  eventId: string;
-  actionId: string;
-  values: Record<string, unknown>;
-  verified: true;
-  actorAssurance: 'link_holder';
-  answeredAt: string;
-  receipt: string;
-}
-
-export interface AskResult {
-  id: string;
-  open: boolean;
-  counts: { started: number; answered: number; max: number };
-  answers?: Array<ResponseResult & { respondentId: string; name?: string }>;
-}
-
-/** `interaction` of every result but sess_list's. */
-export interface InteractionResult {
-  handle: string;
-  revision: number;
-  state: 'waiting' | 'needs_resume' | 'answered' | 'completed' | 'expired' | 'closed' | 'cancelled';
-  humanUrl?: string;
-  expiresAt?: string;
-  /** sess_request and sess_ask: Sess itself sends the link to the person (a push or an e-mail). */
-  notified?: boolean;
-  response?: ResponseResult;
-  ask?: AskResult;
-}
+/** What a tool returns: @sess/contract's output types, the same the tools/list schemas are generated from. */
+export type { AskResult, InteractionResult, ResponseResult };
 
 /** Which lines for the agent come before a result's JSON: a create's, a read's, or none. */
 export type ResultLead = 'create' | 'read' | 'none';

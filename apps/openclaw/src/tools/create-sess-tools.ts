@@ -145,7 +145,6 @@ export function createSessTools(options: SessToolsOptions): SessAgentTool[] {
         expectedWorkspaceId: config.expectedWorkspaceId,
         userAgent: USER_AGENT,
         fetch: options.fetch,
-        now,
       }),
       receipts: createHttpReceipts({ origin: config.origin, issuer: config.receiptIssuer, fetch: options.fetch }),
       now,

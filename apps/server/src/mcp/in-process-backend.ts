@@ -1,29 +1,19 @@
 import { isSessError } from '@sess/core';
 import { classifyDatabaseError, databaseSessError, type Tx, unavailableMessage } from '@sess/db';
 import {
+  type CreatedSession,
   completeSession,
   type FormsRuntime,
-  type SessionView as FormsSessionView,
   type PreparedCreate,
   prepareAsk,
   prepareSession,
   publishSession,
   readAsk,
   readSession,
+  type SessionView,
   withdrawSession,
 } from '@sess/forms';
-import {
-  type AnswerView,
-  type BackendContext,
-  type CreatedSession,
-  NotAppliedFailure,
-  portSessionState,
-  type SessBackend,
-  type SessionSummary,
-  type SessionView,
-  toAnswerView,
-  type UnitOfWork,
-} from '@sess/interactions';
+import { type BackendContext, NotAppliedFailure, type SessBackend, type UnitOfWork } from '@sess/interactions';
 import { HANDLE_COMPANION, type HandleCreateExtras, stageCreateInUnit } from '@sess/mcp';
 import { FORM_NOTICE_COMPANION } from '@sess/notify';
 import type { ReceiptKeySet } from '@sess/receipts';
@@ -32,22 +22,9 @@ import type { FormNotices } from './form-notices.ts';
 
 /*
  * The hosted default behind the MCP tools: @sess/forms called in-process, in the same database.
+ * Its views are @sess/contract's, as /v1 answers them, so they pass through as they are.
  * Nothing here is trusted by the tools; they verify every receipt themselves.
  */
-
-function toSessionView(workspaceId: string, view: FormsSessionView, now: Date): SessionView {
-  const state = portSessionState(view, now);
-  const out: SessionView = {
-    sessionId: view.sessionId,
-    workspaceId,
-    state,
-    revision: view.revision,
-    surfaceSha256: view.surfaceSha256,
-    expiresAt: view.expiresAt,
-  };
-  if (view.response) out.answer = toAnswerView(view.response);
-  return out;
-}
 
 /** A receipt key set that always looks keys up in the runtime's current ring (rotation-aware, no fetch). */
 export function createRuntimeKeySet(runtime: FormsRuntime): ReceiptKeySet {
@@ -169,16 +146,7 @@ export function createInProcessBackend(
           idempotencyKey: unit ? undefined : input.idempotencyKey,
         });
         const made = prepared.result;
-        const created: CreatedSession = {
-          sessionId: made.sessionId,
-          workspaceId: ctx.workspaceId,
-          state: 'open',
-          revision: made.revision,
-          surfaceSha256: made.surfaceSha256,
-          expiresAt: made.expiresAt,
-          humanUrl: made.humanUrl,
-          notified: false,
-        };
+        const created: CreatedSession & { workspaceId: string } = { ...made, workspaceId: ctx.workspaceId, notified: false };
         if (!unit) {
           await prepared.store();
           return created;
@@ -223,17 +191,7 @@ export function createInProcessBackend(
               }));
           stageAsk(unit, prepared, watch);
         }
-        return {
-          askId: made.askId,
-          workspaceId: ctx.workspaceId,
-          state: 'open',
-          surfaceSha256: made.surfaceSha256,
-          expiresAt: made.expiresAt,
-          counts: { started: 0, answered: 0, max: made.ask.max },
-          answers: [],
-          humanUrl: made.humanUrl,
-          notified: false,
-        };
+        return { ...made, workspaceId: ctx.workspaceId };
       });
     },
 
@@ -246,7 +204,7 @@ export function createInProcessBackend(
         waitMs: input.waitMs,
         signal: input.signal,
       }).then(
-        (view) => toSessionView(ctx.workspaceId, view, runtime.now()),
+        (view) => ({ ...view, workspaceId: ctx.workspaceId }),
         (error: unknown) => {
           throw backendError(error);
         },
@@ -254,25 +212,7 @@ export function createInProcessBackend(
     },
 
     async readAsk(ctx, input) {
-      return guarded(async () => {
-        const view = await readAsk({ ctx: ctxOf(ctx), askId: input.askId });
-        return {
-          askId: view.askId,
-          workspaceId: ctx.workspaceId,
-          state: view.state === 'waiting' ? 'open' : 'closed',
-          surfaceSha256: view.surfaceSha256,
-          expiresAt: view.expiresAt,
-          counts: view.counts,
-          answers: view.answers.map((answer) => {
-            const out = { ...toAnswerView(answer), respondentId: answer.respondentId ?? '' } as AnswerView & {
-              respondentId: string;
-              name?: string;
-            };
-            if (typeof answer.respondentName === 'string') out.name = answer.respondentName;
-            return out;
-          }),
-        };
-      });
+      return guarded(async () => ({ ...(await readAsk({ ctx: ctxOf(ctx), askId: input.askId })), workspaceId: ctx.workspaceId }));
     },
 
     async publish(ctx, input) {
@@ -286,7 +226,7 @@ export function createInProcessBackend(
           // The follow-up replaces the person's earlier notification (same Topic), committed with the publish.
           ...(notices && input.humanUrl
             ? {
-                onPublished: (tx: Tx, published: { view: FormsSessionView; title: string }) =>
+                onPublished: (tx: Tx, published: { view: SessionView; title: string }) =>
                   notices.followUp(tx, ctx, {
                     sessionId: published.view.sessionId,
                     title: published.title,
@@ -296,7 +236,7 @@ export function createInProcessBackend(
               }
             : {}),
         });
-        return toSessionView(ctx.workspaceId, view, runtime.now());
+        return { ...view, workspaceId: ctx.workspaceId };
       });
     },
 
@@ -309,35 +249,23 @@ export function createInProcessBackend(
           idempotencyKey: input.idempotencyKey,
           input: { response_event_id: input.responseEventId },
         });
-        return toSessionView(ctx.workspaceId, view, runtime.now());
+        return { ...view, workspaceId: ctx.workspaceId };
       });
     },
 
     async withdraw(ctx, input) {
       return guarded(async () => {
-        const view = await withdrawSession({ ctx: ctxOf(ctx), sessionId: input.sessionId, idempotencyKey: input.idempotencyKey });
-        return { sessionId: view.sessionId, state: 'withdrawn', revision: view.revision };
+        return withdrawSession({ ctx: ctxOf(ctx), sessionId: input.sessionId, idempotencyKey: input.idempotencyKey });
       });
     },
 
     async listSessions(ctx, input) {
-      const summaries = await Promise.all(
-        input.sessionIds.slice(0, 50).map(async (sessionId): Promise<SessionSummary | undefined> => {
-          try {
-            const view = await readSession({ ctx: ctxOf(ctx), sessionId, waitMs: 0 });
-            return {
-              sessionId,
-              state: toSessionView(ctx.workspaceId, view, runtime.now()).state,
-              revision: view.revision,
-              expiresAt: view.expiresAt,
-              answered: view.state === 'answered',
-            };
-          } catch {
-            return undefined;
-          }
-        }),
+      const views = await Promise.all(
+        input.sessionIds
+          .slice(0, 50)
+          .map((sessionId) => readSession({ ctx: ctxOf(ctx), sessionId, waitMs: 0 }).catch(() => undefined)),
       );
-      return summaries.filter((summary): summary is SessionSummary => summary !== undefined);
+      return views.filter((view): view is SessionView => view !== undefined);
     },
   };
 }

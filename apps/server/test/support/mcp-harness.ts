@@ -305,7 +305,7 @@ async function startRemote(
   };
 
   return {
-    backend: createHttpBackend({ origin, allowInsecureLocalhost: true, fetch: faultyFetch, now: clock.now }),
+    backend: createHttpBackend({ origin, allowInsecureLocalhost: true, fetch: faultyFetch }),
     // The receipts name the runtime's public URL as their issuer (a split deployment: SESS_RECEIPT_ISSUER).
     receipts: createHttpReceipts({ origin, issuer: runtime.publicUrl }),
     async close() {

@@ -1,23 +1,9 @@
 import { createSessClient, isSessClientError, type SessClient, type SessClientError, type SessResult } from '@sess/client';
-import type {
-  CreateAskRequest,
-  CreateSessionRequest,
-  AskView as WireAskView,
-  SessionView as WireSessionView,
-} from '@sess/contract';
+import type { CreateAskRequest, CreateSessionRequest, SessionView } from '@sess/contract';
 import { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, SessError } from '@sess/core';
 import { createRemoteKeySet, type RemoteKeySetOptions } from '@sess/receipts';
 import type { ReceiptVerification } from '../call.ts';
-import {
-  type AskView,
-  type BackendContext,
-  NotAppliedFailure,
-  portSessionState,
-  type SessBackend,
-  type SessionSummary,
-  type SessionView,
-  toAnswerView,
-} from '../ports/sess-backend.ts';
+import { type BackendContext, type InWorkspace, NotAppliedFailure, type SessBackend } from '../ports/sess-backend.ts';
 
 /*
  * The SessBackend over /v1, through @sess/client: the local stdio server and the OpenClaw plugin
@@ -46,8 +32,6 @@ export interface HttpBackendOptions {
   allowInsecureLocalhost?: boolean | undefined;
   /** Read the session statuses of sess_list this many at a time (default 8). */
   listConcurrency?: number | undefined;
-  /** The clock that decides whether a link is lapsed (past its deadline, still extendable). */
-  now?: (() => Date) | undefined;
   /**
    * The workspace to trust for a runtime that does not send `Sess-Workspace-Id` (ours does); when
    * both are there they must agree. Without either, a call is NOT_CONFIGURED (VERIFICATION_CONTEXT_MISSING).
@@ -191,39 +175,8 @@ export function toBackendError(error: unknown, write: boolean): unknown {
   }
 }
 
-/** A /v1 session as the port has it (its state: `portSessionState`). */
-function toSessionView(result: SessResult<WireSessionView>, now: Date): SessionView {
-  const wire = result.data;
-  const state = portSessionState(wire, now);
-  const view: SessionView = {
-    sessionId: wire.sessionId,
-    workspaceId: result.workspaceId,
-    state,
-    revision: wire.revision,
-    surfaceSha256: wire.surfaceSha256,
-    expiresAt: wire.expiresAt,
-  };
-  if (wire.response) view.answer = toAnswerView(wire.response);
-  return view;
-}
-
-function toAskView(result: SessResult<WireAskView>): AskView {
-  const wire = result.data;
-  return {
-    askId: wire.askId,
-    workspaceId: result.workspaceId,
-    state: wire.state === 'waiting' ? 'open' : 'closed',
-    surfaceSha256: wire.surfaceSha256,
-    expiresAt: wire.expiresAt,
-    counts: wire.counts,
-    answers: wire.answers.map((answer) => {
-      if (!answer.respondentId) throw new SessError('SESS_PROTOCOL_ERROR', 'Sess listed an Ask answer without its respondent.');
-      const out: AskView['answers'][number] = { ...toAnswerView(answer), respondentId: answer.respondentId };
-      if (typeof answer.respondentName === 'string') out.name = answer.respondentName;
-      return out;
-    }),
-  };
-}
+/** A /v1 answer's view, with the workspace the runtime named (`Sess-Workspace-Id`). */
+const inWorkspace = <T>(result: SessResult<T>): InWorkspace<T> => ({ ...result.data, workspaceId: result.workspaceId });
 
 /** A write that came back for another workspace than the principal's: it happened, but not where it should have. */
 function checkWorkspace(ctx: BackendContext, workspaceId: string): void {
@@ -243,7 +196,6 @@ function checkWorkspace(ctx: BackendContext, workspaceId: string): void {
  * (`createHttpReceipts` gives them the runtime's key set).
  */
 export function createHttpBackend(options: HttpBackendOptions): SessBackend {
-  const now = options.now ?? (() => new Date());
   const listConcurrency = Math.max(1, options.listConcurrency ?? 8);
   const base = {
     origin: options.origin,
@@ -283,18 +235,8 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
       if (input.expiresIn !== undefined) body.expires_in = input.expiresIn;
       const result = await call(true, () => client.sessions.create(body, { idempotencyKey: input.idempotencyKey }));
       checkWorkspace(ctx, result.workspaceId);
-      const created = result.data;
-      return {
-        sessionId: created.sessionId,
-        workspaceId: result.workspaceId,
-        state: 'open',
-        revision: created.revision,
-        surfaceSha256: created.surfaceSha256,
-        expiresAt: created.expiresAt,
-        humanUrl: created.humanUrl,
-        // The server told the workspace's owners who chose so (a session an API key created).
-        notified: created.notified,
-      };
+      // `notified`: the server told the workspace's owners who chose so (a session an API key created).
+      return inWorkspace(result);
     },
 
     async createAsk(ctx, input) {
@@ -303,19 +245,7 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
         client.asks.create(input.ask as CreateAskRequest, { idempotencyKey: input.idempotencyKey }),
       );
       checkWorkspace(ctx, result.workspaceId);
-      const created = result.data;
-      return {
-        askId: created.askId,
-        workspaceId: result.workspaceId,
-        state: 'open',
-        surfaceSha256: created.surfaceSha256,
-        expiresAt: created.expiresAt,
-        counts: { started: 0, answered: 0, max: created.ask.max },
-        answers: [],
-        humanUrl: created.humanUrl,
-        // /v1 tells no one of an Ask: its link goes to others, whom the agent shares it with.
-        notified: false,
-      };
+      return inWorkspace(result);
     },
 
     async readSession(ctx, input) {
@@ -323,12 +253,12 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
       const result = await call(false, () =>
         client.sessions.read(input.sessionId, { revision: input.revision, wait_ms: input.waitMs }, { signal: input.signal }),
       );
-      return toSessionView(result, now());
+      return inWorkspace(result);
     },
 
     async readAsk(ctx, input) {
       const client = clientFor(ctx);
-      return toAskView(await call(false, () => client.asks.read(input.askId)));
+      return inWorkspace(await call(false, () => client.asks.read(input.askId)));
     },
 
     async publish(ctx, input) {
@@ -345,7 +275,7 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
         ),
       );
       checkWorkspace(ctx, result.workspaceId);
-      return toSessionView(result, now());
+      return inWorkspace(result);
     },
 
     async complete(ctx, input) {
@@ -358,43 +288,35 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
         ),
       );
       checkWorkspace(ctx, result.workspaceId);
-      return toSessionView(result, now());
+      return inWorkspace(result);
     },
 
     async withdraw(ctx, input) {
       const client = clientFor(ctx);
       const result = await call(true, () => client.sessions.withdraw(input.sessionId, { idempotencyKey: input.idempotencyKey }));
       checkWorkspace(ctx, result.workspaceId);
-      return { sessionId: result.data.sessionId, state: 'withdrawn', revision: result.data.revision };
+      return result.data;
     },
 
     async listSessions(ctx, input) {
       // /v1 lists by status, not by id: read each (at most 50, a few at a time). Best effort, as the port says.
       const client = clientFor(ctx);
       const ids = input.sessionIds.slice(0, 50);
-      const out: Array<SessionSummary | undefined> = new Array(ids.length);
+      const out: Array<SessionView | undefined> = new Array(ids.length);
       let next = 0;
       await Promise.all(
         Array.from({ length: Math.min(listConcurrency, ids.length) }, async () => {
           while (next < ids.length) {
             const i = next++;
             try {
-              const result = await client.sessions.read(ids[i]!, { wait_ms: 0 });
-              const view = toSessionView(result, now());
-              out[i] = {
-                sessionId: view.sessionId,
-                state: view.state,
-                revision: view.revision,
-                expiresAt: view.expiresAt,
-                answered: result.data.state === 'answered',
-              };
+              out[i] = (await client.sessions.read(ids[i]!, { wait_ms: 0 })).data;
             } catch {
               out[i] = undefined;
             }
           }
         }),
       );
-      return out.filter((summary): summary is SessionSummary => summary !== undefined);
+      return out.filter((view): view is SessionView => view !== undefined);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { type HandleState, type InteractionListStatus, UNFINISHED_HANDLE_STATES } from '@sess/contract';
+import { type HandleState, type InteractionListStatus, type ResponseResult, UNFINISHED_HANDLE_STATES } from '@sess/contract';
 import type { UnitOfWork } from './unit-of-work.ts';
 
 /**
@@ -51,7 +51,7 @@ export interface SavedResponse {
   eventId: string;
   revision: number;
   actionId: string;
-  values: Record<string, unknown>;
+  values: ResponseResult['values'];
   receipt: string;
   answeredAt: string;
 }

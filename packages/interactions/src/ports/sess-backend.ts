@@ -1,3 +1,4 @@
+import type { AskView, CreatedAsk, CreatedSession, SessionView, WithdrawnSession } from '@sess/contract';
 import { SessError } from '@sess/core';
 import type { AskArguments, Surface } from '@sess/surface';
 import type { UnitOfWork } from './unit-of-work.ts';
@@ -5,8 +6,10 @@ import type { UnitOfWork } from './unit-of-work.ts';
 /*
  * How the tools reach the Sess runtime. Two implementations fit behind it: the in-process one
  * (apps/server, over @sess/forms in the same database) and an HTTP one over /v1. Both return
- * what the runtime says — views and answers with their receipts — and nothing here trusts them:
- * the tools verify every receipt and re-read progress before they release an answer.
+ * what the runtime says — @sess/contract's views, answers with their receipts — and nothing here
+ * trusts them: the tools verify every receipt and re-read progress before they release an answer.
+ * The port has no view types of its own: what a view's state means to the tools is decided once,
+ * in the verbs, for both backends.
  *
  * Failures are thrown as `SessError` with a registry code: a deterministic refusal keeps its own
  * code (`PLAN_LIMIT_REACHED`, `INVALID_ARGUMENTS`, `REVISION_MISMATCH`, `LINK_CLOSED`, …), a
@@ -22,132 +25,12 @@ export interface BackendContext {
   credential?: () => Promise<string>;
 }
 
-/** An accepted answer as the runtime reports it, with the receipt it signed. */
-export interface AnswerView {
-  eventId: string;
-  revision: number;
-  actionId: string;
-  values: Record<string, unknown>;
-  /** Compact JWS; verified by the tools before anything is released. */
-  receipt: string;
-  /** ISO 8601. */
-  answeredAt: string;
-  /** Only on an Ask answer. */
-  respondentId?: string;
-}
-
 /**
- * A session's state as the port has it, from the runtime's view (forms' in process, /v1's over
- * HTTP: the same contract shape). The runtime says `waiting` (or `answered`) for a link past its
- * deadline that the person can still extend; that is the port's `lapsed`. The one place this is
- * decided, for both backends.
+ * A view as the runtime answered it (@sess/contract's `/v1` types, the same in process and over
+ * HTTP), with the workspace the runtime says it acted in: the tools check it against the
+ * principal's before they trust anything in the view.
  */
-export function portSessionState(
-  view: { state: string; deadlineAt: string; horizonAt: string | null },
-  now: Date,
-): SessionView['state'] {
-  switch (view.state) {
-    case 'waiting':
-    case 'answered':
-      return view.horizonAt !== null && Date.parse(view.deadlineAt) <= now.getTime() ? 'lapsed' : 'open';
-    case 'completed':
-    case 'withdrawn':
-    case 'expired':
-      return view.state;
-    default:
-      throw new SessError('SESS_PROTOCOL_ERROR', `Sess named an unknown session state ${JSON.stringify(view.state)}.`);
-  }
-}
-
-/** An answer as a backend reads it (forms' view or /v1's), as the port has it. */
-export function toAnswerView(answer: {
-  eventId: string;
-  revision: number;
-  actionId: string;
-  values: unknown;
-  receipt: string;
-  answeredAt: string;
-  respondentId?: string | null | undefined;
-}): AnswerView {
-  const view: AnswerView = {
-    eventId: answer.eventId,
-    revision: answer.revision,
-    actionId: answer.actionId,
-    values: answer.values as Record<string, unknown>,
-    receipt: answer.receipt,
-    answeredAt: answer.answeredAt,
-  };
-  if (answer.respondentId) view.respondentId = answer.respondentId;
-  return view;
-}
-
-/**
- * A session (one link, one person) at its current revision. `state` is the runtime's:
- * `open` (taking answers), `lapsed` (past its deadline but still extendable by the person),
- * `completed`, `withdrawn`, or `expired` (closed for good without completion).
- */
-export interface SessionView {
-  sessionId: string;
-  workspaceId: string;
-  state: 'open' | 'lapsed' | 'completed' | 'withdrawn' | 'expired';
-  revision: number;
-  /** SHA-256 of the current revision's Surface, as the runtime stored it. */
-  surfaceSha256: string;
-  /** ISO 8601: when the link stops taking answers, as created. */
-  expiresAt: string;
-  /**
-   * The answer to the revision the read asked about (the current one for writes), if one was
-   * accepted. When the session has moved past that revision, `revision` says so.
-   */
-  answer?: AnswerView;
-}
-
-/** A session just created: the view plus the link, which only a create returns. */
-export interface CreatedSession extends SessionView {
-  humanUrl: string;
-  /**
-   * True when the runtime will itself send the link to the person (a push to their device, or
-   * an e-mail), committed with the create. A backend that cannot know leaves it out (false).
-   */
-  notified?: boolean;
-}
-
-/** An Ask (many respondents, one revision): whether answers may still come, counts, each answer. */
-export interface AskView {
-  askId: string;
-  workspaceId: string;
-  state: 'open' | 'closed';
-  surfaceSha256: string;
-  expiresAt: string;
-  counts: { started: number; answered: number; max: number };
-  answers: Array<AnswerView & { respondentId: string; name?: string }>;
-}
-
-export interface CreatedAsk extends AskView {
-  humanUrl: string;
-  /**
-   * As `CreatedSession.notified`, and false for every backend today: an Ask's link goes to the
-   * people the agent shares it with (its owner is told of its answers or its close instead).
-   */
-  notified?: boolean;
-}
-
-/** The outcome of a withdraw (an interaction or an Ask). */
-export interface WithdrawnView {
-  sessionId: string;
-  state: 'withdrawn';
-  revision: number;
-}
-
-/** A session's status for `sess_list`, without answer data. */
-export interface SessionSummary {
-  sessionId: string;
-  state: SessionView['state'];
-  revision: number;
-  expiresAt: string;
-  /** True when the current revision has an answer the agent has not read yet. */
-  answered: boolean;
-}
+export type InWorkspace<T> = T & { workspaceId: string };
 
 /** Options of a create: the unit of work to create in, when the backend joins the handle store's. */
 export interface CreateOptions {
@@ -202,7 +85,7 @@ export interface SessBackend {
     /** `surfaceSha256`, when given, is `hashSurface(surface)`: the caller has it, so a backend need not hash again. */
     input: { surface: Surface; expiresIn?: number; idempotencyKey: string; surfaceSha256?: string },
     options?: CreateOptions,
-  ): Promise<CreatedSession>;
+  ): Promise<InWorkspace<CreatedSession>>;
   /**
    * Creates an Ask from sess_ask's arguments (with `respondents`); the runtime builds the Surface
    * with @sess/surface's `toSurface`, so its hash is the one the adapter computed.
@@ -211,7 +94,7 @@ export interface SessBackend {
     ctx: BackendContext,
     input: { ask: AskArguments; idempotencyKey: string },
     options?: CreateOptions,
-  ): Promise<CreatedAsk>;
+  ): Promise<InWorkspace<CreatedAsk>>;
   /**
    * Reads a session. With `waitMs` > 0 and no answer yet at `revision`, waits until one arrives,
    * the session changes or `waitMs` passes; `signal` ends the wait at once (then it resolves with
@@ -220,8 +103,8 @@ export interface SessBackend {
   readSession(
     ctx: BackendContext,
     input: { sessionId: string; revision: number; waitMs: number; signal?: AbortSignal },
-  ): Promise<SessionView>;
-  readAsk(ctx: BackendContext, input: { askId: string }): Promise<AskView>;
+  ): Promise<InWorkspace<SessionView>>;
+  readAsk(ctx: BackendContext, input: { askId: string }): Promise<InWorkspace<AskView>>;
   /**
    * Shows the next Surface at `expectedRevision + 1` (If-Match on the revision, idempotent by key).
    * `humanUrl` is the link the person holds, when the caller kept it: a runtime that notifies
@@ -237,14 +120,14 @@ export interface SessBackend {
       idempotencyKey: string;
       humanUrl?: string;
     },
-  ): Promise<SessionView>;
+  ): Promise<InWorkspace<SessionView>>;
   /** Closes the link to new answers at `expectedRevision` (If-Match, idempotent by key). */
   complete(
     ctx: BackendContext,
     input: { sessionId: string; expectedRevision: number; responseEventId: string; idempotencyKey: string },
-  ): Promise<SessionView>;
+  ): Promise<InWorkspace<SessionView>>;
   /** The agent no longer needs the answer: the link stops taking answers and says so. Idempotent. */
-  withdraw(ctx: BackendContext, input: { sessionId: string; idempotencyKey: string }): Promise<WithdrawnView>;
-  /** Current status of several sessions of the caller's workspace (missing ones are left out). */
-  listSessions(ctx: BackendContext, input: { sessionIds: string[] }): Promise<SessionSummary[]>;
+  withdraw(ctx: BackendContext, input: { sessionId: string; idempotencyKey: string }): Promise<WithdrawnSession>;
+  /** Several sessions of the caller's workspace as a read without waiting sees them (at most 50; missing ones are left out). */
+  listSessions(ctx: BackendContext, input: { sessionIds: string[] }): Promise<SessionView[]>;
 }

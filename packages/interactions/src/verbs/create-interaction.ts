@@ -1,8 +1,9 @@
+import type { CreatedAsk, CreatedSession } from '@sess/contract';
 import { isSessError, newId, newSecret, SessError, sha256CanonicalJson } from '@sess/core';
 import { type AskArguments, hashSurface, parseAskArguments, parseRequestArguments, type Surface, toSurface } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandlePatch, HandleRecord } from '../ports/handle-store.ts';
-import { type CreatedAsk, type CreatedSession, NotAppliedFailure, UnitOfWorkFailure } from '../ports/sess-backend.ts';
+import { NotAppliedFailure, UnitOfWorkFailure } from '../ports/sess-backend.ts';
 import type { UnitOfWork } from '../ports/unit-of-work.ts';
 import type { InteractionResult } from '../results.ts';
 import { classifyBackendError, patchHandle } from './handles.ts';
@@ -118,12 +119,12 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
   };
 
   const outcome = (created: Created) => {
-    const ask = 'askId' in created;
+    const ask = created.kind === 'ask';
     return {
       state: 'waiting' as const,
       sessionId: ask ? undefined : created.sessionId,
       askId: ask ? created.askId : undefined,
-      revision: ask ? 1 : created.revision,
+      revision: created.revision,
       expiresAt: created.expiresAt,
       humanUrl: created.humanUrl,
     };
@@ -132,13 +133,16 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
   const result = (created: Created): InteractionResult => {
     const interaction: InteractionResult = {
       handle,
-      revision: 'askId' in created ? 1 : created.revision,
+      revision: created.revision,
       state: 'waiting',
       humanUrl: created.humanUrl,
       expiresAt: created.expiresAt,
-      notified: created.notified === true,
+      // An Ask's link goes to whoever the agent shares it with: Sess tells no one of it.
+      notified: created.kind === 'interaction' && created.notified,
     };
-    if ('askId' in created) interaction.ask = { id: created.askId, open: created.state === 'open', counts: created.counts };
+    if (created.kind === 'ask') {
+      interaction.ask = { id: created.askId, open: true, counts: { started: 0, answered: 0, max: created.ask.max } };
+    }
     return interaction;
   };
 

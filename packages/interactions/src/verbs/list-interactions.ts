@@ -1,8 +1,7 @@
-import { SessListInputSchema } from '@sess/contract';
+import { type ListedInteraction, type SessionView, SessListInputSchema } from '@sess/contract';
 import { parseArguments } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { ListStatus } from '../ports/handle-store.ts';
-import type { SessionSummary } from '../ports/sess-backend.ts';
 
 interface ListArgs {
   status?: ListStatus;
@@ -10,15 +9,7 @@ interface ListArgs {
   limit?: number;
 }
 
-export interface ListedInteraction {
-  handle: string;
-  kind: 'interaction' | 'ask';
-  title: string;
-  state: string;
-  revision: number;
-  expiresAt?: string;
-  answerReady?: boolean;
-}
+export type { ListedInteraction };
 
 /**
  * sess_list: the caller's own interactions (this principal, through this connection), newest
@@ -50,22 +41,22 @@ export async function listInteractions(
     (record) => record.state === 'waiting' && record.kind === 'interaction' && record.sessionId,
   );
   if (call.deps.backend && waiting.length > 0) {
-    let summaries: SessionSummary[] = [];
+    let views: SessionView[] = [];
     try {
-      summaries = await call.deps.backend.listSessions(backendContext(call.scope), {
+      views = await call.deps.backend.listSessions(backendContext(call.scope), {
         sessionIds: waiting.map((record) => record.sessionId!),
       });
     } catch (error) {
       call.deps.logger?.warn({ event: 'mcp.list.status_unavailable', err: error }, 'session status unavailable');
     }
-    const bySession = new Map(summaries.map((summary) => [summary.sessionId, summary]));
+    const bySession = new Map(views.map((view) => [view.sessionId, view]));
     for (const item of interactions) {
       const record = waiting.find((r) => r.handle === item.handle);
-      const summary = record?.sessionId ? bySession.get(record.sessionId) : undefined;
-      if (!summary || summary.revision !== item.revision) continue;
-      item.expiresAt = summary.expiresAt;
-      if (summary.state === 'expired') item.state = 'expired';
-      else if (summary.answered) item.answerReady = true;
+      const view = record?.sessionId ? bySession.get(record.sessionId) : undefined;
+      if (!view || view.revision !== item.revision) continue;
+      item.expiresAt = view.expiresAt;
+      if (view.state === 'expired') item.state = 'expired';
+      else if (view.state === 'answered') item.answerReady = true;
     }
   }
   return page.nextCursor ? { interactions, nextCursor: page.nextCursor } : { interactions };

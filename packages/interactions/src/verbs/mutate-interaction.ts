@@ -1,10 +1,16 @@
-import { SessCancelInputSchema, SessCompleteInputSchema, SessPublishInputSchema } from '@sess/contract';
+import {
+  SessCancelInputSchema,
+  SessCompleteInputSchema,
+  type SessionView,
+  SessPublishInputSchema,
+  type WithdrawnSession,
+} from '@sess/contract';
 import { newSecret, SessError, sha256CanonicalJson } from '@sess/core';
 import { hashSurface, parseArguments, parseSurface, type Surface } from '@sess/surface';
 import { z } from 'zod';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandlePatch, HandleRecord, SavedMutation } from '../ports/handle-store.ts';
-import { NotAppliedFailure, type SessionView, type WithdrawnView } from '../ports/sess-backend.ts';
+import { NotAppliedFailure } from '../ports/sess-backend.ts';
 import type { InteractionResult } from '../results.ts';
 import { blockedError, classifyBackendError, loadHandle, patchHandle, updateOrConflict } from './handles.ts';
 
@@ -44,7 +50,7 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
   const backend = call.deps.backend!;
   const ctx = backendContext(call.scope);
   const sessionId = (record.kind === 'ask' ? record.askId : record.sessionId)!;
-  let view: SessionView | WithdrawnView;
+  let view: SessionView | WithdrawnSession;
   try {
     if (pending.kind === 'publish') {
       view = await backend.publish(ctx, {
@@ -106,8 +112,9 @@ async function dispatch(call: ToolCall, record: HandleRecord, pending: SavedMuta
   }
 
   const expectedRevision = pending.kind === 'publish' ? pending.expectedRevision + 1 : pending.expectedRevision;
-  const expectedState = pending.kind === 'publish' ? 'open' : pending.kind === 'complete' ? 'completed' : 'withdrawn';
-  const stateFits = view.state === expectedState || (pending.kind === 'publish' && view.state === 'lapsed');
+  // A publish leaves the new revision waiting for its answer (a lapsed link too: the person may still extend it).
+  const expectedState = pending.kind === 'publish' ? 'waiting' : pending.kind === 'complete' ? 'completed' : 'withdrawn';
+  const stateFits = view.state === expectedState;
   if (view.sessionId !== sessionId || (pending.kind !== 'cancel' && (view.revision !== expectedRevision || !stateFits))) {
     throw new SessError(
       'SESS_PROTOCOL_ERROR',

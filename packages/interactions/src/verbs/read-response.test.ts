@@ -1,10 +1,11 @@
+import type { AnswerView, SessionView } from '@sess/contract';
 import { SessError } from '@sess/core';
 import { createSigningKeyRing, generateSigningKey, type SigningKeyRing, signReceipt } from '@sess/receipts';
 import { hashAnswer } from '@sess/surface';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCall } from '../call.ts';
 import type { HandlePatch, HandleRecord, HandleStore } from '../ports/handle-store.ts';
-import type { AnswerView, SessBackend, SessionView } from '../ports/sess-backend.ts';
+import type { InWorkspace, SessBackend } from '../ports/sess-backend.ts';
 import { readResponse } from './read-response.ts';
 
 /*
@@ -36,6 +37,7 @@ function sessionIdOf(n: number): string {
 async function answerFor(n: number, overrides: { sessionId?: string } = {}): Promise<AnswerView> {
   const values = { message: `answer ${n}` };
   const eventId = `evt_${String(n).padStart(26, 'c')}`;
+  const answerSha256 = hashAnswer({ actionId: 'approve', values } as Parameters<typeof hashAnswer>[0]);
   const receipt = await signReceipt(ring.signer, {
     issuer: ISSUER,
     workspaceId: WORKSPACE,
@@ -43,9 +45,18 @@ async function answerFor(n: number, overrides: { sessionId?: string } = {}): Pro
     revision: 1,
     eventId,
     surfaceSha256: SURFACE_SHA,
-    answerSha256: hashAnswer({ actionId: 'approve', values } as Parameters<typeof hashAnswer>[0]),
+    answerSha256,
   });
-  return { eventId, revision: 1, actionId: 'approve', values, receipt, answeredAt: '2026-03-01T12:00:00.000Z' };
+  return {
+    eventId,
+    revision: 1,
+    actionId: 'approve',
+    values,
+    receipt,
+    answeredAt: '2026-03-01T12:00:00.000Z',
+    surfaceSha256: SURFACE_SHA,
+    answerSha256,
+  };
 }
 
 function record(n: number): HandleRecord {
@@ -86,7 +97,7 @@ function memoryStore(records: HandleRecord[]): HandleStore & { records: Map<stri
 }
 
 /** A backend whose reads answer from `views` (per session: the waiting read, then the confirming reads). */
-function fakeBackend(reads: (sessionId: string, nth: number) => Promise<SessionView>): SessBackend {
+function fakeBackend(reads: (sessionId: string, nth: number) => Promise<InWorkspace<SessionView>>): SessBackend {
   const counts = new Map<string, number>();
   return {
     origin: ISSUER,
@@ -98,15 +109,23 @@ function fakeBackend(reads: (sessionId: string, nth: number) => Promise<SessionV
   } as unknown as SessBackend;
 }
 
-function view(sessionId: string, answer?: AnswerView): SessionView {
+/** A /v1 view of the session as the runtime reads it, with the workspace it named. */
+function view(sessionId: string, answer?: AnswerView): InWorkspace<SessionView> {
   return {
     sessionId,
     workspaceId: WORKSPACE,
-    state: 'open',
+    kind: 'interaction',
+    state: answer ? 'answered' : 'waiting',
     revision: 1,
-    surfaceSha256: SURFACE_SHA,
+    createdAt: '2026-03-01T11:00:00.000Z',
     expiresAt: '2026-03-02T12:00:00.000Z',
-    ...(answer ? { answer } : {}),
+    deadlineAt: '2026-03-02T12:00:00.000Z',
+    horizonAt: null,
+    extendable: false,
+    surfaceSha256: SURFACE_SHA,
+    completedAt: null,
+    withdrawnAt: null,
+    response: answer ?? null,
   };
 }
 

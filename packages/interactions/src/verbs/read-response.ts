@@ -1,9 +1,9 @@
-import { SessResponseInputSchema } from '@sess/contract';
+import { type AskView, type SessionView, SessResponseInputSchema } from '@sess/contract';
 import { isSessError, SessError } from '@sess/core';
 import { parseArguments } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandleRecord, SavedResponse } from '../ports/handle-store.ts';
-import type { AskView, SessionView } from '../ports/sess-backend.ts';
+import type { InWorkspace } from '../ports/sess-backend.ts';
 import type { AskResult, InteractionResult, ResponseResult } from '../results.ts';
 import {
   blockedError,
@@ -59,7 +59,7 @@ function read(call: ToolCall, record: HandleRecord, waitMs: number, signal?: Abo
   const backend = call.deps.backend!;
   const input: Parameters<typeof backend.readSession>[1] = { sessionId: record.sessionId!, revision: record.revision, waitMs };
   if (signal) input.signal = signal;
-  let reading: Promise<SessionView>;
+  let reading: Promise<InWorkspace<SessionView>>;
   try {
     reading = backend.readSession(backendContext(call.scope), input);
   } catch (error) {
@@ -69,19 +69,20 @@ function read(call: ToolCall, record: HandleRecord, waitMs: number, signal?: Abo
   return reading.then((view) => checkedView(call, record, view));
 }
 
-function checkedView(call: ToolCall, record: HandleRecord, view: SessionView): SessionView {
+function checkedView(call: ToolCall, record: HandleRecord, view: InWorkspace<SessionView>): SessionView {
   if (view.sessionId !== record.sessionId || view.workspaceId !== call.scope.binding.workspaceId) {
     throw protocolError('a read returned another session');
   }
   if (!Number.isSafeInteger(view.revision) || view.revision < record.revision) throw protocolError('the revision went backwards');
   // The answer in a view is the answer of the revision asked about (ours), whatever the current one is.
-  if (view.answer && view.answer.revision !== record.revision) throw protocolError('an answer of another revision');
+  if (view.response && view.response.revision !== record.revision) throw protocolError('an answer of another revision');
   return view;
 }
 
 /**
  * The one more authenticated read: whether the session is still at this revision with this very
- * answer, or completed at it (false: it moved on). A failed read throws `SESS_UNAVAILABLE`.
+ * answer, answered or completed (false: it moved on, expired or was withdrawn; a link that lapsed
+ * but may still be extended reads as answered). A failed read throws `SESS_UNAVAILABLE`.
  */
 async function stillCurrent(call: ToolCall, record: HandleRecord, eventId: string): Promise<boolean> {
   let view: SessionView;
@@ -92,8 +93,8 @@ async function stillCurrent(call: ToolCall, record: HandleRecord, eventId: strin
     const failure = classifyBackendError(error);
     throw failure.kind === 'aborted' ? readFailure({ kind: 'unknown', cause: error }) : readFailure(failure);
   }
-  const sameAnswer = view.revision === record.revision && view.answer?.eventId === eventId;
-  return sameAnswer && (view.state === 'open' || view.state === 'lapsed' || view.state === 'completed');
+  const sameAnswer = view.revision === record.revision && view.response?.eventId === eventId;
+  return sameAnswer && view.state !== 'expired' && view.state !== 'withdrawn';
 }
 
 /**
@@ -123,7 +124,7 @@ function confirmStillCurrent(call: ToolCall, record: HandleRecord, eventId: stri
 
 async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<InteractionResult> {
   const backend = call.deps.backend!;
-  let view: AskView;
+  let view: InWorkspace<AskView>;
   try {
     view = await backend.readAsk(backendContext(call.scope), { askId: record.askId! });
   } catch (error) {
@@ -135,18 +136,20 @@ async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<Intera
   }
   const answers: NonNullable<AskResult['answers']> = [];
   for (const answer of view.answers) {
+    const respondentId = answer.respondentId;
+    if (!respondentId) throw protocolError('an Ask answer without its respondent');
     try {
       const verified = await verifyAnswer(call.deps, answer, {
         workspaceId: call.scope.binding.workspaceId,
         sessionId: record.askId!,
         revision: 1,
         surfaceSha256: record.surfaceSha256!,
-        respondentId: answer.respondentId,
+        respondentId,
       });
       answers.push({
         ...verified,
-        respondentId: answer.respondentId,
-        ...(answer.name !== undefined ? { name: answer.name } : {}),
+        respondentId,
+        ...(typeof answer.respondentName === 'string' ? { name: answer.respondentName } : {}),
       });
     } catch (error) {
       if (isSessError(error) && error.code === 'VERIFICATION_FAILED')
@@ -154,7 +157,8 @@ async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<Intera
       throw error;
     }
   }
-  const closed = view.state === 'closed';
+  // Withdrawn or closed: no more answers come (the tools have one word for both).
+  const closed = view.state !== 'waiting';
   if (closed && record.state !== 'closed') {
     await patchHandle(call.scope.store, record, { state: 'closed', sealed: null, expiresAt: view.expiresAt }).catch(
       () => undefined,
@@ -231,11 +235,11 @@ export async function readResponse(call: ToolCall, rawArgs: unknown): Promise<In
 async function actOnRead(call: ToolCall, record: HandleRecord, view: SessionView): Promise<InteractionResult> {
   if (view.revision > record.revision) throw await block(call, record, 'moved_on', movedOn());
 
-  if (view.answer) {
-    const confirmed = startConfirming(call, record, view.answer.eventId);
+  if (view.response) {
+    const confirmed = startConfirming(call, record, view.response.eventId);
     let response: ResponseResult;
     try {
-      response = await verifyAnswer(call.deps, view.answer, {
+      response = await verifyAnswer(call.deps, view.response, {
         workspaceId: call.scope.binding.workspaceId,
         sessionId: record.sessionId!,
         revision: record.revision,

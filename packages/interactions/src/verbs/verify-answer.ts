@@ -1,8 +1,8 @@
+import type { AnswerView } from '@sess/contract';
 import { SessError } from '@sess/core';
 import { toSessError, verifyReceipt } from '@sess/receipts';
 import { hashAnswer } from '@sess/surface';
 import type { ToolDeps } from '../call.ts';
-import type { AnswerView } from '../ports/sess-backend.ts';
 import type { ResponseResult } from '../results.ts';
 
 /** What the receipt must say, from what this adapter itself knows (never from the runtime's view). */
