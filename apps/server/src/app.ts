@@ -4,7 +4,8 @@ import type { Logger } from '@sess/core';
 import { createEgress, type Egress } from '@sess/core/egress';
 import { type Database, defaultReadReserve, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
-import { createNotifySealers, createReachCache, enqueueAskAnswer } from '@sess/notify';
+import { createApiKeyNotices, createNotifySealers, createReachCache, enqueueAskAnswer } from '@sess/notify';
+import { createNotificationRoutes } from '@sess/notify-pages';
 import { createOAuthRoutes } from '@sess/oauth';
 import { createJwksRoute, createV1Routes } from '@sess/v1-api';
 import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
@@ -23,8 +24,6 @@ import { requestLogger } from './http/request-logger.ts';
 import { createFormNotices, type FormNotices } from './mcp/form-notices.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountReviewRoutes } from './mcp/review-routes.ts';
-import { createApiKeyNotices } from './notify/api-key-notices.ts';
-import { mountNotificationRoutes } from './notify/notification-routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -201,16 +200,19 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
   // The person's review of interactions no tool can move on: /account/interactions.
   mountReviewRoutes(app, { db, runtime: forms, secret: deps.secret, now: deps.now });
   // Notifications: /account/notifications (devices, settings) and the installable web app's files.
-  mountNotificationRoutes(app, {
-    db,
-    secret: deps.secret,
-    sealers,
-    now: deps.now,
-    egressPolicy: egress.policy,
-    linkOrigins: [...new Set([new URL(deps.config.publicUrl).origin, deps.config.linkUrl])],
-    emailConfigured: Boolean(notifications?.mail),
-    clientAddress,
-  });
+  app.route(
+    '/',
+    createNotificationRoutes({
+      db,
+      secret: deps.secret,
+      sealers,
+      now: deps.now,
+      egressPolicy: egress.policy,
+      linkOrigins: [...new Set([new URL(deps.config.publicUrl).origin, deps.config.linkUrl])],
+      emailConfigured: Boolean(notifications?.mail),
+      clientAddress,
+    }),
+  );
   return app;
 }
 

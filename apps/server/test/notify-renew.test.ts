@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
-import { DEFAULT_SETTINGS, type NotificationWorker, saveSettings } from '@sess/notify';
+import { API_KEY_NOTICES_TTL_MS, DEFAULT_SETTINGS, type NotificationWorker, saveSettings } from '@sess/notify';
+import { RENEWALS_PER_MINUTE } from '@sess/notify-pages';
 import { createTestUser, parseHtmlForms, recordSecret, sampleSurface, signInTestUser, type TestUser } from '@sess/testkit';
 import { startPushService, type TestPushService, type TestPushSubscription } from '@sess/testkit/push-service';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_NOTICES_TTL_MS } from '../src/notify/api-key-notices.ts';
-import { RENEWALS_PER_MINUTE } from '../src/notify/notification-routes.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
 import { addThisDevice, saveThisDevice, startTestWorker } from './support/notify-device.ts';
 

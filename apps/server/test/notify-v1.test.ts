@@ -1,13 +1,12 @@
 import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { memberships, queryRows } from '@sess/db';
-import { DEFAULT_SETTINGS, type NotificationWorker, saveSettings } from '@sess/notify';
+import { API_KEY_NOTICES_TTL_MS, DEFAULT_SETTINGS, type NotificationWorker, saveSettings } from '@sess/notify';
 import { createTestUser, recordSecret, sampleAskArguments, sampleSurface, signInTestUser, type TestUser } from '@sess/testkit';
 import { type ReceivedPush, startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interactionOf, startStdioHarness } from '../../stdio/test/support/stdio-harness.ts';
-import { API_KEY_NOTICES_TTL_MS } from '../src/notify/api-key-notices.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
 import { notifyThisDevice, startTestWorker } from './support/notify-device.ts';
 

@@ -1,4 +1,5 @@
 // The public surface of @sess/notify: Web Push and e-mail for the person an agent asks.
+export { API_KEY_NOTICES_TTL_MS, type ApiKeyNotices, createApiKeyNotices } from './api-key-notices.ts';
 export { DELIVERY_GATE_DEFAULTS } from './delivery-gate.ts';
 export {
   type AskNotice,

@@ -1,17 +1,17 @@
 import { ICON_SVG, iconPng, PWA_PATHS, serviceWorkerScript, WEB_MANIFEST } from '@sess/web';
 import type { Hono } from 'hono';
-import type { AppEnv } from '../http/app-env.ts';
+import type { NotifyPagesEnv } from './env.ts';
 
 const FILE_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=3600' };
 
 /**
  * The installable web app's files, on PUBLIC_URL only (SESS_LINK_URL's host refuses them: see
- * link-host.ts): the manifest, the icons, and the service worker, which is never cached
+ * apps/server's link-host.ts): the manifest, the icons, and the service worker, which is never cached
  * (`no-cache`: a fixed worker reaches every device at its next check) and may control the whole
  * origin (`Service-Worker-Allowed: /`). `linkOrigins` (PUBLIC_URL's and SESS_LINK_URL's) are the
  * origins whose answer links a notification may open.
  */
-export function mountWebAppFiles(app: Hono<AppEnv>, linkOrigins: readonly string[]): void {
+export function mountWebAppFiles(app: Hono<NotifyPagesEnv>, linkOrigins: readonly string[]): void {
   const worker = serviceWorkerScript(linkOrigins);
   app.get(PWA_PATHS.manifest, (c) =>
     c.body(WEB_MANIFEST, 200, { ...FILE_HEADERS, 'Content-Type': 'application/manifest+json; charset=utf-8' }),

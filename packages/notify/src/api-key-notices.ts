@@ -1,6 +1,6 @@
-import type { Db } from '@sess/db';
-import type { ApiKeyNotices } from '@sess/forms';
-import { enqueueFormNotice, type NotifySealers, workspaceOwnersWantApiKeyForms } from '@sess/notify';
+import type { Db, Tx } from '@sess/db';
+import { enqueueFormNotice, workspaceOwnersWantApiKeyForms } from './enqueue.ts';
+import type { NotifySealers } from './sealers.ts';
 
 /** How long a workspace's "does anyone want API-key forms" answer is trusted: a changed setting takes effect within it. */
 export const API_KEY_NOTICES_TTL_MS = 5_000;
@@ -8,8 +8,20 @@ export const API_KEY_NOTICES_TTL_MS = 5_000;
 const CACHE_MAX = 10_000;
 
 /**
+ * The hooks @sess/forms' `FormsRuntimeOptions.apiKeyNotices` takes, written here by shape (notify
+ * never imports forms; apps/server passes one to the other, and tsc checks the fit there).
+ */
+export interface ApiKeyNotices {
+  wanted(workspaceId: string): Promise<boolean>;
+  enqueue(
+    tx: Tx,
+    form: { workspaceId: string; sessionId: string; title: string; url: string; expiresAt: Date },
+  ): Promise<boolean>;
+}
+
+/**
  * The forms runtime's `apiKeyNotices` (forms made through /v1 with a workspace API key):
- * `wanted` asks @sess/notify whether any owner chose "API key forms" and can be reached, cached
+ * `wanted` asks whether any owner chose "API key forms" and can be reached, cached
  * per workspace for `API_KEY_NOTICES_TTL_MS` (one read shared by the creates of that moment), so
  * a workspace where nobody opted in keeps the one-statement create; `enqueue` writes the
  * owners' notice in the create's transaction.

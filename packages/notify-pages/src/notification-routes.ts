@@ -31,10 +31,9 @@ import {
   renderNotificationsPage,
   seeOther,
 } from '@sess/web';
-import type { Context, Handler, Hono } from 'hono';
+import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../http/app-env.ts';
-import type { ClientAddress } from '../http/client-address.ts';
+import type { NotifyPagesEnv } from './env.ts';
 import { parseSettingsForm, settingsToForm } from './settings-form.ts';
 import { mountWebAppFiles } from './web-app-files.ts';
 
@@ -49,8 +48,8 @@ export interface NotificationRoutesDeps {
   linkOrigins?: readonly string[];
   /** Whether SMTP is configured (the page says whether e-mail can be sent at all). */
   emailConfigured?: boolean;
-  /** The address the per-address limit of the renewal route keys on. */
-  clientAddress: ClientAddress;
+  /** The address the per-address limit of the renewal route keys on (apps/server's, SESS_TRUSTED_PROXIES). */
+  clientAddress: (c: { env: unknown }) => string;
 }
 
 /**
@@ -76,7 +75,7 @@ const NOTICES: Record<string, string> = {
 
 type JsonError = { code: string; message: string; field: string };
 const jsonError = (
-  c: Context<AppEnv>,
+  c: Context<NotifyPagesEnv>,
   status: 400 | 401 | 403 | 404 | 413 | 415 | 429,
   error: JsonError,
   headers: Record<string, string> = {},
@@ -86,7 +85,7 @@ const jsonError = (
 const deviceBodyLimit = bodyLimit({
   maxSize: DEVICE_BODY_LIMIT_BYTES,
   onError: (c) =>
-    jsonError(c as Context<AppEnv>, 413, {
+    jsonError(c as Context<NotifyPagesEnv>, 413, {
       code: 'PAYLOAD_TOO_LARGE',
       message: `The request body is over ${DEVICE_BODY_LIMIT_BYTES} bytes.`,
       field: '',
@@ -94,7 +93,7 @@ const deviceBodyLimit = bodyLimit({
 });
 
 /** A device route's body: a JSON object (`what` names its members for the error), or the 415/400 answer. */
-async function readJsonObject(c: Context<AppEnv>, what: string): Promise<Record<string, unknown> | Response> {
+async function readJsonObject(c: Context<NotifyPagesEnv>, what: string): Promise<Record<string, unknown> | Response> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json')
     return jsonError(c, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.', field: '' });
@@ -110,7 +109,7 @@ async function readJsonObject(c: Context<AppEnv>, what: string): Promise<Record<
 }
 
 /** A step's `INVALID_ARGUMENTS` as a 400 naming its field by JSON pointer into the body (`prefix` + its own); anything else is rethrown. */
-function invalidField(c: Context<AppEnv>, error: unknown, prefix: string): Response {
+function invalidField(c: Context<NotifyPagesEnv>, error: unknown, prefix: string): Response {
   if (!isSessError(error) || error.code !== 'INVALID_ARGUMENTS') throw error;
   const field = String((error.details as { field?: unknown }).field ?? '');
   return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message: error.message, field: `${prefix}${field}` });
@@ -143,7 +142,7 @@ const expiredPage = () =>
   message(403, 'Nothing was changed', 'This page had expired (or the request did not come from it). Reload it and try again.');
 
 /** A page, never JSON, when a page route fails (503 while the database is out of reach). */
-function withFailurePage(handler: Handler<AppEnv>): Handler<AppEnv> {
+function withFailurePage(handler: Handler<NotifyPagesEnv>): Handler<NotifyPagesEnv> {
   return async function notificationsRoute(c, next) {
     try {
       return await handler(c, next);
@@ -156,11 +155,13 @@ function withFailurePage(handler: Handler<AppEnv>): Handler<AppEnv> {
 /**
  * `/account/notifications` (the person's devices and settings, "Notify this device"), its form
  * posts and its one JSON route, and the installable web app's files. Every query is the
- * signed-in person's own; no endpoint, key, device name or link is ever logged.
+ * signed-in person's own; no endpoint, key, device name or link is ever logged. apps/server
+ * mounts them with `app.route('/', …)` behind its request logger (which sets `logger`).
  */
-export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRoutesDeps): void {
+export function createNotificationRoutes(deps: NotificationRoutesDeps): Hono<NotifyPagesEnv> {
+  const app = new Hono<NotifyPagesEnv>();
   mountWebAppFiles(app, deps.linkOrigins ?? []);
-  const session = (c: Context<AppEnv>): Promise<BrowserSession | null> =>
+  const session = (c: Context<NotifyPagesEnv>): Promise<BrowserSession | null> =>
     readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
   const signIn = () => seeOther(`/signin?return_to=${encodeURIComponent(NOTIFY_PATHS.page)}`);
 
@@ -312,4 +313,5 @@ export function mountNotificationRoutes(app: Hono<AppEnv>, deps: NotificationRou
       return seeOther(`${NOTIFY_PATHS.page}?saved=1`);
     }),
   );
+  return app;
 }
