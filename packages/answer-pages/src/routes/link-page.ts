@@ -1,0 +1,42 @@
+import { type LinkView, openLink } from '@sess/forms';
+import type { Hono } from 'hono';
+import type { PageEnv, PageKit } from '../page-kit.ts';
+import { RECEIPT_CONTENT_TYPE, receiptDownload } from '../receipt-download.ts';
+import { pagePaths } from '../to-page-view.ts';
+
+/** `GET /s/:token` (the link's current state as a page) and `GET /s/:token/receipt` (its answer's receipt). */
+export function mountLinkPage(app: Hono<PageEnv>, kit: PageKit): void {
+  const { runtime } = kit;
+
+  app.get('/s/:token', async (c) => {
+    const token = c.req.param('token');
+    let view: LinkView;
+    try {
+      view = await openLink(runtime, token);
+      if (view.kind === 'ask') {
+        const own = await kit.rememberedRespondent(c, view);
+        if (own) return c.redirect(pagePaths(own).page, 303);
+      }
+    } catch (error) {
+      return kit.sendError(c, error);
+    }
+    return kit.sendPage(c, kit.pageView(view, token), 200);
+  });
+
+  // The receipt of the answer the page shows, as a file to keep. The link is the capability.
+  app.get('/s/:token/receipt', async (c) => {
+    const token = c.req.param('token');
+    let download: ReturnType<typeof receiptDownload>;
+    try {
+      download = receiptDownload(await openLink(runtime, token));
+    } catch (error) {
+      return kit.sendError(c, error);
+    }
+    // Nothing to download (yet, or any more): the page says where the link stands.
+    if (!download) return c.redirect(pagePaths(token).page, 303);
+    return c.body(download.body, 200, {
+      'Content-Type': RECEIPT_CONTENT_TYPE,
+      'Content-Disposition': `attachment; filename="${download.fileName}"`,
+    });
+  });
+}
