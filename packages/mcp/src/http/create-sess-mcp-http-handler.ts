@@ -14,12 +14,12 @@ import { createServerFactory, createToolRunner } from '../tools/build-server.ts'
 import { Deadline } from './deadline.ts';
 import type { Authenticate, EdgeRequest, EdgeSettings, Incoming } from './edge-request.ts';
 import { EDGE_STEPS } from './edge-steps.ts';
+import { createCallFrames, plainToolCall } from './fast-paths/plain-calls.ts';
+import { createToolsListCache } from './fast-paths/tools-list-cache.ts';
 import { isEventStream, toIncoming, untilStreamEnds } from './incoming.ts';
-import { createCallFrames, plainToolCall } from './plain-calls.ts';
 import { corsHeaders, createHostAllowlist, createOriginAllowlist, isOriginAllowed } from './preflight.ts';
 import { busyResponse, mayPark, type RequestAdmission } from './request-admission.ts';
 import { ALWAYS_HEADERS, jsonRpcError, requestIdOf } from './responses.ts';
-import { createToolsListCache } from './tools-list-cache.ts';
 
 export type { Authenticate, AuthenticateRequest } from './edge-request.ts';
 
@@ -119,7 +119,7 @@ function limiterOf(limit: RateLimit | false | undefined, fallback: RateLimit): R
  * method), then a bounded body (413 / 415 / 408), the raw-body unsafe-key guard answered in the
  * request's era, then `createMcpHandler` (2026-07-28 plus the stateless 2025 fallback) with the
  * body passed parsed — or, for a plain tool call, the tool run at once and its result put in the
- * SDK's own framing for that era (./plain-calls.ts). One
+ * SDK's own framing for that era (./fast-paths/). One
  * absolute deadline runs from entry: 408 while the body is arriving, 503 while `authenticate` is
  * pending, `needs_resume` for a parked wait; a create, publish or complete already sent is never
  * abandoned. Every response carries `Cache-Control: no-store` and
@@ -213,7 +213,9 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       .frame(call.era)
       .then((frame) =>
         frame
-          ? tools.call(call.name, call.args, () => scope).then((result) => callFrames.answer(frame, call.id, result))
+          ? tools
+              .call(call.name, call.args, () => scope)
+              .then((result) => callFrames.answer(frame, call.id, result, tools.outputSchema(call.name)))
           : toSdk(),
       );
   }
