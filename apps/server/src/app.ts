@@ -1,6 +1,6 @@
 import { createAccountRoutes, createApiKeyAuthenticator } from '@sess/accounts';
 import { createPageRoutes } from '@sess/answer-pages';
-import type { Logger } from '@sess/core';
+import type { RootLogger } from '@sess/core';
 import { createEgress, type Egress } from '@sess/core/egress';
 import { type Database, defaultReadReserve, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
@@ -18,6 +18,7 @@ import type { AppEnv } from './http/app-env.ts';
 import { createClientAddress } from './http/client-address.ts';
 import type { ConnectionCap } from './http/connection-cap.ts';
 import { onError, onNotFound } from './http/errors.ts';
+import { type Fetch, frontFetch } from './http/front-fetch.ts';
 import { limitBodies } from './http/limit-bodies.ts';
 import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { requestLogger } from './http/request-logger.ts';
@@ -28,7 +29,8 @@ import { mountReviewRoutes } from './mcp/review-routes.ts';
 export interface AppDeps {
   config: Config;
   database: Database;
-  logger: Logger;
+  /** The root logger (`createLogger`): each request's lines go through a child of it. */
+  logger: RootLogger;
   /** The server secret (SESS_SECRET or the generated one): seals signing keys, keys CSRF tokens. */
   secret: string;
   /** The clock every verb reads; tests inject their own instead of sleeping. */
@@ -52,11 +54,19 @@ export interface AppDeps {
   connections?: ConnectionCap;
 }
 
+/** The whole HTTP app, ready for a listener. */
+export interface SessApp {
+  /** Every route and middleware (`app.routes` lists them; a test or an embedder may mount more). */
+  hono: Hono<AppEnv>;
+  /** What a listener serves: `/mcp` straight to the edge (`frontFetch`), everything else `hono.fetch`. */
+  fetch: Fetch;
+}
+
 /**
  * Builds the whole HTTP app (no listener): request ids, logging, errors, health. Feature
  * routes are mounted here as their packages arrive.
  */
-export function buildApp(deps: AppDeps): Hono<AppEnv> {
+export function buildApp(deps: AppDeps): SessApp {
   const app = new Hono<AppEnv>();
   app.use(requestId({ limitLength: 64 }));
   app.use(requestLogger(deps.logger));
@@ -183,7 +193,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     }),
   );
   // The MCP endpoint /mcp (OAuth bearer, handle store, the forms runtime in-process).
-  mountMcp(app, {
+  const mcp = mountMcp(app, {
     config: deps.config,
     database: deps.database,
     runtime: forms,
@@ -213,7 +223,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
       clientAddress,
     }),
   );
-  return app;
+  return { hono: app, fetch: frontFetch(app, deps.logger, mcp) };
 }
 
 /** The process's egress (docs/egress.md), from SESS_TEST_LOOPBACK_EGRESS and SESS_EGRESS_DNS_SERVERS; closed with the app. */

@@ -1,3 +1,3 @@
-export { type AppDeps, buildApp } from './app.ts';
+export { type AppDeps, buildApp, type SessApp } from './app.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export { type RunningServer, type StartOptions, startServer } from './server.ts';

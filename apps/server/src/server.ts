@@ -2,10 +2,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
-import { createLogger, type Logger } from '@sess/core';
+import { createLogger, type RootLogger } from '@sess/core';
 import { assertDataDirFree, type Database, migrate, openDatabase } from '@sess/db';
 import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
-import { buildApp, createEgressFor } from './app.ts';
+import { buildApp, createEgressFor, type SessApp } from './app.ts';
 import { type Capacity, deriveCapacity, describeOpenFiles, readOpenFileLimit } from './capacity.ts';
 import { type Config, embeddedDatabaseDir } from './config.ts';
 import { Admission } from './http/admission.ts';
@@ -21,7 +21,7 @@ export interface RunningServer {
   url: string;
   config: Config;
   database: Database;
-  logger: Logger;
+  logger: RootLogger;
   /** The open-file limit and the bounds derived from it (connections, requests in flight per class). */
   capacity: Capacity;
   /** Requests in flight per class, against their bounds. */
@@ -48,11 +48,11 @@ export interface RunningServer {
 
 /** Opens the database (PostgreSQL or embedded), applies migrations, and starts listening. */
 export interface StartOptions {
-  logger?: Logger;
+  logger?: RootLogger;
   /** The clock (tests inject one). */
   now?: () => Date;
   /** Mounts extra routes before the app starts (for embedding Sess, and for tests). */
-  extend?: (app: ReturnType<typeof buildApp>) => void;
+  extend?: (app: SessApp['hono']) => void;
   /** Opens the database (`openDatabase`; a test may hold it back to see what is answered meanwhile). */
   openDatabase?: typeof openDatabase;
 }
@@ -156,7 +156,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     stopping: () => draining,
     onParkedWaits: (count) => (parkedWaits = count),
   });
-  options.extend?.(app);
+  options.extend?.(app.hono);
   serve = app.fetch;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -14,7 +14,7 @@ export { checkCsrfToken, csrfToken, hmacTag } from './csrf-token.ts';
 export { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, isSessError, SessError, type SessErrorBody } from './errors.ts';
 export { base32, ID_PREFIXES, type IdKind, isId, newId } from './ids.ts';
 export { childPointer, escapePointerToken, toPointer } from './json-pointer.ts';
-export { createLogger, type Logger, REDACT_PATHS } from './logger.ts';
+export { createLogger, type Logger, type LogMethod, REDACT_PATHS, type RootLogger } from './logger.ts';
 export { isLoopbackHostname } from './loopback-hostname.ts';
 export { randomBytesFast } from './random.ts';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './rate-limit.ts';

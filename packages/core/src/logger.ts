@@ -1,4 +1,4 @@
-import { type Logger, type LoggerOptions, pino } from 'pino';
+import { type LoggerOptions, type Logger as PinoLogger, pino } from 'pino';
 import { summarizeError } from './summarize-error.ts';
 
 /**
@@ -47,7 +47,26 @@ export const REDACT_PATHS: string[] = [
   ]),
 ];
 
-export type { Logger };
+/** One level's method: an object first (with a dotted `event`), then an optional message. */
+export type LogMethod = (entry: object, message?: string) => void;
+
+/**
+ * What code logs through: the four levels it writes at, and nothing of pino's. A structural type,
+ * so a package's options can name it without naming pino (the published `@sess.si/mcp/http`
+ * declarations), and a host may pass any logger of this shape. `createLogger`'s pino logger is one.
+ */
+export interface Logger {
+  debug: LogMethod;
+  info: LogMethod;
+  warn: LogMethod;
+  error: LogMethod;
+}
+
+/**
+ * The process's root logger as `createLogger` makes it: pino's, for the one place that needs more
+ * than the four levels (apps/server's per-request child, built only when a line is written).
+ */
+export type RootLogger = PinoLogger;
 
 /**
  * Every error-valued field of a log line, whatever its key, in the form `summarizeError` gives
@@ -70,7 +89,7 @@ function summarizeErrorFields(object: Record<string, unknown>): Record<string, u
  * Errors go through `summarizeError` wherever they are put: as `err`, under any other key, or
  * as the first argument (whose message pino would otherwise make the line's `msg`).
  */
-export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
+export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): RootLogger {
   const config: LoggerOptions = {
     level: options.level ?? 'info',
     base: undefined,

@@ -1,4 +1,5 @@
 export {
+  type Authenticate,
   type AuthenticateRequest,
   createSessMcpHttpHandler,
   DEFAULT_MAX_BODY_BYTES,

@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/server';
 import { sampleSurface } from '@sess/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Deadline } from '../src/http/deadline.ts';
-import { plainRequest } from '../src/http/plain-request.ts';
+import { plainRequest } from '../src/http/fast-paths/plain-request.ts';
 import {
   type EdgeServer,
   type Face,

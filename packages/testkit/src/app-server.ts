@@ -87,7 +87,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     clock,
     logs,
     rawLogs,
-    routes: app.routes.map(({ method, path }) => ({ method, path })),
+    routes: app.hono.routes.map(({ method, path }) => ({ method, path })),
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

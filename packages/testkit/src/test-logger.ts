@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from '@sess/core';
+import { createLogger, type RootLogger } from '@sess/core';
 import { isLogAuditOn, recordLogLine } from './log-audit/capture.ts';
 
 const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
@@ -16,7 +16,7 @@ export interface TestLoggerOptions {
  * at level trace into the audit's capture, so every line the code can write is checked for
  * secrets after the suites (packages/testkit/log-audit).
  */
-export function createTestLogger(options: TestLoggerOptions = {}): Logger {
+export function createTestLogger(options: TestLoggerOptions = {}): RootLogger {
   const level = options.level ?? 'silent';
   const destination = options.destination ?? (level === 'silent' ? undefined : process.stdout);
   if (!isLogAuditOn()) return createLogger({ level, ...(destination ? { destination } : {}) });

@@ -1,4 +1,4 @@
-import type { Logger } from '@sess/core';
+import type { RootLogger as Logger } from '@sess/core';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from './app-env.ts';

@@ -3,15 +3,14 @@ import type { ApiKeyAuthenticator } from '@sess/accounts';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
-import { createPostgresHandleStore } from '@sess/mcp';
+import { createPostgresHandleStore, createSessMcpHttpHandler } from '@sess/mcp';
 import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
-import { createSessMcpHttpHandler, type SessMcpHttpHandler } from '@sess/stdio/http';
 import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
 import { type Admission, busyAnswer, nodeIncoming, whileClientStays } from '../http/admission.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import type { ClientAddress } from '../http/client-address.ts';
-import { serveAheadOfMiddleware } from '../http/direct-route.ts';
+import type { FrontRoute } from '../http/front-fetch.ts';
 import type { LinkOrigins } from '../http/link-host.ts';
 import { createApiKeyOrOAuthAuthenticate } from './api-key-or-oauth-authenticate.ts';
 import type { FormNotices } from './form-notices.ts';
@@ -54,12 +53,13 @@ export function allowedHostsFor(config: Pick<Config, 'nodeEnv' | 'publicUrl' | '
 }
 
 /**
- * Mounts the MCP endpoint at `/mcp`: the edge as published (`@sess.si/mcp/http`, in the workspace
- * @sess/stdio/http) with OAuth access tokens and workspace API keys as its `authenticate`, the
- * PostgreSQL handle store (sealed with the server secret), and the forms runtime in-process as the backend (receipts
- * verified against the runtime's own key ring).
+ * Mounts the MCP endpoint at `/mcp`: @sess/mcp's edge (the one `@sess.si/mcp/http` publishes)
+ * with OAuth access tokens and workspace API keys as its `authenticate`, the PostgreSQL handle
+ * store (sealed with the server secret), and the forms runtime in-process as the backend
+ * (receipts verified against the runtime's own key ring). Returns the route the listener serves
+ * ahead of the app (`frontFetch`); HEAD and the link host's /mcp stay the app's.
  */
-export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHandler {
+export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): FrontRoute {
   const urls = buildOAuthUrls(deps.config.publicUrl);
   const verifier = createAccessTokenVerifier({
     database: deps.database,
@@ -113,10 +113,9 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
   // Through the app's chain: HEAD, and the link host (refused there, before this route).
   app.all('/mcp', (c) => serve(c.req.raw, c.env));
   // Everything else ahead of the chain: a parked wait must not hold its frames for 45 s.
-  serveAheadOfMiddleware(app, deps.logger, {
+  return {
     path: '/mcp',
     takes: (request) => request.method !== 'HEAD' && !deps.linkOrigins.isLinkHost(request.headers.get('host') ?? undefined),
     fetch: serveAdmitted,
-  });
-  return handler;
+  };
 }

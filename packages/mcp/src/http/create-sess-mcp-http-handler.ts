@@ -14,14 +14,14 @@ import { createServerFactory, createToolRunner } from '../tools/build-server.ts'
 import { Deadline } from './deadline.ts';
 import type { Authenticate, EdgeRequest, EdgeSettings, Incoming } from './edge-request.ts';
 import { EDGE_STEPS } from './edge-steps.ts';
+import { createCallFrames, plainToolCall } from './fast-paths/plain-calls.ts';
+import { createToolsListCache } from './fast-paths/tools-list-cache.ts';
 import { isEventStream, toIncoming, untilStreamEnds } from './incoming.ts';
-import { createCallFrames, plainToolCall } from './plain-calls.ts';
 import { corsHeaders, createHostAllowlist, createOriginAllowlist, isOriginAllowed } from './preflight.ts';
 import { busyResponse, mayPark, type RequestAdmission } from './request-admission.ts';
 import { ALWAYS_HEADERS, jsonRpcError, requestIdOf } from './responses.ts';
-import { createToolsListCache } from './tools-list-cache.ts';
 
-export type { AuthenticateRequest } from './edge-request.ts';
+export type { Authenticate, AuthenticateRequest } from './edge-request.ts';
 
 /** A fixed-window limit: `limit` requests per `windowMs`. */
 export interface RateLimit {
@@ -32,10 +32,11 @@ export interface RateLimit {
 export interface SessMcpHttpHandlerOptions {
   /**
    * Verifies the request's credentials (called exactly once per request, before any body byte is
-   * read) and returns the principal, or nothing when there is no valid credential.
+   * read) and returns the principal, or nothing when there is no valid credential (401 with a
+   * `WWW-Authenticate: Bearer resource_metadata="…"` challenge).
    */
   authenticate: Authenticate;
-  /** Returns a handle store bound to the request's authority. */
+  /** Returns a handle store bound to the request's authority; every loaded record is re-checked anyway. */
   handleStore: HandleStoreFactory;
   /** Host header allowlist (DNS-rebinding defence): `host[:port]`; an entry without a port matches any port. */
   allowedHosts: readonly string[];
@@ -46,15 +47,15 @@ export interface SessMcpHttpHandlerOptions {
   wrongHostAdvice?: string;
   /** Exact browser origins allowed (`https://claude.ai`); a request without Origin is always accepted. */
   allowedOrigins?: readonly string[];
-  /** Every scope a principal must hold (403 insufficient_scope otherwise). */
+  /** Every scope a principal must hold (`403 insufficient_scope` otherwise). */
   requiredScopes?: readonly string[];
   /** The protected resource metadata URL named in every challenge (RFC 9728). */
   resourceMetadataUrl: string;
-  /** Largest request body, default 256 KiB. */
+  /** Largest request body, default 256 KiB (`413` above it). */
   maxBodyBytes?: number;
-  /** Absolute per-request deadline from entry, default 60 s. */
+  /** Absolute per-request deadline from entry, default 60 s (`408` while the body is still arriving). */
   requestTimeoutMs?: number;
-  /** The runtime; without it, tools/list works and every tool answers NOT_CONFIGURED. */
+  /** The Sess runtime; without it `tools/list` works and every tool answers `NOT_CONFIGURED`. */
   backend?: SessBackend;
   /** How answer receipts are verified (required with a backend). */
   receipts?: ReceiptVerification;
@@ -63,12 +64,14 @@ export interface SessMcpHttpHandlerOptions {
   /** Answer plain tools/list requests from the SDK's own cached answer (default true). */
   cacheToolsList?: boolean;
   /**
-   * Run plain tool calls without the SDK's per-request server, in its own framing (default true).
-   * Off, an unsafe key in a tool's arguments is JSON-RPC -32602 naming its pointer, not a tool error.
+   * Answer plain tool calls without the SDK's per-request server, in the SDK's own framing
+   * (default true). Off, a `__proto__`, `constructor` or `prototype` key in a tool's arguments is
+   * answered as JSON-RPC -32602 naming its pointer, not as an `INVALID_ARGUMENTS` tool error.
    */
   answerPlainCalls?: boolean;
-  /** Per-principal and per-IP limits; `false` turns one off. */
+  /** Per-principal and per-IP limits (429 with `Retry-After`); `false` turns one off. */
   rateLimit?: { perPrincipal?: RateLimit | false; perIp?: RateLimit | false };
+  /** Where the edge and the tools log: fixed dotted events and codes, object first; never a link, a token or an answer. */
   logger?: Logger;
   now?: () => Date;
 }
@@ -116,7 +119,7 @@ function limiterOf(limit: RateLimit | false | undefined, fallback: RateLimit): R
  * method), then a bounded body (413 / 415 / 408), the raw-body unsafe-key guard answered in the
  * request's era, then `createMcpHandler` (2026-07-28 plus the stateless 2025 fallback) with the
  * body passed parsed — or, for a plain tool call, the tool run at once and its result put in the
- * SDK's own framing for that era (./plain-calls.ts). One
+ * SDK's own framing for that era (./fast-paths/). One
  * absolute deadline runs from entry: 408 while the body is arriving, 503 while `authenticate` is
  * pending, `needs_resume` for a parked wait; a create, publish or complete already sent is never
  * abandoned. Every response carries `Cache-Control: no-store` and
@@ -210,7 +213,9 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       .frame(call.era)
       .then((frame) =>
         frame
-          ? tools.call(call.name, call.args, () => scope).then((result) => callFrames.answer(frame, call.id, result))
+          ? tools
+              .call(call.name, call.args, () => scope)
+              .then((result) => callFrames.answer(frame, call.id, result, tools.outputSchema(call.name)))
           : toSdk(),
       );
   }

@@ -1,10 +1,10 @@
 import type { BodyRead, Logger, RateLimiter } from '@sess/core';
 import type { SessPrincipal } from '@sess/interactions';
 import type { Deadline } from './deadline.ts';
-import type { CallFrames } from './plain-calls.ts';
+import type { CallFrames } from './fast-paths/plain-calls.ts';
+import type { ToolsListCache } from './fast-paths/tools-list-cache.ts';
 import type { HostAllowlist, OriginAllowlist } from './preflight.ts';
 import type { RequestAdmission } from './request-admission.ts';
-import type { ToolsListCache } from './tools-list-cache.ts';
 
 /** What `authenticate` sees: method, URL and headers — never the body. */
 export interface AuthenticateRequest {

@@ -3,9 +3,9 @@ import { bearerChallenge, hasBearerCredential } from '@sess/core';
 import type { SessPrincipal } from '@sess/interactions';
 import type { Deadline } from './deadline.ts';
 import type { EdgeSettings, Incoming, Step } from './edge-request.ts';
+import { plainToolsListEra } from './fast-paths/tools-list-cache.ts';
 import { corsHeaders, isHostAllowed, isOriginAllowed } from './preflight.ts';
 import { jsonResponse, jsonRpcError } from './responses.ts';
-import { plainToolsListEra } from './tools-list-cache.ts';
 import { unsafeKeyResponse } from './unsafe-key-response.ts';
 import { findUnsafeKey } from './unsafe-keys.ts';
 

@@ -1,4 +1,4 @@
-import { isPlainObject } from './plain-request.ts';
+import { isPlainObject } from './plain-object.ts';
 import { ALWAYS_HEADERS, type JsonRpcId, jsonRpcError } from './responses.ts';
 
 /**

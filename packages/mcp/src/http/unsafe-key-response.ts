@@ -1,7 +1,7 @@
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { SessError } from '@sess/core';
 import { toolError } from '../tools/build-server.ts';
-import type { CallFrames } from './plain-calls.ts';
+import type { CallFrames } from './fast-paths/plain-calls.ts';
 import { jsonResponse, jsonRpcError, requestIdOf, sseMessage } from './responses.ts';
 import { argumentsPointer } from './unsafe-keys.ts';
 
@@ -9,7 +9,7 @@ import { argumentsPointer } from './unsafe-keys.ts';
  * The answer to a body with `__proto__`, `constructor` or `prototype` at `path`, in the request's
  * protocol era as the SDK itself tells it (`isLegacyRequest`). Inside a tool call's arguments it
  * is the tool error an agent can correct (`INVALID_ARGUMENTS` at its pointer), in the SDK's own
- * framing of a tool result (`frames`, ./plain-calls.ts); anywhere else, or when there is no frame
+ * framing of a tool result (`frames`, ./fast-paths/plain-calls.ts); anywhere else, or when there is no frame
  * (plain calls turned off), a JSON-RPC "Invalid params" naming the key's pointer.
  */
 export async function unsafeKeyResponse(

@@ -1,11 +1,11 @@
-import type { Logger } from '@sess/core';
+import type { RootLogger } from '@sess/core';
 import type { Hono } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
 import { lazyChildLogger, writeRequestLine } from './request-logger.ts';
 
 /** One route served ahead of the app's middleware chain. */
-export interface DirectRoute {
+export interface FrontRoute {
   /** The exact path, as Hono reads it from the URL. */
   path: string;
   /** Whether this request may skip the chain; any other request at the path goes through the app as before. */
@@ -37,18 +37,22 @@ function withRequestId(response: Response, requestId: string): Response {
   }
 }
 
+/** What a listener serves (`@hono/node-server`'s `fetch`): a request and the adapter's env. */
+export type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;
+
 /**
- * Serves `route` before Hono's middleware, doing what the app-wide middleware does for it as
- * plain calls: the request id (the caller's `X-Request-Id` or a new one, on the response) and the
- * one `http.request` line with route, status and time, written when the response is ready.
- * Why: Hono's chain keeps a suspended async frame per middleware, plus its Context, for the whole
- * life of a request, and a parked /mcp wait lives up to 45 s (issue 17). Here the request holds
- * one promise reaction instead.
+ * The fetch function a listener serves: `route` first, then `app.fetch` for everything else — a
+ * plain function in front of the app, which itself stays untouched. For the requests the route
+ * takes it does what the app-wide middleware does, as plain calls: the request id (the caller's
+ * `X-Request-Id` or a new one, on the response) and the one `http.request` line with route,
+ * status and time, written when the response is ready. Why: Hono's chain keeps a suspended async
+ * frame per middleware, plus its Context, for the whole life of a request, and a parked /mcp wait
+ * lives up to 45 s (issue 17). Here the request holds one promise reaction instead.
  */
-export function serveAheadOfMiddleware(app: Hono<AppEnv>, root: Logger, route: DirectRoute): void {
-  const throughApp = app.fetch;
-  app.fetch = (request, env, executionCtx) => {
-    if (app.getPath(request, { env }) !== route.path || !route.takes(request)) return throughApp(request, env, executionCtx);
+export function frontFetch(app: Hono<AppEnv>, root: RootLogger, route: FrontRoute): Fetch {
+  return (request, env) => {
+    // The path as the app itself would read it, so "is this /mcp" has one answer.
+    if (app.getPath(request, { env }) !== route.path || !route.takes(request)) return app.fetch(request, env);
     const started = performance.now();
     const requestId = requestIdOf(request.headers);
     const method = request.method;

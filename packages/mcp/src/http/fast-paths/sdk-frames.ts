@@ -22,7 +22,7 @@ export const PLACEHOLDER_ID = 'sess-frame-id-3f1c';
 const AUTH_INFO: AuthInfo = { token: '[not forwarded]', clientId: 'sess-frame', scopes: [] };
 
 /** A plain request of `method` in `era`, as a client of that era sends it. */
-function plainRequestOf(era: Era, method: string, params: Record<string, unknown>, tool?: string) {
+export function plainRequestOf(era: Era, method: string, params: Record<string, unknown>, tool?: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const body = { jsonrpc: '2.0', id: PLACEHOLDER_ID, method, params: { ...params } };
   if (era === 'modern') {
@@ -75,8 +75,8 @@ export function fillFrame(frame: Frame, values: readonly string[]): Response {
 }
 
 /** Frames filled on first use, one per era; a failed capture is kept as "no frame". */
-export function lazyFrames(capture: (era: Era) => Promise<Frame | undefined>): (era: Era) => Promise<Frame | undefined> {
-  const frames = new Map<Era, Promise<Frame | undefined>>();
+export function lazyFrames<F = Frame>(capture: (era: Era) => Promise<F | undefined>): (era: Era) => Promise<F | undefined> {
+  const frames = new Map<Era, Promise<F | undefined>>();
   return (era) => {
     let frame = frames.get(era);
     if (!frame) {

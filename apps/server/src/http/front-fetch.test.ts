@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from './app-env.ts';
-import { serveAheadOfMiddleware } from './direct-route.ts';
+import { frontFetch } from './front-fetch.ts';
 import { requestLogger } from './request-logger.ts';
 
 /** A root logger at info writing JSON lines into an array. */
@@ -19,7 +19,7 @@ function rootLogger() {
   return { root: createLogger({ level: 'info', destination }), lines };
 }
 
-/** An app with the real middleware, and `/direct` served ahead of it unless the request says `x-through`. */
+/** An app with the real middleware, and `/direct` served in front of it unless the request says `x-through`. */
 function appWith(fetch: (request: Request) => Promise<Response>) {
   const { root, lines } = rootLogger();
   const app = new Hono<AppEnv>();
@@ -31,13 +31,15 @@ function appWith(fetch: (request: Request) => Promise<Response>) {
     await next();
   });
   app.all('/direct', (c) => c.text('through the chain'));
-  serveAheadOfMiddleware(app, root, { path: '/direct', takes: (request) => !request.headers.has('x-through'), fetch });
-  return { app, lines, reached };
+  const front = frontFetch(app, root, { path: '/direct', takes: (request) => !request.headers.has('x-through'), fetch });
+  /** A request to `path` as a listener hands it over (what `app.request` would build). */
+  const request = async (path: string, init?: RequestInit) => front(new Request(`http://localhost${path}`, init));
+  return { app: { request }, lines, reached };
 }
 
 const requestLines = (lines: Array<Record<string, unknown>>) => lines.filter((line) => line.event === 'http.request');
 
-describe('serveAheadOfMiddleware', () => {
+describe('frontFetch', () => {
   it('keeps the caller’s request id on the response and writes one request line with the route, never the raw path', async () => {
     const { app, lines, reached } = appWith(async () => Response.json({ ok: true }, { status: 202 }));
     const response = await app.request('/direct?code=secret', { method: 'POST', headers: { 'x-request-id': 'trace-abc123' } });

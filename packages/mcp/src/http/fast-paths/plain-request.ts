@@ -1,4 +1,5 @@
 import { isSpecType } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../plain-object.ts';
 
 /*
  * The edge answers a few requests without running the SDK for each (a cached tools/list; a tool
@@ -19,10 +20,6 @@ const ENVELOPE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 export type Era = 'modern' | 'legacy';
 export type Id = string | number;
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
   for (const key of Object.keys(value)) if (!allowed.has(key)) return false;
