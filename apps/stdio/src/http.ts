@@ -31,7 +31,6 @@ export type {
   ReceiptVerification,
   SessBackend,
   SessPrincipal,
-  UnitOfWork,
 } from '@sess/interactions';
 export { createHttpBackend, createHttpReceipts, type HttpBackendOptions, type HttpReceiptsOptions } from '@sess/interactions';
 export { DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_TIMEOUT_MS } from '@sess/mcp';

@@ -33,19 +33,19 @@ export {
   type AnswerView,
   type AskView,
   type BackendContext,
+  CommitFailure,
+  type CreateAskInput,
   type CreatedAsk,
   type CreatedSession,
-  type CreateOptions,
+  type CreateSessionInput,
   NotAppliedFailure,
   portSessionState,
   type SessBackend,
   type SessionSummary,
   type SessionView,
   toAnswerView,
-  UnitOfWorkFailure,
   type WithdrawnView,
 } from './ports/sess-backend.ts';
-export type { UnitOfWork } from './ports/unit-of-work.ts';
 export {
   type AskResult,
   asSessError,

@@ -3,7 +3,7 @@ import type { ApiKeyAuthenticator } from '@sess/accounts';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
-import { createPostgresHandleStore } from '@sess/mcp';
+import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet, type FormNotices } from '@sess/hosted';
 import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
 import { createSessMcpHttpHandler, type SessMcpHttpHandler } from '@sess/stdio/http';
 import type { Hono } from 'hono';
@@ -14,8 +14,6 @@ import type { ClientAddress } from '../http/client-address.ts';
 import { serveAheadOfMiddleware } from '../http/direct-route.ts';
 import type { LinkOrigins } from '../http/link-host.ts';
 import { createApiKeyOrOAuthAuthenticate } from './api-key-or-oauth-authenticate.ts';
-import type { FormNotices } from './form-notices.ts';
-import { createInProcessBackend, createRuntimeKeySet } from './in-process-backend.ts';
 
 export interface McpMountDeps {
   config: Config;
@@ -57,7 +55,7 @@ export function allowedHostsFor(config: Pick<Config, 'nodeEnv' | 'publicUrl' | '
  * Mounts the MCP endpoint at `/mcp`: the edge as published (`@sess.si/mcp/http`, in the workspace
  * @sess/stdio/http) with OAuth access tokens and workspace API keys as its `authenticate`, the
  * PostgreSQL handle store (sealed with the server secret), and the forms runtime in-process as the backend (receipts
- * verified against the runtime's own key ring).
+ * verified against the runtime's own key ring), writing each create with its handle record (@sess/hosted).
  */
 export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHandler {
   const urls = buildOAuthUrls(deps.config.publicUrl);
@@ -82,7 +80,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): SessMcpHttpHand
     allowedOrigins: deps.config.mcp.allowedOrigins,
     requiredScopes: [SCOPE_INTERACT],
     resourceMetadataUrl: urls.protectedResourceMetadata,
-    backend: createInProcessBackend(deps.runtime, { notices: deps.notices }),
+    backend: createInProcessBackend(deps.runtime, { handles: store, notices: deps.notices }),
     receipts: { keys: createRuntimeKeySet(deps.runtime), issuer: deps.runtime.publicUrl },
     logger: deps.logger,
     now: deps.now,

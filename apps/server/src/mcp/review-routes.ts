@@ -3,7 +3,7 @@ import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
 import type { Db } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
 import { type FormsRuntime, withdrawSession } from '@sess/forms';
-import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from '@sess/mcp';
+import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from '@sess/hosted';
 import {
   ACCOUNT_FORM_FIELDS,
   htmlPage,
