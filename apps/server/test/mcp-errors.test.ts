@@ -71,8 +71,15 @@ function lost(): Error {
 function faultyBackend(real: SessBackend): SessBackend {
   return {
     ...real,
-    get createWithHandle() {
-      return faults.nonTransactional ? undefined : real.createWithHandle;
+    get createWithHandle(): SessBackend['createWithHandle'] {
+      const write = real.createWithHandle;
+      if (faults.nonTransactional || !write) return undefined;
+      // The handle record written with the create cannot be made (as a failing insert would).
+      return (ctx, input, toRecord) =>
+        write(ctx, input, (created) => {
+          if (faults.storeInsert === 'fail') throw new SessError('STATE_STORE_ERROR', 'disk full');
+          return toRecord(created);
+        });
     },
     async createSession(ctx, input) {
       if (faults.create === 'lost') {
@@ -451,7 +458,7 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
     });
 
     it.runIf(backend === 'in-process')(
-      'the in-process create shares the handle record transaction: a failing save leaves no session behind',
+      'the in-process create writes the handle record with the session: a failing save leaves no session behind',
       async () => {
         faults.storeInsert = 'fail';
         const [before] = await queryRows<{ n: number }>(h.database.db, sql`select count(*)::int as n from form_sessions`);
