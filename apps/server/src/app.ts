@@ -4,7 +4,7 @@ import type { Logger } from '@sess/core';
 import { createEgress, type Egress } from '@sess/core/egress';
 import { type Database, defaultReadReserve, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
-import { createFormNotices, type FormNotices } from '@sess/hosted';
+import { createFormNotices, createReviewRoutes, type FormNotices } from '@sess/hosted';
 import { createNotifySealers, createReachCache, enqueueAskAnswer } from '@sess/notify';
 import { createOAuthRoutes } from '@sess/oauth';
 import { createJwksRoute, createV1Routes } from '@sess/v1-api';
@@ -22,7 +22,6 @@ import { limitBodies } from './http/limit-bodies.ts';
 import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
-import { mountReviewRoutes } from './mcp/review-routes.ts';
 import { createApiKeyNotices } from './notify/api-key-notices.ts';
 import { mountNotificationRoutes } from './notify/notification-routes.ts';
 
@@ -199,7 +198,7 @@ export function buildApp(deps: AppDeps): Hono<AppEnv> {
     admission,
   });
   // The person's review of interactions no tool can move on: /account/interactions.
-  mountReviewRoutes(app, { db, runtime: forms, secret: deps.secret, now: deps.now });
+  app.route('/', createReviewRoutes({ db, runtime: forms, secret: deps.secret, now: deps.now }));
   // Notifications: /account/notifications (devices, settings) and the installable web app's files.
   mountNotificationRoutes(app, {
     db,

@@ -13,3 +13,4 @@ export {
   REVIEW_STATES,
   retireHandle,
 } from './review/owner-review.ts';
+export { createReviewRoutes, type ReviewRoutesDeps } from './review/review-routes.ts';
