@@ -85,10 +85,11 @@ function commitUnknown(handle: string): SessError {
 /**
  * Creates the session (or Ask) and its handle record. With a backend that writes both itself
  * (`createWithHandle`, the hosted one), the create and the record (intent and outcome in one
- * row) commit together: a hosted create is never outcome-unknown. Otherwise the intent is saved first, the create is sent once and never
- * retried, and a lost outcome leaves the handle `create_unknown` for the owner; only a request that
- * certainly never reached the runtime (`NotAppliedFailure`) drops the intent and is `SESS_UNAVAILABLE`.
- * A create is never abandoned when the client goes away: no signal is passed to it.
+ * row) commit together: a hosted create is never outcome-unknown. Otherwise the intent is saved
+ * first, the create is sent once and never retried, and a lost outcome leaves the handle
+ * `create_unknown` for the owner; only a request that certainly never reached the runtime
+ * (`NotAppliedFailure`) drops the intent and is `SESS_UNAVAILABLE`. A create is never abandoned
+ * when the client goes away: no signal is passed to it.
  */
 export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<InteractionResult> {
   const { deps, scope } = call;
