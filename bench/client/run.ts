@@ -26,6 +26,7 @@ import { createApiKey } from '@sess/accounts';
 import { createLogger, newId, newSecret } from '@sess/core';
 import { type Database, memberships, migrate, openDatabase, users, workspaces } from '@sess/db';
 import { createFormsRuntime } from '@sess/forms';
+import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet } from '@sess/hosted';
 import {
   createHttpBackend,
   createHttpReceipts,
@@ -36,10 +37,8 @@ import {
   type SessPrincipal,
   type ToolCall,
 } from '@sess/interactions';
-import { createPostgresHandleStore } from '@sess/mcp';
 import { buildApp, loadConfig } from '@sess/server';
 import type { Surface } from '@sess/surface';
-import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
 
@@ -144,7 +143,7 @@ interface Setup {
 const setups: Setup[] = [
   {
     name: 'in-process',
-    backend: createInProcessBackend(runtime),
+    backend: createInProcessBackend(runtime, { handles: store }),
     receipts: { keys: createRuntimeKeySet(runtime), issuer: origin },
   },
   {

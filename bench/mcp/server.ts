@@ -32,14 +32,14 @@ import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { createLogger } from '@sess/core';
 import { openDatabase, workspaces } from '@sess/db';
 import { createFormsRuntime } from '@sess/forms';
+import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet } from '@sess/hosted';
 import type { RequestScope } from '@sess/interactions';
-import { createPostgresHandleStore, createServerFactory } from '@sess/mcp';
+import { createServerFactory } from '@sess/mcp';
 import { createAccessTokenVerifier } from '@sess/oauth';
 import { buildApp, loadConfig } from '@sess/server';
 import { type CookieJar, createTestUser, createTestWorkspace, sampleSurface, signInAndAuthorize } from '@sess/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
 import { recordCollections } from '../support/collections.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL!;
@@ -159,8 +159,8 @@ const verified = await verifier.verify(tokens[0]!);
 if (!verified.ok) throw new Error('token 0 did not verify');
 const principal = verified.principal;
 const forms = createFormsRuntime({ database, publicUrl: edgeUrl, secret: SECRET, logger });
-const backend = createInProcessBackend(forms);
 const store = createPostgresHandleStore({ db: database.db, secret: SECRET });
+const backend = createInProcessBackend(forms, { handles: store });
 const binding = {
   origin: backend.origin,
   workspaceId: principal.workspaceId,

@@ -29,10 +29,10 @@
 import { createLogger, newId, newSecret } from '@sess/core';
 import { type Database, migrate, openDatabase, workspaces } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime, submitLinkAnswer } from '@sess/forms';
+import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet } from '@sess/hosted';
 import type { HandleBinding, HandleStore, SessBackend, SessPrincipal } from '@sess/interactions';
 import * as mcp from '@sess/mcp';
 import { sampleSurface } from '@sess/testkit';
-import { createInProcessBackend, createRuntimeKeySet } from '../../apps/server/src/mcp/in-process-backend.ts';
 import { overlapsCollection, recordCollections } from '../support/collections.ts';
 import { notifyListenFloor, wakeStepsFloor } from '../support/pg-floor.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
@@ -164,8 +164,8 @@ async function runOnce(): Promise<RunFigures> {
   const runtime = createFormsRuntime({ database: scratch.database, publicUrl: PUBLIC_URL, secret: SECRET, logger });
   const marks = new Marks();
   instrumentHub(runtime, marks);
-  const backend = instrumentBackend(createInProcessBackend(runtime), marks);
-  const store = mcp.createPostgresHandleStore({ db: scratch.database.db, secret: SECRET });
+  const store = createPostgresHandleStore({ db: scratch.database.db, secret: SECRET });
+  const backend = instrumentBackend(createInProcessBackend(runtime, { handles: store }), marks);
   const sessionOf = new Map<string, string>();
   try {
     const workspaceId = newId('workspace');

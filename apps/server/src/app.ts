@@ -4,6 +4,7 @@ import type { RootLogger } from '@sess/core';
 import { createEgress, type Egress } from '@sess/core/egress';
 import { type Database, defaultReadReserve, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
+import { createFormNotices, createReviewRoutes, type FormNotices } from '@sess/hosted';
 import { createApiKeyNotices, createNotifySealers, createReachCache, enqueueAskAnswer } from '@sess/notify';
 import { createNotificationRoutes } from '@sess/notify-pages';
 import { createOAuthRoutes } from '@sess/oauth';
@@ -22,9 +23,7 @@ import { type Fetch, frontFetch } from './http/front-fetch.ts';
 import { limitBodies } from './http/limit-bodies.ts';
 import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { requestLogger } from './http/request-logger.ts';
-import { createFormNotices, type FormNotices } from './mcp/form-notices.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
-import { mountReviewRoutes } from './mcp/review-routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -208,7 +207,7 @@ export function buildApp(deps: AppDeps): SessApp {
     admission,
   });
   // The person's review of interactions no tool can move on: /account/interactions.
-  mountReviewRoutes(app, { db, runtime: forms, secret: deps.secret, now: deps.now });
+  app.route('/', createReviewRoutes({ db, runtime: forms, secret: deps.secret, now: deps.now }));
   // Notifications: /account/notifications (devices, settings) and the installable web app's files.
   app.route(
     '/',

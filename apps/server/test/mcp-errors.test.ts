@@ -2,8 +2,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { newId, SessError } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { completeSession, openLink, publishSession, submitLinkAnswer, withdrawSession } from '@sess/forms';
+import { createPostgresHandleStore } from '@sess/hosted';
 import type { HandleStoreFactory, SessBackend } from '@sess/interactions';
-import { createPostgresHandleStore } from '@sess/mcp';
 import {
   createTestDatabase,
   createTestSession,
@@ -71,16 +71,23 @@ function lost(): Error {
 function faultyBackend(real: SessBackend): SessBackend {
   return {
     ...real,
-    get joinsUnitsOfWork() {
-      return faults.nonTransactional ? false : real.joinsUnitsOfWork;
+    get createWithHandle(): SessBackend['createWithHandle'] {
+      const write = real.createWithHandle;
+      if (faults.nonTransactional || !write) return undefined;
+      // The handle record written with the create cannot be made (as a failing insert would).
+      return (ctx, input, toRecord) =>
+        write(ctx, input, (created) => {
+          if (faults.storeInsert === 'fail') throw new SessError('STATE_STORE_ERROR', 'disk full');
+          return toRecord(created);
+        });
     },
-    async createSession(ctx, input, options) {
+    async createSession(ctx, input) {
       if (faults.create === 'lost') {
-        await real.createSession(ctx, input, options);
+        await real.createSession(ctx, input);
         throw lost();
       }
       if (faults.create === 'unavailable') throw new SessError('SESS_UNAVAILABLE', 'down');
-      return real.createSession(ctx, input, options);
+      return real.createSession(ctx, input);
     },
     async readSession(ctx, input) {
       faults.readCount = (faults.readCount ?? 0) + 1;
@@ -133,12 +140,11 @@ function faultyStore(factory: HandleStoreFactory): HandleStoreFactory {
       ...store,
       binding: store.binding,
       get: (handle) => store.get(handle),
-      async insert(record, options) {
+      async insert(record) {
         if (faults.storeInsert === 'fail' && record.state === 'waiting') throw new SessError('STATE_STORE_ERROR', 'disk full');
-        return store.insert(record, options);
+        return store.insert(record);
       },
       list: (input) => store.list(input),
-      ...(store.atomically ? { atomically: (work) => store.atomically!(work) } : {}),
       async update(handle, version, patch) {
         if (faults.storeUpdate === 'fail' && patch.state === 'waiting') throw new SessError('STATE_STORE_ERROR', 'disk full');
         return store.update(handle, version, patch);
@@ -452,7 +458,7 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
     });
 
     it.runIf(backend === 'in-process')(
-      'the in-process create shares the handle record transaction: a failing save leaves no session behind',
+      'the in-process create writes the handle record with the session: a failing save leaves no session behind',
       async () => {
         faults.storeInsert = 'fail';
         const [before] = await queryRows<{ n: number }>(h.database.db, sql`select count(*)::int as n from form_sessions`);

@@ -38,11 +38,20 @@ const gate: { hold?: Promise<void>; entered?: () => void; reads: Array<{ started
 function gated(real: SessBackend): SessBackend {
   return {
     ...real,
-    async createSession(ctx, input, options) {
+    async createSession(ctx, input) {
       gate.entered?.();
       if (gate.hold) await gate.hold;
-      return real.createSession(ctx, input, options);
+      return real.createSession(ctx, input);
     },
+    ...(real.createWithHandle
+      ? {
+          async createWithHandle(ctx, input, toRecord) {
+            gate.entered?.();
+            if (gate.hold) await gate.hold;
+            return real.createWithHandle!(ctx, input, toRecord);
+          },
+        }
+      : {}),
     async readSession(ctx, input) {
       const entry: { started: number; ended?: number } = { started: Date.now() };
       gate.reads.push(entry);

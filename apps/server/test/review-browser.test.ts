@@ -6,8 +6,8 @@
  */
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
+import { createPostgresHandleStore } from '@sess/hosted';
 import type { HandleBinding } from '@sess/interactions';
-import { createPostgresHandleStore } from '@sess/mcp';
 import { createTestUser, TEST_SECRET } from '@sess/testkit';
 import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import { sql } from 'drizzle-orm';

@@ -2,8 +2,8 @@ import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
 import { createFormsRuntime, createSession } from '@sess/forms';
+import { API_KEY_PRINCIPAL_PREFIX, createPostgresHandleStore } from '@sess/hosted';
 import type { HandleBinding, HandleRecord } from '@sess/interactions';
-import { API_KEY_PRINCIPAL_PREFIX, createPostgresHandleStore } from '@sess/mcp';
 import {
   createTestLogger,
   createTestUser,

@@ -80,7 +80,7 @@ function workspaceOf(file) {
 /**
  * Our workspace sources have no import-time side effects (schemas, constants, factories), but
  * their package.json files do not say so. Marking them lets esbuild drop whole modules the server
- * never reaches: the PostgreSQL handle store behind @sess/mcp's index, the OpenAPI generator.
+ * never reaches (the OpenAPI generator behind @sess/contract's index, for one).
  * Every bare import that is not ours stays external, to be installed from the registry.
  */
 const resolveForPublishing = {

@@ -19,7 +19,6 @@ export type {
   ReceiptVerification,
   SessBackend,
   SessPrincipal,
-  UnitOfWork,
 } from '@sess/interactions';
 export { createHttpBackend, createHttpReceipts, type HttpBackendOptions, type HttpReceiptsOptions } from '@sess/interactions';
 export {

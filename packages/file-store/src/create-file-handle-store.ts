@@ -149,8 +149,8 @@ function applyPatch(record: HandleRecord, patch: HandlePatch, at: Date): HandleR
  * one process (writes of a profile run one at a time); concurrent processes on one profile are
  * not coordinated, but a rename is atomic, so a record file is never torn. Each insert deletes
  * the records finished more than `FINISHED_RETENTION_DAYS` ago. The link and answer
- * data are kept in the clear until a patch clears them (see README: why not sealed). There is no
- * `atomically`: a file cannot join the runtime's transaction.
+ * data are kept in the clear until a patch clears them (see README: why not sealed). A create
+ * saves its intent here first: a file cannot join the runtime's transaction.
  * @see ../../../docs/contract/sess-mcp-readme.md "Security and support boundary"
  */
 export function createFileHandleStore(options: FileHandleStoreOptions): FileHandleStore {
@@ -246,15 +246,7 @@ export function createFileHandleStore(options: FileHandleStoreOptions): FileHand
         if (!isId('handle', handle)) return undefined;
         return scoped(await readRecord(handle));
       },
-      async insert(record, insertOptions) {
-        if (insertOptions?.unit) {
-          throw new SessError(
-            'STATE_STORE_ERROR',
-            'The local handle store cannot join a unit of work.',
-            {},
-            { retryable: false },
-          );
-        }
+      async insert(record) {
         const handle = record.handle;
         if (!isId('handle', handle)) throw recordError(undefined, 'inconsistent');
         await serially(async () => {

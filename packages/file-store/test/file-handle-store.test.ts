@@ -318,7 +318,7 @@ describe('file handle store on disk', () => {
     expect(await bound.update(r.handle, 1, { state: 'answered' })).toMatchObject({ updatedAt: at.toISOString() });
   });
 
-  it('refuses a second record for the same handle, a handle that is not one, and a unit of work', async () => {
+  it('refuses a second record for the same handle, and a handle that is not one', async () => {
     const { bound, binding } = fileStore();
     const r = sampleHandleRecord(binding);
     await bound.insert(r);
@@ -326,10 +326,6 @@ describe('file handle store on disk', () => {
     expect((await bound.get(r.handle))?.title).toBe(r.title);
     await expect(bound.insert({ ...r, handle: '../../escape' })).rejects.toMatchObject({ code: 'STATE_STORE_ERROR' });
     expect(await bound.get('../../escape')).toBeUndefined();
-    await expect(bound.insert(sampleHandleRecord(binding), { unit: { kind: 'unit-of-work' } })).rejects.toMatchObject({
-      code: 'STATE_STORE_ERROR',
-    });
-    expect(bound.atomically).toBeUndefined();
   });
 
   it('refuses a relative state directory and a profile that is not one path segment', () => {

@@ -31,13 +31,13 @@ export {
 } from './ports/handle-store.ts';
 export {
   type BackendContext,
-  type CreateOptions,
+  CommitFailure,
+  type CreateAskInput,
+  type CreateSessionInput,
   type InWorkspace,
   NotAppliedFailure,
   type SessBackend,
-  UnitOfWorkFailure,
 } from './ports/sess-backend.ts';
-export type { UnitOfWork } from './ports/unit-of-work.ts';
 export {
   type AskResult,
   asSessError,

@@ -44,7 +44,7 @@ export function errorBody(error: SessError): Record<string, unknown> {
 
 /**
  * Anything thrown that is not a SessError. The ports translate their own failures (a database
- * out of reach is `SESS_UNAVAILABLE` or `STATE_STORE_ERROR`, a lost commit `UnitOfWorkFailure`),
+ * out of reach is `SESS_UNAVAILABLE` or `STATE_STORE_ERROR`, a lost commit `CommitFailure`),
  * so this is a fault of ours or of a dependency: generic and retryable, without claiming that
  * nothing changed, since nobody knows.
  */

@@ -1,7 +1,8 @@
 import { API_KEY_PREFIX, type ApiKeyAuthenticator, type ApiKeyPrincipal } from '@sess/accounts';
 import { type Logger, readBearerToken } from '@sess/core';
+import { API_KEY_PRINCIPAL_PREFIX } from '@sess/hosted';
 import type { SessPrincipal } from '@sess/interactions';
-import { API_KEY_PRINCIPAL_PREFIX, type AuthenticateRequest } from '@sess/mcp';
+import type { AuthenticateRequest } from '@sess/mcp';
 import { type AccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
 import { createOAuthAuthenticate } from './oauth-authenticate.ts';
 

@@ -3,7 +3,8 @@ import type { ApiKeyAuthenticator } from '@sess/accounts';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
-import { createPostgresHandleStore, createSessMcpHttpHandler } from '@sess/mcp';
+import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet, type FormNotices } from '@sess/hosted';
+import { createSessMcpHttpHandler } from '@sess/mcp';
 import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
 import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
@@ -13,8 +14,6 @@ import type { ClientAddress } from '../http/client-address.ts';
 import type { FrontRoute } from '../http/front-fetch.ts';
 import type { LinkOrigins } from '../http/link-host.ts';
 import { createApiKeyOrOAuthAuthenticate } from './api-key-or-oauth-authenticate.ts';
-import type { FormNotices } from './form-notices.ts';
-import { createInProcessBackend, createRuntimeKeySet } from './in-process-backend.ts';
 
 export interface McpMountDeps {
   config: Config;
@@ -56,8 +55,9 @@ export function allowedHostsFor(config: Pick<Config, 'nodeEnv' | 'publicUrl' | '
  * Mounts the MCP endpoint at `/mcp`: @sess/mcp's edge (the one `@sess.si/mcp/http` publishes)
  * with OAuth access tokens and workspace API keys as its `authenticate`, the PostgreSQL handle
  * store (sealed with the server secret), and the forms runtime in-process as the backend
- * (receipts verified against the runtime's own key ring). Returns the route the listener serves
- * ahead of the app (`frontFetch`); HEAD and the link host's /mcp stay the app's.
+ * (receipts verified against the runtime's own key ring), writing each create with its handle
+ * record (@sess/hosted). Returns the route the listener serves ahead of the app (`frontFetch`);
+ * HEAD and the link host's /mcp stay the app's.
  */
 export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): FrontRoute {
   const urls = buildOAuthUrls(deps.config.publicUrl);
@@ -82,7 +82,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): FrontRoute {
     allowedOrigins: deps.config.mcp.allowedOrigins,
     requiredScopes: [SCOPE_INTERACT],
     resourceMetadataUrl: urls.protectedResourceMetadata,
-    backend: createInProcessBackend(deps.runtime, { notices: deps.notices }),
+    backend: createInProcessBackend(deps.runtime, { handles: store, notices: deps.notices }),
     receipts: { keys: createRuntimeKeySet(deps.runtime), issuer: deps.runtime.publicUrl },
     logger: deps.logger,
     now: deps.now,

@@ -5,6 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createApiKey } from '@sess/accounts';
 import { type Logger, newId } from '@sess/core';
 import type { FormsRuntime } from '@sess/forms';
+import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet } from '@sess/hosted';
 import {
   createHttpBackend,
   createHttpReceipts,
@@ -13,12 +14,7 @@ import {
   type SessBackend,
   type SessPrincipal,
 } from '@sess/interactions';
-import {
-  createPostgresHandleStore,
-  createSessMcpHttpHandler,
-  type SessMcpHttpHandler,
-  type SessMcpHttpHandlerOptions,
-} from '@sess/mcp';
+import { createSessMcpHttpHandler, type SessMcpHttpHandler, type SessMcpHttpHandlerOptions } from '@sess/mcp';
 import {
   createTestClock,
   createTestDatabase,
@@ -34,7 +30,6 @@ import {
 import { Hono } from 'hono';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createInProcessBackend, createRuntimeKeySet } from '../../src/mcp/in-process-backend.ts';
 
 /*
  * A real MCP endpoint for tool tests that do not need OAuth: the edge on a real node server
@@ -118,7 +113,8 @@ export async function startMcpHarness(options: HarnessOptions = {}): Promise<Mcp
   const kind = options.backend ?? 'in-process';
   const sent: SentRequest[] = [];
   const remote = kind === 'http' ? await startRemote(database, runtime, clock, sent, options.network) : undefined;
-  const real = remote?.backend ?? createInProcessBackend(runtime);
+  const store = createPostgresHandleStore({ db: database.db, secret: TEST_SECRET, now: clock.now });
+  const real = remote?.backend ?? createInProcessBackend(runtime, { handles: store });
   const backend = options.wrapBackend ? options.wrapBackend(real) : real;
   const receipts: ReceiptVerification = remote?.receipts ?? { keys: createRuntimeKeySet(runtime), issuer: runtime.publicUrl };
   // One real API key per workspace, made on first use (the http backend's credential for it).
@@ -139,7 +135,6 @@ export async function startMcpHarness(options: HarnessOptions = {}): Promise<Mcp
     }
     return key;
   };
-  const store = createPostgresHandleStore({ db: database.db, secret: TEST_SECRET, now: clock.now });
   const principals = new Map<string, SessPrincipal>();
   const baseAuthenticate: SessMcpHttpHandlerOptions['authenticate'] = ({ headers }) => {
     const match = /^Bearer (.+)$/i.exec(headers.get('authorization') ?? '');

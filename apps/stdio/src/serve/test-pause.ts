@@ -23,8 +23,8 @@ export function pauseAfterStep(store: HandleStore, at: PausePoint, sink: LineSin
     get: (handle) => store.get(handle),
     removeIntent: (handle, version) => store.removeIntent(handle, version),
     list: (input) => store.list(input),
-    async insert(record, options) {
-      await store.insert(record, options);
+    async insert(record) {
+      await store.insert(record);
       if (at === 'after_create_intent' && record.state === 'create_intent') await pause();
     },
     async update(handle, expectedVersion, patch) {

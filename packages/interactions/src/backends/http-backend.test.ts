@@ -107,7 +107,7 @@ describe('createHttpBackend', () => {
       backend.readSession({ workspaceId: 'ws_x', principalId: 'usr_x' }, { sessionId: 'ses_x', revision: 1, waitMs: 0 }),
     ).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
     expect(sent).toBe(0);
-    expect(backend.joinsUnitsOfWork).toBe(false);
+    expect(backend.createWithHandle).toBeUndefined();
   });
 
   it('a bad origin is refused at construction, like the client refuses it', () => {

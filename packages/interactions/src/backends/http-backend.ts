@@ -227,7 +227,6 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
 
   return {
     origin,
-    joinsUnitsOfWork: false,
 
     async createSession(ctx, input) {
       const client = clientFor(ctx);

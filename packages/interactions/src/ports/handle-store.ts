@@ -1,5 +1,4 @@
 import { type HandleState, type InteractionListStatus, type ResponseResult, UNFINISHED_HANDLE_STATES } from '@sess/contract';
-import type { UnitOfWork } from './unit-of-work.ts';
 
 /**
  * The authority a handle is bound to. Another principal, origin, workspace or client never sees
@@ -114,11 +113,8 @@ export type ListStatus = InteractionListStatus;
 export interface HandleStore {
   readonly binding: HandleBinding;
   get(handle: string): Promise<HandleRecord | undefined>;
-  /**
-   * Inserts a new record, refusing past `MAX_UNFINISHED_PER_PRINCIPAL` unfinished ones. With
-   * `unit`, the insert is part of that unit of work (see `atomically`).
-   */
-  insert(record: HandleRecord, options?: { unit?: UnitOfWork }): Promise<void>;
+  /** Inserts a new record, refusing past `MAX_UNFINISHED_PER_PRINCIPAL` unfinished ones. */
+  insert(record: HandleRecord): Promise<void>;
   /** Applies `patch` when the record is still at `expectedVersion`; undefined when another call changed it first. */
   update(handle: string, expectedVersion: number, patch: HandlePatch): Promise<HandleRecord | undefined>;
   /**
@@ -130,13 +126,6 @@ export interface HandleStore {
   removeIntent(handle: string, expectedVersion: number): Promise<boolean>;
   /** The principal's handles, newest first. */
   list(input: { status: ListStatus; cursor?: string; limit: number }): Promise<{ records: HandleRecord[]; nextCursor?: string }>;
-  /**
-   * Runs `work` as one unit of work, when the store can offer one: a backend that joins it
-   * creates its session inside, so the session and its handle commit together and a create is
-   * never outcome-unknown. A failure of the unit itself is `UnitOfWorkFailure` (whether it may
-   * have committed) or another `SessError`.
-   */
-  atomically?<T>(work: (unit: UnitOfWork) => Promise<T>): Promise<T>;
 }
 
 /** How a host hands the verbs a store bound to the request's authority. */

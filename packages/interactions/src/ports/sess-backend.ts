@@ -1,11 +1,11 @@
 import type { AskView, CreatedAsk, CreatedSession, SessionView, WithdrawnSession } from '@sess/contract';
 import { SessError } from '@sess/core';
 import type { AskArguments, Surface } from '@sess/surface';
-import type { UnitOfWork } from './unit-of-work.ts';
+import type { HandleRecord } from './handle-store.ts';
 
 /*
  * How the tools reach the Sess runtime. Two implementations fit behind it: the in-process one
- * (apps/server, over @sess/forms in the same database) and an HTTP one over /v1. Both return
+ * (@sess/hosted, over @sess/forms in the same database) and an HTTP one over /v1. Both return
  * what the runtime says — @sess/contract's views, answers with their receipts — and nothing here
  * trusts them: the tools verify every receipt and re-read progress before they release an answer.
  * The port has no view types of its own: what a view's state means to the tools is decided once,
@@ -32,17 +32,28 @@ export interface BackendContext {
  */
 export type InWorkspace<T> = T & { workspaceId: string };
 
-/** Options of a create: the unit of work to create in, when the backend joins the handle store's. */
-export interface CreateOptions {
-  unit?: UnitOfWork;
+/** What `createSession` takes. */
+export interface CreateSessionInput {
+  surface: Surface;
+  expiresIn?: number;
+  idempotencyKey: string;
+  /** When given, `hashSurface(surface)`: the caller has it, so a backend need not hash again. */
+  surfaceSha256?: string;
+}
+
+/** What `createAsk` takes: sess_ask's arguments (with `respondents`). */
+export interface CreateAskInput {
+  ask: AskArguments;
+  idempotencyKey: string;
 }
 
 /**
- * A unit of work that failed with its outcome in question: `committed` is `false` when nothing
- * of it can have landed (its start or a statement never reached the database), `'unknown'` when
- * the commit may have happened (the connection was lost with the commit in flight).
+ * A create written with its handle record (`createWithHandle`) that failed with its outcome in
+ * question: `committed` is `false` when nothing of it can have landed (its statement never
+ * reached the database), `'unknown'` when the commit may have happened (the connection was lost
+ * with the commit in flight).
  */
-export class UnitOfWorkFailure extends SessError {
+export class CommitFailure extends SessError {
   constructor(
     readonly committed: false | 'unknown',
     options: { cause?: unknown } = {},
@@ -75,26 +86,25 @@ export class NotAppliedFailure extends SessError {
 export interface SessBackend {
   /** The runtime's API origin (the in-process backend names the server's own public origin). */
   readonly origin: string;
-  /**
-   * True when `createSession`/`createAsk` join a handle store's unit of work (`options.unit`), so
-   * the create and its handle record commit together and a create is never outcome-unknown.
-   */
-  readonly joinsUnitsOfWork: boolean;
-  createSession(
-    ctx: BackendContext,
-    /** `surfaceSha256`, when given, is `hashSurface(surface)`: the caller has it, so a backend need not hash again. */
-    input: { surface: Surface; expiresIn?: number; idempotencyKey: string; surfaceSha256?: string },
-    options?: CreateOptions,
-  ): Promise<InWorkspace<CreatedSession>>;
+  createSession(ctx: BackendContext, input: CreateSessionInput): Promise<InWorkspace<CreatedSession>>;
   /**
    * Creates an Ask from sess_ask's arguments (with `respondents`); the runtime builds the Surface
    * with @sess/surface's `toSurface`, so its hash is the one the adapter computed.
    */
-  createAsk(
+  createAsk(ctx: BackendContext, input: CreateAskInput): Promise<InWorkspace<CreatedAsk>>;
+  /**
+   * Present on a backend that keeps the handle records itself (the hosted one, in the same
+   * database): creates the session (or, for an Ask's input, the Ask) and inserts the handle
+   * record `toRecord` makes of it, together, so a create is never outcome-unknown. The
+   * principal's `MAX_UNFINISHED_PER_PRINCIPAL` is checked with it (`STATE_STORE_FULL`, nothing
+   * created). A failure of the write itself is `CommitFailure` (whether it may have committed)
+   * or another `SessError`; no idempotency record is written (there is no lost outcome to replay).
+   */
+  createWithHandle?(
     ctx: BackendContext,
-    input: { ask: AskArguments; idempotencyKey: string },
-    options?: CreateOptions,
-  ): Promise<InWorkspace<CreatedAsk>>;
+    input: CreateSessionInput | CreateAskInput,
+    toRecord: (created: CreatedSession | CreatedAsk) => HandleRecord,
+  ): Promise<InWorkspace<CreatedSession> | InWorkspace<CreatedAsk>>;
   /**
    * Reads a session. With `waitMs` > 0 and no answer yet at `revision`, waits until one arrives,
    * the session changes or `waitMs` passes; `signal` ends the wait at once (then it resolves with

@@ -3,8 +3,7 @@ import { isSessError, newId, newSecret, SessError, sha256CanonicalJson } from '@
 import { type AskArguments, hashSurface, parseAskArguments, parseRequestArguments, type Surface, toSurface } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandlePatch, HandleRecord } from '../ports/handle-store.ts';
-import { NotAppliedFailure, UnitOfWorkFailure } from '../ports/sess-backend.ts';
-import type { UnitOfWork } from '../ports/unit-of-work.ts';
+import { CommitFailure, type CreateAskInput, type CreateSessionInput, NotAppliedFailure } from '../ports/sess-backend.ts';
 import type { InteractionResult } from '../results.ts';
 import { classifyBackendError, patchHandle } from './handles.ts';
 
@@ -66,7 +65,7 @@ function createUnknown(handle: string): SessError {
 }
 
 /**
- * The atomic create lost its connection with the unit of work in flight (perhaps in its COMMIT)
+ * The atomic create lost its connection with its statement in flight (perhaps in its COMMIT)
  * and the handle cannot be read back: the session and its handle exist together or not at all,
  * and nothing is left for the owner's review, so the agent is told how to settle it.
  */
@@ -78,12 +77,13 @@ function commitUnknown(handle: string): SessError {
 }
 
 /**
- * Creates the session (or Ask) and its handle record. With a backend that joins the store's unit of work
- * (in-process), the create and the record (intent and outcome in one row) commit together: a
- * hosted create is never outcome-unknown. Otherwise the intent is saved first, the create is sent once and never
- * retried, and a lost outcome leaves the handle `create_unknown` for the owner; only a request that
- * certainly never reached the runtime (`NotAppliedFailure`) drops the intent and is `SESS_UNAVAILABLE`.
- * A create is never abandoned when the client goes away: no signal is passed to it.
+ * Creates the session (or Ask) and its handle record. With a backend that writes both itself
+ * (`createWithHandle`, the hosted one), the create and the record (intent and outcome in one
+ * row) commit together: a hosted create is never outcome-unknown. Otherwise the intent is saved
+ * first, the create is sent once and never retried, and a lost outcome leaves the handle
+ * `create_unknown` for the owner; only a request that certainly never reached the runtime
+ * (`NotAppliedFailure`) drops the intent and is `SESS_UNAVAILABLE`. A create is never abandoned
+ * when the client goes away: no signal is passed to it.
  */
 export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<InteractionResult> {
   const { deps, scope } = call;
@@ -95,8 +95,8 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
   const idempotencyKey = newSecret(18);
   const at = deps.now().toISOString();
   const surfaceSha256 = hashSurface(plan.surface);
-  // The record as first saved. A create joining the store's unit of work saves it with its
-  // outcome and without an intent, so the request's hash is only computed for a saved intent.
+  // The record as first saved. A create written with its handle saves it with its outcome and
+  // without an intent, so the request's hash is only computed for a saved intent.
   const newRecord = (): HandleRecord => ({
     ...binding,
     handle,
@@ -110,12 +110,15 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
     updatedAt: at,
   });
 
-  const send = (unit?: UnitOfWork): Promise<Created> => {
-    const options = unit ? { unit } : undefined;
-    if (plan.ask) return backend.createAsk(ctx, { ask: plan.ask, idempotencyKey }, options);
-    const input: Parameters<typeof backend.createSession>[1] = { surface: plan.surface, idempotencyKey, surfaceSha256 };
-    if (plan.expiresIn !== undefined) input.expiresIn = plan.expiresIn;
-    return backend.createSession(ctx, input, options);
+  const input = (): CreateSessionInput | CreateAskInput => {
+    if (plan.ask) return { ask: plan.ask, idempotencyKey };
+    const session: CreateSessionInput = { surface: plan.surface, idempotencyKey, surfaceSha256 };
+    if (plan.expiresIn !== undefined) session.expiresIn = plan.expiresIn;
+    return session;
+  };
+  const send = (): Promise<Created> => {
+    const made = input();
+    return 'ask' in made ? backend.createAsk(ctx, made) : backend.createSession(ctx, made);
   };
 
   const outcome = (created: Created) => {
@@ -146,14 +149,13 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
     return interaction;
   };
 
-  if (backend.joinsUnitsOfWork && store.atomically) {
+  if (backend.createWithHandle) {
     try {
-      const created = await store.atomically(async (unit) => {
-        // The intent and its outcome are one row, written in the create's own unit of work: the
-        // session and its handle commit together or not at all, so this create can never be
-        // outcome-unknown. The per-principal cap is checked by that insert (a full store rolls
-        // the create back).
-        const made = await send(unit);
+      // The intent and its outcome are one row, written in the create's own statement: the
+      // session and its handle commit together or not at all, so this create can never be
+      // outcome-unknown. The per-principal cap is checked by that statement (a full store
+      // refuses the create).
+      const created = await backend.createWithHandle(ctx, input(), (made) => {
         const o = outcome(made);
         const record: HandleRecord = {
           ...newRecord(),
@@ -164,12 +166,11 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
         };
         if (o.sessionId) record.sessionId = o.sessionId;
         if (o.askId) record.askId = o.askId;
-        await store.insert(record, { unit });
-        return made;
+        return record;
       });
       return result(created);
     } catch (error) {
-      if (error instanceof UnitOfWorkFailure && error.committed === false) {
+      if (error instanceof CommitFailure && error.committed === false) {
         throw new SessError(
           'SESS_UNAVAILABLE',
           'Sess could not create the form just now (its database could not be reached, or was too busy); nothing was created. Try again in a moment.',
@@ -184,7 +185,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
       const failure = classifyBackendError(error);
       if (failure.kind === 'rejected') throw createRejected(failure.error);
       if (failure.kind === 'protocol' || failure.kind === 'configuration') throw failure.error;
-      // The unit of work may have failed while committing. The record and the session commit
+      // The statement may have failed while committing. The record and the session commit
       // together, so the record's presence decides what happened.
       try {
         const landed = await store.get(handle);
@@ -201,7 +202,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
           return interaction;
         }
       } catch {
-        throw error instanceof UnitOfWorkFailure ? commitUnknown(handle) : createUnknown(handle);
+        throw error instanceof CommitFailure ? commitUnknown(handle) : createUnknown(handle);
       }
       throw new SessError(
         isSessError(error) && error.code === 'STATE_STORE_ERROR' ? 'STATE_STORE_ERROR' : 'SESS_UNAVAILABLE',

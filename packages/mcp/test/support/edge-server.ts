@@ -4,15 +4,11 @@ import { connect } from 'node:net';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { newId } from '@sess/core';
+import { createPostgresHandleStore } from '@sess/hosted';
 import type { SessPrincipal } from '@sess/interactions';
 import { createTestDatabase, createTestLogger, createWorkspace, TEST_SECRET, type TestDatabase } from '@sess/testkit';
 import { Hono } from 'hono';
-import {
-  createPostgresHandleStore,
-  createSessMcpHttpHandler,
-  type SessMcpHttpHandler,
-  type SessMcpHttpHandlerOptions,
-} from '../../src/index.ts';
+import { createSessMcpHttpHandler, type SessMcpHttpHandler, type SessMcpHttpHandlerOptions } from '../../src/index.ts';
 
 /** `fetch`: behind Hono, body from the node message; `fetch-web`: the same through the web stream; `node`: node:http. */
 export type Face = 'fetch' | 'fetch-web';

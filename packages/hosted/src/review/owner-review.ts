@@ -2,8 +2,8 @@ import { HANDLE_MACHINE, REVIEW_HANDLE_STATES } from '@sess/contract';
 import type { Db } from '@sess/db';
 import { queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
-import { API_KEY_PRINCIPAL_PREFIX } from './api-key-principal.ts';
-import { REVIEW_STATE_SQL } from './state-literals.ts';
+import { API_KEY_PRINCIPAL_PREFIX } from '../api-key-principal.ts';
+import { REVIEW_STATE_SQL } from '../handles/state-literals.ts';
 
 /** The states no tool can leave: the person who started them decides (the seed's "owner review"). */
 export const REVIEW_STATES = REVIEW_HANDLE_STATES;

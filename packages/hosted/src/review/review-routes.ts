@@ -1,9 +1,8 @@
 import { type BrowserSession, readBrowserSession } from '@sess/accounts';
-import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
+import { checkCsrfToken, csrfToken, isSessError, type Logger } from '@sess/core';
 import type { Db } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
 import { type FormsRuntime, withdrawSession } from '@sess/forms';
-import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from '@sess/mcp';
 import {
   ACCOUNT_FORM_FIELDS,
   htmlPage,
@@ -15,8 +14,13 @@ import {
   renderReviewPage,
   seeOther,
 } from '@sess/web';
-import type { Context, Handler, Hono } from 'hono';
-import type { AppEnv } from '../http/app-env.ts';
+import { type Context, type Handler, Hono } from 'hono';
+import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from './owner-review.ts';
+
+/** What these routes read from the context: the request's logger, set by the app's middleware. */
+interface ReviewEnv {
+  Variables: { logger: Logger };
+}
 
 const RETIRE_PURPOSE = 'mcp:retire';
 
@@ -65,7 +69,7 @@ function toItemView(item: HandleForReview): ReviewItemView {
 }
 
 /** A page, never JSON, when these routes fail: the one HTML error mapper (503 while the database is out of reach). */
-function withFailurePage(handler: Handler<AppEnv>): Handler<AppEnv> {
+function withFailurePage(handler: Handler<ReviewEnv>): Handler<ReviewEnv> {
   return async function reviewRoute(c, next) {
     try {
       return await handler(c, next);
@@ -82,9 +86,10 @@ function withFailurePage(handler: Handler<AppEnv>): Handler<AppEnv> {
  * withdraws the form (its link stops taking answers; a completed one stays completed) and ends
  * the handle `cancelled`, which frees its place under the 100-unfinished cap.
  */
-export function mountReviewRoutes(app: Hono<AppEnv>, deps: ReviewRoutesDeps): void {
+export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
+  const app = new Hono<ReviewEnv>();
   const signIn = () => seeOther(`/signin?return_to=${encodeURIComponent(REVIEW_PATH)}`);
-  const session = (c: Context<AppEnv>): Promise<BrowserSession | null> =>
+  const session = (c: Context<ReviewEnv>): Promise<BrowserSession | null> =>
     readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
 
   app.get(
@@ -145,4 +150,5 @@ export function mountReviewRoutes(app: Hono<AppEnv>, deps: ReviewRoutesDeps): vo
       return seeOther(`${REVIEW_PATH}?retired=1`);
     }),
   );
+  return app;
 }

@@ -1,10 +1,10 @@
 import { isSessError } from '@sess/core';
 import { classifyDatabaseError, databaseSessError, type Tx, unavailableMessage } from '@sess/db';
 import {
+  type CreatedAsk,
   type CreatedSession,
   completeSession,
   type FormsRuntime,
-  type PreparedCreate,
   prepareAsk,
   prepareSession,
   publishSession,
@@ -13,12 +13,24 @@ import {
   type SessionView,
   withdrawSession,
 } from '@sess/forms';
-import { type BackendContext, NotAppliedFailure, type SessBackend, type UnitOfWork } from '@sess/interactions';
-import { HANDLE_COMPANION, type HandleCreateExtras, stageCreateInUnit } from '@sess/mcp';
+import {
+  type BackendContext,
+  type CreateAskInput,
+  type CreateSessionInput,
+  type InWorkspace,
+  NotAppliedFailure,
+  type SessBackend,
+} from '@sess/interactions';
 import { FORM_NOTICE_COMPANION } from '@sess/notify';
 import type { ReceiptKeySet } from '@sess/receipts';
 import type { Surface } from '@sess/surface';
 import type { FormNotices } from './form-notices.ts';
+import {
+  commitFailure,
+  HANDLE_COMPANION,
+  type HandleCreateExtras,
+  type PostgresHandleStore,
+} from './handles/postgres-handle-store.ts';
 
 /*
  * The hosted default behind the MCP tools: @sess/forms called in-process, in the same database.
@@ -64,39 +76,53 @@ async function guarded<T>(call: () => Promise<T>): Promise<T> {
 const PLAN_TTL_MS = 30_000;
 const PLAN_CACHE_MAX = 10_000;
 
+/** A create prepared (its ids, link and row made, nothing written yet) and how to write it with its extras. */
+interface PreparedWrite<T> {
+  created: T;
+  write(extras: HandleCreateExtras): Promise<void>;
+}
+
 /**
- * The in-process SessBackend over a forms runtime.
+ * The in-process SessBackend over a forms runtime, in the database of the PostgreSQL handle
+ * store `handles`.
  *
  * Creates pass the workspace's plan to forms, read at most every 30 s per workspace, so forms
  * needs no plan read: the create is one statement checking the plan's open-session limit by its
  * gate; a plan changed from unlimited to limited takes effect within 30 s.
+ *
+ * The tools' creates come through `createWithHandle`: the session (or Ask), its handle record and
+ * the person's notice are written in ONE statement (forms' create with the handle store's
+ * companion row and gate), so they commit together or not at all.
  */
 export function createInProcessBackend(
   runtime: FormsRuntime,
   options: {
+    /** The handle store whose records the tools' creates write with the form (same database). */
+    handles: PostgresHandleStore;
     /**
      * The person's notifications (absent: SESS_NOTIFICATIONS=off). They are written with the
-     * create in the unit of work — the hosted /mcp path — so they commit with the form; a create
-     * outside one (no handle store unit) tells no one and reports `notified: false`.
+     * create and its handle record (`createWithHandle`, the hosted /mcp path), so they commit with
+     * the form; a plain `createSession` tells no one and reports `notified: false`.
      */
     notices?: FormNotices | undefined;
-  } = {},
+  },
 ): SessBackend {
-  const notices = options.notices;
-  // The handle record a unit of work stages, and the person's notice, are written in the create's own statement.
+  const { handles, notices } = options;
+  // The handle record, and the person's notice, are written in the create's own statement.
   runtime.addCreateCompanion(HANDLE_COMPANION);
   if (notices) runtime.addCreateCompanion(FORM_NOTICE_COMPANION);
   const plans = new Map<string, { plan: string; readAt: number }>();
   async function planOf(workspaceId: string): Promise<string | undefined> {
+    const at = runtime.now().getTime();
     const cached = plans.get(workspaceId);
-    if (cached && Date.now() - cached.readAt < PLAN_TTL_MS) return cached.plan;
+    if (cached && at - cached.readAt < PLAN_TTL_MS) return cached.plan;
     const row = await runtime.database.db.query.workspaces.findFirst({
       columns: { plan: true },
       where: (workspace, { eq }) => eq(workspace.id, workspaceId),
     });
     if (!row) return undefined;
     if (plans.size >= PLAN_CACHE_MAX) plans.delete(plans.keys().next().value as string);
-    plans.set(workspaceId, { plan: row.plan, readAt: Date.now() });
+    plans.set(workspaceId, { plan: row.plan, readAt: at });
     return row.plan;
   }
   const ctxOf = (ctx: BackendContext, plan?: string) => ({
@@ -106,92 +132,114 @@ export function createInProcessBackend(
   });
 
   /**
-   * Stages a prepared Ask in the handle store's unit of work: when the unit's work is done, the
-   * Ask and its handle record (`extras`) are written in ONE statement; with notifications on,
-   * that statement and its owner's watch in one transaction.
+   * Prepares a session. `joined`: written with its handle record, so there is no lost outcome to
+   * replay and no idempotency record to write.
    */
-  function stageAsk(
-    unit: UnitOfWork,
-    prepared: PreparedCreate<unknown>,
-    watch: ((tx: Tx) => Promise<unknown>) | undefined,
-  ): void {
-    stageCreateInUnit(unit, async (extras: HandleCreateExtras | undefined) => {
-      if (!watch) {
-        await prepared.store({ extras });
-        return;
-      }
-      await runtime.database.db.transaction(async (tx) => {
-        await prepared.store({ extras, tx });
-        await watch(tx);
-      });
+  async function prepareSessionCreate(ctx: BackendContext, input: CreateSessionInput, joined: boolean) {
+    const args: { interaction: Surface; expires_in?: number } = { interaction: input.surface };
+    if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
+    // The Surface was validated by the tool layer (parseRequestArguments) and is not parsed again.
+    const prepared = await prepareSession({
+      ctx: ctxOf(ctx, await planOf(ctx.workspaceId)),
+      args,
+      surfaceSha256: input.surfaceSha256,
+      idempotencyKey: joined ? undefined : input.idempotencyKey,
     });
+    const created: InWorkspace<CreatedSession> = { ...prepared.result, workspaceId: ctx.workspaceId, notified: false };
+    return { prepared, created };
+  }
+
+  async function prepareAskCreate(ctx: BackendContext, input: CreateAskInput, joined: boolean) {
+    const prepared = await prepareAsk({
+      ctx: ctxOf(ctx, await planOf(ctx.workspaceId)),
+      input: input.ask,
+      idempotencyKey: joined ? undefined : input.idempotencyKey,
+    });
+    const created: InWorkspace<CreatedAsk> = { ...prepared.result, workspaceId: ctx.workspaceId };
+    return { prepared, created };
+  }
+
+  /** A session to write with its handle record and the person's notice: one statement. */
+  async function sessionWithHandle(
+    ctx: BackendContext,
+    input: CreateSessionInput,
+  ): Promise<PreparedWrite<InWorkspace<CreatedSession>>> {
+    const { prepared, created } = await prepareSessionCreate(ctx, input, true);
+    const notice = await notices?.formRow(ctx, {
+      sessionId: created.sessionId,
+      title: input.surface.title,
+      url: created.humanUrl,
+      expiresAt: created.expiresAt,
+    });
+    return {
+      created,
+      async write(extras) {
+        const companions = { ...extras.companions, ...(notice ? { notice } : {}) };
+        const { written } = await prepared.storeWith({ extras: { ...extras, companions } });
+        created.notified = written.has(FORM_NOTICE_COMPANION.name);
+      },
+    };
+  }
+
+  /**
+   * An Ask to write with its handle record in ONE statement; with notifications on, that
+   * statement and its owner's watch in one transaction. Its owner watches it (told of its answers
+   * or its close); the link itself goes to no one, so `notified` stays false: the agent shares it.
+   */
+  async function askWithHandle(ctx: BackendContext, input: CreateAskInput): Promise<PreparedWrite<InWorkspace<CreatedAsk>>> {
+    const { prepared, created } = await prepareAskCreate(ctx, input, true);
+    const watch =
+      notices &&
+      ((tx: Tx) =>
+        notices.askWatch(tx, ctx, {
+          sessionId: created.askId,
+          title: input.ask.question,
+          url: created.humanUrl,
+          expiresAt: created.expiresAt,
+        }));
+    return {
+      created,
+      async write(extras) {
+        if (!watch) {
+          await prepared.store({ extras });
+          return;
+        }
+        await runtime.database.db.transaction(async (tx) => {
+          await prepared.store({ extras, tx });
+          await watch(tx);
+        });
+      },
+    };
   }
 
   return {
     origin: runtime.publicUrl,
-    joinsUnitsOfWork: true,
 
-    async createSession(ctx, input, createOptions) {
+    async createWithHandle(ctx, input, toRecord) {
+      try {
+        const prepared = await guarded<PreparedWrite<InWorkspace<CreatedSession> | InWorkspace<CreatedAsk>>>(() =>
+          'ask' in input ? askWithHandle(ctx, input) : sessionWithHandle(ctx, input),
+        );
+        await prepared.write(handles.createExtras(toRecord(prepared.created)));
+        return prepared.created;
+      } catch (error) {
+        throw commitFailure(error);
+      }
+    },
+
+    async createSession(ctx, input) {
       return guarded(async () => {
-        const args: { interaction: Surface; expires_in?: number } = { interaction: input.surface };
-        if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
-        const unit = createOptions?.unit;
-        // The Surface was validated by the tool layer (parseRequestArguments) and is not parsed again.
-        const prepared = await prepareSession({
-          ctx: ctxOf(ctx, await planOf(ctx.workspaceId)),
-          args,
-          surfaceSha256: input.surfaceSha256,
-          // Inside the unit of work the create and its handle commit together, so there is no
-          // lost outcome to replay and no idempotency record to write.
-          idempotencyKey: unit ? undefined : input.idempotencyKey,
-        });
-        const made = prepared.result;
-        const created: CreatedSession & { workspaceId: string } = { ...made, workspaceId: ctx.workspaceId, notified: false };
-        if (!unit) {
-          await prepared.store();
-          return created;
-        }
-        const notice = await notices?.formRow(ctx, {
-          sessionId: made.sessionId,
-          title: input.surface.title,
-          url: made.humanUrl,
-          expiresAt: made.expiresAt,
-        });
-        // The session, its handle record and the person's notice: one statement, when the unit's work is done.
-        stageCreateInUnit(unit, async (extras: HandleCreateExtras | undefined) => {
-          const companions = { ...extras?.companions, ...(notice ? { notice } : {}) };
-          const { written } = await prepared.storeWith({ extras: { ...extras, companions } });
-          created.notified = written.has(FORM_NOTICE_COMPANION.name);
-        });
+        const { prepared, created } = await prepareSessionCreate(ctx, input, false);
+        await prepared.store();
         return created;
       });
     },
 
-    async createAsk(ctx, input, createOptions) {
+    async createAsk(ctx, input) {
       return guarded(async () => {
-        const unit = createOptions?.unit;
-        const prepared = await prepareAsk({
-          ctx: ctxOf(ctx, await planOf(ctx.workspaceId)),
-          input: input.ask,
-          idempotencyKey: unit ? undefined : input.idempotencyKey,
-        });
-        const made = prepared.result;
-        if (!unit) await prepared.store();
-        else {
-          // Its owner watches it (told of its answers or its close); the link itself goes to no
-          // one, so `notified` stays false: the agent shares it.
-          const watch =
-            notices &&
-            ((tx: Tx) =>
-              notices.askWatch(tx, ctx, {
-                sessionId: made.askId,
-                title: input.ask.question,
-                url: made.humanUrl,
-                expiresAt: made.expiresAt,
-              }));
-          stageAsk(unit, prepared, watch);
-        }
-        return { ...made, workspaceId: ctx.workspaceId };
+        const { prepared, created } = await prepareAskCreate(ctx, input, false);
+        await prepared.store();
+        return created;
       });
     },
 
@@ -254,9 +302,9 @@ export function createInProcessBackend(
     },
 
     async withdraw(ctx, input) {
-      return guarded(async () => {
-        return withdrawSession({ ctx: ctxOf(ctx), sessionId: input.sessionId, idempotencyKey: input.idempotencyKey });
-      });
+      return guarded(() =>
+        withdrawSession({ ctx: ctxOf(ctx), sessionId: input.sessionId, idempotencyKey: input.idempotencyKey }),
+      );
     },
 
     async listSessions(ctx, input) {

@@ -10,6 +10,7 @@ import {
   UNSTORABLE_INPUT_MESSAGE,
 } from '@sess/db';
 import {
+  CommitFailure,
   type CreateIntent,
   type HandleBinding,
   type HandlePatch,
@@ -20,8 +21,6 @@ import {
   MAX_UNFINISHED_PER_PRINCIPAL,
   type SavedMutation,
   type SealedData,
-  type UnitOfWork,
-  UnitOfWorkFailure,
 } from '@sess/interactions';
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { deleteFinishedHandles } from './delete-finished-handles.ts';
@@ -88,30 +87,6 @@ export interface HandleCreateExtras {
   refusal(gateKey: string): Error;
 }
 
-/** A unit of work of this store: the create staged in it and the handle record to store with it. */
-interface StagedUnit {
-  create?: (extras: HandleCreateExtras | undefined) => Promise<void>;
-  handle?: HandleCreateExtras;
-}
-
-/** The staged work of each unit this store opened; a unit itself carries nothing. */
-const stagedUnits = new WeakMap<UnitOfWork, StagedUnit>();
-
-/**
- * Stages a backend's create in a unit of work opened by a PostgreSQL handle store (the
- * in-process backend, on the same database). When the unit's work is done the store calls
- * `store` once with the handle record inserted in the unit, and `store` writes the create and
- * that record in ONE statement (forms' `PreparedCreate.store` with these extras): they commit
- * together or not at all, and the create's and the handle's caps are checked in it.
- * @throws Error for a unit of work this store did not open, or one with a create already staged
- */
-export function stageCreateInUnit(unit: UnitOfWork, store: (extras: HandleCreateExtras | undefined) => Promise<void>): void {
-  const staged = stagedUnits.get(unit);
-  if (!staged) throw new Error('This unit of work was not opened by a PostgreSQL handle store.');
-  if (staged.create) throw new Error('A unit of work carries one create.');
-  staged.create = store;
-}
-
 /**
  * The hosted handle record as a create's companion: `mcp_handles` rows inserted, in the
  * create's statement, from each admitted create's `companions -> 'handle'` (the row's columns by
@@ -135,13 +110,13 @@ function storeFull(): SessError {
 }
 
 /**
- * A failed unit of work, as the core sees it: the database out of reach becomes
- * `UnitOfWorkFailure`, saying whether the commit may have happened (the create then reads its
+ * A failed create written with its handle record, as the tools see it: the database out of reach
+ * becomes `CommitFailure`, saying whether the commit may have happened (the create then reads its
  * handle back to find out); other failures are the store's own.
  */
-function unitFailure(error: unknown): SessError {
+export function commitFailure(error: unknown): SessError {
   const failure = classifyDatabaseError(error);
-  if (failure.kind === 'unavailable') return new UnitOfWorkFailure(failure.unsent ? false : 'unknown', { cause: error });
+  if (failure.kind === 'unavailable') return new CommitFailure(failure.unsent ? false : 'unknown', { cause: error });
   return storeError(error);
 }
 
@@ -181,17 +156,26 @@ function decodeCursor(cursor: string): [Date, string] {
   });
 }
 
+/** The PostgreSQL handle store: the per-request view, and what the hosted create writes with its own statement. */
+export interface PostgresHandleStore {
+  bind: HandleStoreFactory;
+  sealer: Sealer;
+  /** Deletes long-finished handles, at most hourly; every insert calls it without awaiting. */
+  sweepIfDue(): Promise<void> | undefined;
+  /**
+   * A new record as a create's extras (the row for `HANDLE_COMPANION`, the principal's gate and
+   * its refusal), for the in-process backend to write in the create's own statement. Like an
+   * insert, it starts the retention sweep when due.
+   */
+  createExtras(record: HandleRecord): HandleCreateExtras;
+}
+
 /**
  * The durable hosted handle store on PostgreSQL (or PGlite): one `mcp_handles` row per handle,
  * the link and answer data sealed, compare-and-set on `version`. One instance serves every
  * request; `bind(binding)` gives the per-request view the edge's `handleStore` option returns.
  */
-export function createPostgresHandleStore(options: PostgresHandleStoreOptions): {
-  bind: HandleStoreFactory;
-  sealer: Sealer;
-  /** Deletes long-finished handles, at most hourly; every insert calls it without awaiting. */
-  sweepIfDue(): Promise<void> | undefined;
-} {
+export function createPostgresHandleStore(options: PostgresHandleStoreOptions): PostgresHandleStore {
   const { db } = options;
   const now = options.now ?? (() => new Date());
   const sealer = createSealer(options.secret);
@@ -374,16 +358,9 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
         throw storeError(error);
       }
     },
-    async insert(this: HandleStore, record, insertOptions) {
+    async insert(this: HandleStore, record) {
       void sweepIfDue();
       const extras = createExtras(this.binding, record);
-      if (insertOptions?.unit) {
-        // Written with the unit's create, in its statement, when the unit's work is done.
-        const staged = stagedUnits.get(insertOptions.unit);
-        if (!staged) throw new Error('This unit of work was not opened by a PostgreSQL handle store.');
-        staged.handle = extras;
-        return;
-      }
       try {
         await insertAlone(this.binding, extras);
       } catch (error) {
@@ -457,24 +434,19 @@ export function createPostgresHandleStore(options: PostgresHandleStoreOptions): 
         throw storeError(error);
       }
     },
-    async atomically(this: HandleStore, work) {
-      const unit: UnitOfWork = { kind: 'unit-of-work' };
-      const staged: StagedUnit = {};
-      stagedUnits.set(unit, staged);
-      try {
-        const value = await work(unit);
-        if (staged.create) await staged.create(staged.handle);
-        else if (staged.handle) await insertAlone(this.binding, staged.handle);
-        return value;
-      } catch (error) {
-        throw unitFailure(error);
-      }
-    },
   };
 
   function bind(binding: HandleBinding): HandleStore {
     return { binding, ...boundMethods };
   }
 
-  return { bind, sealer, sweepIfDue };
+  return {
+    bind,
+    sealer,
+    sweepIfDue,
+    createExtras(record) {
+      void sweepIfDue();
+      return createExtras(record, record);
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import type { DbOrTx } from '@sess/db';
 import type { BackendContext } from '@sess/interactions';
-import { API_KEY_PRINCIPAL_PREFIX } from '@sess/mcp';
 import {
   enqueueAskWatch,
   enqueueFormNotice,
@@ -9,6 +8,7 @@ import {
   type NotifySealers,
   type ReachCache,
 } from '@sess/notify';
+import { API_KEY_PRINCIPAL_PREFIX } from './api-key-principal.ts';
 
 /** A form just written, as its notice needs it. */
 export interface NoticedForm {
