@@ -76,6 +76,8 @@ export interface SessMcpHttpHandlerOptions {
   maxBodyBytes?: number;
   /** Absolute per-request deadline from entry, default 60 s (`408` while the body is still arriving). */
   requestTimeoutMs?: number;
+  /** The deadlines' timers: the real ones by default (a test passes its own to end a deadline when it chooses). */
+  deadlineTimers?: EdgeOptions['deadlineTimers'];
   /** The Sess runtime; without it `tools/list` works and every tool answers `NOT_CONFIGURED`. */
   backend?: SessBackend;
   /** How answer receipts are verified (required with a backend). */

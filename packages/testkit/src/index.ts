@@ -24,6 +24,7 @@ export {
   recordSecretLeaves,
   type SecretKind,
 } from './log-audit/capture.ts';
+export { createManualTimers, type ManualTimers } from './manual-timers.ts';
 export {
   type AuthorizationOutcome,
   type AuthorizedTestClient,
