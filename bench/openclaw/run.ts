@@ -29,7 +29,7 @@ import { createApiKey } from '@sess/accounts';
 import { createLogger, newSecret } from '@sess/core';
 import { type Database, migrate, openDatabase, workspaces } from '@sess/db';
 import { buildApp, loadConfig } from '@sess/server';
-import { createTestUser, sampleSurface, signInAndAuthorize } from '@sess/testkit';
+import { answerOnPage, createTestUser, sampleSurface, signInAndAuthorize } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
 import {
   buildAndPack,
@@ -38,7 +38,6 @@ import {
   openclawInstalled,
   startGateway,
 } from '../../apps/openclaw/test/support/openclaw-host.ts';
-import { answerOnPage } from '../../packages/client/test/support/answer-page.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
 

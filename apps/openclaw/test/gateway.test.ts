@@ -14,11 +14,18 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createWorkspaceWithKey, onlyOn, recordSecret, sampleSurface, type TestWorkspace, tokenOf } from '@sess/testkit';
+import {
+  answerOnPage,
+  createWorkspaceWithKey,
+  onlyOn,
+  recordSecret,
+  samplePushInteraction,
+  sampleSurface,
+  type TestWorkspace,
+  tokenOf,
+} from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
-import { pushInteraction } from '../../../packages/client/test/support/harness.ts';
 import {
   buildAndPack,
   createOpenclawHome,
@@ -154,7 +161,7 @@ describe.runIf(onDriver && openclawInstalled)('the plugin in a real OpenClaw Gat
         handle: created.handle,
         expected_revision: 1,
         response_event_id: answered.response!.eventId,
-        interaction: pushInteraction(),
+        interaction: samplePushInteraction(),
       }),
     );
     expect(published).toMatchObject({ state: 'waiting', revision: 2 });
@@ -240,7 +247,10 @@ describe.runIf(onDriver && openclawInstalled)('the plugin in a real OpenClaw Gat
     for (const [tool, args] of [
       ['sess_ask', { question: 'Where?', fields: [{ name: 'place', label: 'Where to?', type: 'text' }] }],
       ['sess_response', { handle: 'hdl_x', revision: 1 }],
-      ['sess_publish', { handle: 'hdl_x', expected_revision: 1, response_event_id: 'evt_x', interaction: pushInteraction() }],
+      [
+        'sess_publish',
+        { handle: 'hdl_x', expected_revision: 1, response_event_id: 'evt_x', interaction: samplePushInteraction() },
+      ],
       ['sess_complete', { handle: 'hdl_x', expected_revision: 1, response_event_id: 'evt_x' }],
     ] as const) {
       const error = errorOf(await gateway.invoke(tool, args));

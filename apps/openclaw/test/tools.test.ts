@@ -11,11 +11,16 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createApiKey } from '@sess/accounts';
 import { ASK_OPEN_LINE } from '@sess/contract';
-import { createWorkspaceWithKey, sampleAskArguments, sampleSurface } from '@sess/testkit';
+import {
+  answerAskOnPage,
+  answerOnPage,
+  createWorkspaceWithKey,
+  sampleAskArguments,
+  samplePushInteraction,
+  sampleSurface,
+} from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerAskOnPage, answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
-import { pushInteraction } from '../../../packages/client/test/support/harness.ts';
 import { createSessTools, type OpenclawToolName, type SessToolResult, STOP_AND_CONTINUE_LINE } from '../src/index.ts';
 import { type PluginHarness, type PluginTools, startPluginHarness } from './support/plugin-harness.ts';
 
@@ -129,7 +134,7 @@ describe('the OpenClaw tools against the real app', () => {
         handle: created.handle,
         expected_revision: 1,
         response_event_id: answered.response!.eventId,
-        interaction: pushInteraction(),
+        interaction: samplePushInteraction(),
       }),
     );
     expect(published).toMatchObject({ state: 'waiting', revision: 2 });
@@ -289,7 +294,7 @@ describe('the OpenClaw tools against the real app', () => {
       handle: 'hdl_x',
       expected_revision: 1,
       response_event_id: 'evt_x',
-      interaction: { ...pushInteraction(), title: 'x'.repeat(81) },
+      interaction: { ...samplePushInteraction(), title: 'x'.repeat(81) },
     });
     expect(publish).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/interaction/title', limit: 80, length: 81 });
 
@@ -307,7 +312,10 @@ describe('the OpenClaw tools against the real app', () => {
     for (const [tool, args] of [
       ['sess_ask', { question: 'Where?', fields: [{ name: 'place', label: 'Where to?', type: 'text' }] }],
       ['sess_response', { handle: 'hdl_x', revision: 1 }],
-      ['sess_publish', { handle: 'hdl_x', expected_revision: 1, response_event_id: 'evt_x', interaction: pushInteraction() }],
+      [
+        'sess_publish',
+        { handle: 'hdl_x', expected_revision: 1, response_event_id: 'evt_x', interaction: samplePushInteraction() },
+      ],
       ['sess_complete', { handle: 'hdl_x', expected_revision: 1, response_event_id: 'evt_x' }],
     ] as const) {
       const error = errorOf(await plugin.call(tool, args));

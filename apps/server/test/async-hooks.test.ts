@@ -18,15 +18,12 @@ import { type CliProcess, startCli } from './support/cli-process.ts';
 const PROBE = fileURLToPath(new URL('./support/async-hook-probe.cjs', import.meta.url));
 const SLOW = { timeout: 180_000 };
 
+/** Asks the probe for a report (SIGUSR2) and resolves with it once it is printed: the next one after those already there. */
 async function hooksReported(server: CliProcess): Promise<string> {
-  const seen = server.stderr().length;
+  const earlier = server.stderr().match(/async init hooks: (true|false)/g)?.length ?? 0;
   server.child.kill('SIGUSR2');
-  for (let i = 0; i < 100; i++) {
-    const match = /async init hooks: (true|false)/.exec(server.stderr().slice(seen));
-    if (match) return match[1]!;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no report from the probe\nstderr: ${server.stderr()}`);
+  const next = new RegExp(`^(?:[\\s\\S]*?async init hooks: (?:true|false)){${earlier}}[\\s\\S]*?async init hooks: (true|false)`);
+  return (await server.waitFor(next, 5_000))[1]!;
 }
 
 describe.runIf(onlyOn('server: async hooks in a running Sess'))('async hooks in a running Sess (child process)', () => {

@@ -18,23 +18,22 @@ import {
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pageText } from './support/answer-page.ts';
 
 /*
  * A database outage, end to end: the real app on a PostgreSQL server of this test's own (a
  * private cluster on its own port, never the shared one), which the test stops and starts while
  * the app keeps running. While it is down every face says "unavailable, try again" (503 with
- * Retry-After, in its own wire shape) within a bounded time; once it is back everything works
- * again without restarting the app, and nothing was half-written.
+ * Retry-After, in its own wire shape); once it is back everything works again without restarting
+ * the app, and nothing was half-written. How soon each face answers while the database is down is
+ * bench/outage's figure (beside /healthz in the same run), not a test's.
  *
  * PostgreSQL only: PGlite is in-process and cannot be stopped under the app; its closed state is
  * covered at the end of this file.
  */
 
 const onPostgres = onlyOn('server: PostgreSQL stops under the app');
-/** The most any request may take to get its 503 while the database is down. */
-const UNAVAILABLE_WITHIN_MS = 3_000;
 
 type Interaction = { handle: string; revision: number; state: string; humanUrl?: string };
 type ToolError = { code: string; message: string; retryable: boolean };
@@ -45,13 +44,6 @@ const toolErrorOf = (result: unknown) => {
   expect(r.isError).toBe(true);
   return r.structuredContent.error;
 };
-
-/** Runs `request`, returning its response and how long it took. */
-async function timed(request: () => Promise<Response>): Promise<{ response: Response; ms: number }> {
-  const started = performance.now();
-  const response = await request();
-  return { response, ms: Math.round(performance.now() - started) };
-}
 
 describe.runIf(onPostgres)('PostgreSQL stops and starts under the running app (a private cluster)', () => {
   let cluster: PrivateCluster | undefined;
@@ -65,7 +57,6 @@ describe.runIf(onPostgres)('PostgreSQL stops and starts under the running app (a
   let linkUrl: URL;
   let answerForm: URLSearchParams;
   let signInForm: { jar: CookieJar; body: URLSearchParams };
-  const measured: Record<string, number> = {};
 
   const v1 = (path: string, init: RequestInit = {}) =>
     fetch(`${server.url}${path}`, {
@@ -157,7 +148,6 @@ describe.runIf(onPostgres)('PostgreSQL stops and starts under the running app (a
   afterAll(async () => {
     await mcp?.close().catch(() => {});
     await server?.close();
-    if (cluster) console.info(`database outage: time to the answer while PostgreSQL was down (ms) ${JSON.stringify(measured)}`);
     await cluster?.destroy();
   }, 60_000);
 
@@ -166,33 +156,22 @@ describe.runIf(onPostgres)('PostgreSQL stops and starts under the running app (a
       if (cluster) await cluster.stop();
     }, 60_000);
 
-    it('/v1 create: 503 SESS_UNAVAILABLE, retryable, with Retry-After, within the bound', async (ctx) => {
+    it('/v1 create: 503 SESS_UNAVAILABLE, retryable, with Retry-After', async (ctx) => {
       skipWithout(ctx);
-      const { response, ms } = await timed(() => createOnV1('during-the-outage'));
-      measured.v1Create = ms;
+      const response = await createOnV1('during-the-outage');
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
       expect(await response.json()).toMatchObject({ error: { code: 'SESS_UNAVAILABLE', retryable: true } });
-      expect(ms).toBeLessThan(UNAVAILABLE_WITHIN_MS);
-      // Failure after failure (postgres.js's own backoff would grow to 20 s by the seventh).
-      let slowest = 0;
-      for (let i = 0; i < 12; i++) {
-        const read = await timed(() => v1('/v1/sessions'));
-        expect(read.response.status).toBe(503);
-        slowest = Math.max(slowest, read.ms);
-      }
-      measured.v1ReadSlowestOf12 = slowest;
-      expect(slowest).toBeLessThan(UNAVAILABLE_WITHIN_MS);
+      // Failure after failure, each a 503 (postgres.js's own backoff would grow to 20 s by the
+      // seventh, past the test's time; bench/outage measures each).
+      for (let i = 0; i < 12; i++) expect((await v1('/v1/sessions')).status).toBe(503);
     });
 
     it('an MCP create: a retryable SESS_UNAVAILABLE tool error that says nothing was created', async (ctx) => {
       skipWithout(ctx);
-      const started = performance.now();
       const error = toolErrorOf(await mcp.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } }));
-      measured.mcpCreate = Math.round(performance.now() - started);
       expect(error).toMatchObject({ code: 'SESS_UNAVAILABLE', retryable: true });
       expect(error.message).toMatch(/nothing was created/);
-      expect(measured.mcpCreate).toBeLessThan(UNAVAILABLE_WITHIN_MS);
     });
 
     it('an MCP read: a retryable tool error, nothing changed', async (ctx) => {
@@ -207,30 +186,25 @@ describe.runIf(onPostgres)('PostgreSQL stops and starts under the running app (a
         ['pageGet', () => fetch(linkUrl)],
         ['pagePost', postAnswer],
       ] as const) {
-        const { response, ms } = await timed(request);
-        measured[name] = ms;
+        const response = await request();
         expect(response.status, name).toBe(503);
         expect(response.headers.get('retry-after')).toBe('5');
         expect(response.headers.get('content-type')).toMatch(/^text\/html/);
         expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
         expect(pageText(await response.text())).toContain('Sess is briefly unavailable, try again in a moment.');
-        expect(ms).toBeLessThan(UNAVAILABLE_WITHIN_MS);
       }
     });
 
-    it('/readyz: 503 within two seconds and a half', async (ctx) => {
+    it('/readyz: 503, database unreachable', async (ctx) => {
       skipWithout(ctx);
-      const { response, ms } = await timed(() => fetch(`${server.url}/readyz`));
-      measured.readyz = ms;
+      const response = await fetch(`${server.url}/readyz`);
       expect(response.status).toBe(503);
       expect(await response.json()).toEqual({ status: 'database unreachable' });
-      expect(ms).toBeLessThan(2_500);
     });
 
     it('the OAuth token endpoint: 503 temporarily_unavailable (JSON, no-store, Retry-After)', async (ctx) => {
       skipWithout(ctx);
-      const { response, ms } = await timed(refresh);
-      measured.oauthToken = ms;
+      const response = await refresh();
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
       expect(response.headers.get('cache-control')).toBe('no-store');
@@ -238,7 +212,6 @@ describe.runIf(onPostgres)('PostgreSQL stops and starts under the running app (a
         error: 'temporarily_unavailable',
         error_description: 'Sess is briefly unavailable. Try again in a moment.',
       });
-      expect(ms).toBeLessThan(UNAVAILABLE_WITHIN_MS);
     });
 
     it('the sign-in post, the account page and the authorization page: the HTML 503 page', async (ctx) => {
@@ -257,12 +230,10 @@ describe.runIf(onPostgres)('PostgreSQL stops and starts under the running app (a
         ['accountPage', () => fetch(`${server.url}/account`, { headers: { cookie: oauth.browser.header() } })],
         ['authorizePage', () => fetch(authorize, { headers: { cookie: oauth.browser.header() }, redirect: 'manual' })],
       ] as const) {
-        const { response, ms } = await timed(request);
-        measured[name] = ms;
+        const response = await request();
         expect(response.status, name).toBe(503);
         expect(response.headers.get('retry-after'), name).toBe('5');
         expect(pageText(await response.text()), name).toContain('Sess is briefly unavailable');
-        expect(ms, name).toBeLessThan(UNAVAILABLE_WITHIN_MS);
       }
     });
   });
@@ -271,13 +242,14 @@ describe.runIf(onPostgres)('PostgreSQL stops and starts under the running app (a
     beforeAll(async () => {
       if (!cluster) return;
       await cluster.start();
-      // Ready again within seconds: the pool's reconnect backoff is capped at one.
-      const started = performance.now();
-      while ((await fetch(`${server.url}/readyz`)).status !== 200) {
-        if (performance.now() - started > 15_000) throw new Error('/readyz did not become ready within 15 s');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      measured.readyAgain = Math.round(performance.now() - started);
+      // Ready again, without a restart (the pool's reconnect backoff is capped at one second).
+      await vi.waitFor(
+        async () => {
+          const status = (await fetch(`${server.url}/readyz`)).status;
+          if (status !== 200) throw new Error(`/readyz is ${status}`);
+        },
+        { timeout: 15_000, interval: 100 },
+      );
     }, 60_000);
 
     it('/v1 create works, with the key the failed attempt used', async (ctx) => {

@@ -89,6 +89,8 @@ describe('HTTP server', () => {
   let database: TestDatabase;
   let server: RunningServer;
   let release: () => void = () => {};
+  /** Called when a request reaches /test/slow. */
+  let entered: () => void = () => {};
   let dataDir: string;
 
   beforeAll(async () => {
@@ -105,6 +107,7 @@ describe('HTTP server', () => {
       logger: createTestLogger(),
       extend: (app) =>
         app.get('/test/slow', async (c) => {
+          entered();
           await new Promise<void>((resolve) => {
             release = resolve;
           });
@@ -154,11 +157,21 @@ describe('HTTP server', () => {
   });
 
   it('lets an in-flight request finish on shutdown, then refuses new connections', async () => {
+    const reached = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     const inFlight = fetch(`${server.url}/test/slow`).then((r) => r.text());
-    await new Promise((r) => setTimeout(r, 100));
+    await reached;
     const closing = server.close();
-    await new Promise((r) => setTimeout(r, 100));
-    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    // New connections are refused while the request in flight still waits for its release.
+    await expect
+      .poll(() =>
+        fetch(`${server.url}/healthz`).then(
+          () => 'answered',
+          () => 'refused',
+        ),
+      )
+      .toBe('refused');
     release();
     expect(await inFlight).toBe('finished');
     await closing;

@@ -13,10 +13,8 @@
 import { chmod, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFileHandleStore } from '@sess/file-store';
-import { sampleHandleRecord, sampleSurface } from '@sess/testkit';
+import { answerOnPage, sampleHandleRecord, samplePushInteraction, sampleSurface } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
-import { pushInteraction } from '../../../packages/client/test/support/harness.ts';
 import { errorOf, interactionOf, type StdioHarness, startStdioHarness } from './support/stdio-harness.ts';
 
 let h: StdioHarness;
@@ -94,7 +92,7 @@ describe('crash at a durable step (kill -9)', () => {
       handle: created.handle,
       expected_revision: 1,
       response_event_id: answered.response!.eventId,
-      interaction: pushInteraction(),
+      interaction: samplePushInteraction(),
     };
     const paused = await h.spawn(
       h.env(workspace.apiKey, { SESS_MCP_PROFILE: profile, SESS_MCP_TEST_PAUSE_AT: 'after_mutation_saved' }),
@@ -107,7 +105,7 @@ describe('crash at a durable step (kill -9)', () => {
     expect(await serverRevision(workspace.apiKey, session!.sessionId)).toBe(1);
 
     const next = await h.spawn(h.env(workspace.apiKey, { SESS_MCP_PROFILE: profile }));
-    const other = { ...publish, interaction: { ...pushInteraction(), title: 'Push to a branch instead?' } };
+    const other = { ...publish, interaction: { ...samplePushInteraction(), title: 'Push to a branch instead?' } };
     const refused = errorOf(await next.call('sess_publish', other));
     expect(refused.code).toBe('PENDING_MUTATION_DIFFERS');
     expect(await serverRevision(workspace.apiKey, session!.sessionId)).toBe(1);

@@ -19,11 +19,18 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { TOOL_NAMES } from '@sess/contract';
-import { createWorkspaceWithKey, onlyOn, recordSecret, sampleSurface, type TestWorkspace, tokenOf } from '@sess/testkit';
+import {
+  answerOnPage,
+  createWorkspaceWithKey,
+  onlyOn,
+  recordSecret,
+  samplePushInteraction,
+  sampleSurface,
+  type TestWorkspace,
+  tokenOf,
+} from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
-import { pushInteraction } from '../../../packages/client/test/support/harness.ts';
 
 const run = promisify(execFile);
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -246,7 +253,7 @@ describe.runIf(onDriver)('@sess.si/mcp packed and installed in an empty project'
         handle: created.handle,
         expected_revision: 1,
         response_event_id: firstEvent,
-        interaction: pushInteraction(),
+        interaction: samplePushInteraction(),
       });
       expect(published).toMatchObject({ state: 'waiting', revision: 2 });
 

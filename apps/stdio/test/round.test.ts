@@ -6,10 +6,15 @@
  * process's last JWKS fetch, and still verifies), and an Ask that two people answer.
  */
 import { rotateSigningKeys } from '@sess/forms';
-import { sampleAskArguments, sampleSurface, TEST_SECRET } from '@sess/testkit';
+import {
+  answerAskOnPage,
+  answerOnPage,
+  sampleAskArguments,
+  samplePushInteraction,
+  sampleSurface,
+  TEST_SECRET,
+} from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerAskOnPage, answerOnPage } from '../../../packages/client/test/support/answer-page.ts';
-import { pushInteraction } from '../../../packages/client/test/support/harness.ts';
 import { errorOf, interactionOf, type StdioHarness, startStdioHarness } from './support/stdio-harness.ts';
 
 let h: StdioHarness;
@@ -73,7 +78,7 @@ describe('sess-mcp over stdio against the real app', () => {
         handle: created.handle,
         expected_revision: 1,
         response_event_id: answered.response!.eventId,
-        interaction: pushInteraction(),
+        interaction: samplePushInteraction(),
       }),
     );
     expect(published).toMatchObject({ state: 'waiting', revision: 2 });

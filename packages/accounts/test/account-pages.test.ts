@@ -1,9 +1,9 @@
 import { authenticateApiKey } from '@sess/accounts';
 import { apiKeys } from '@sess/db';
-import { createTestUser, createTestWorkspace, type TestUser } from '@sess/testkit';
+import { createTestUser, createTestWorkspace, inputValue, signInThroughPages, TestBrowser, type TestUser } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsServer, createClock, inputValue, signInThroughPages, startAccounts, TestBrowser } from './helpers.ts';
+import { type AccountsServer, createClock, startAccounts } from './helpers.ts';
 
 const clock = createClock();
 let server: AccountsServer;

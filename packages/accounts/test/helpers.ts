@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type AccountRoutesDeps, createAccountRoutes, type OidcSettings, type SignupPolicy } from '@sess/accounts';
 import { newSecret } from '@sess/core';
-import { buildApp, loadConfig } from '@sess/server';
 import { createTestDatabase, createTestLogger, type TestDatabase } from '@sess/testkit';
 import { Hono } from 'hono';
 
@@ -30,20 +29,19 @@ export interface AccountsServer {
 export interface StartOptions {
   policy?: SignupPolicy;
   now?: () => Date;
-  /** `app`: the whole apps/server buildApp (the default); `routes`: the account routes alone, with `limits`. */
-  via?: 'app' | 'routes';
   limits?: AccountRoutesDeps['limits'];
   oidc?: OidcSettings | null;
   /** A database to share (e.g. two "replicas"); a fresh one by default. */
   database?: TestDatabase;
   clientIp?: AccountRoutesDeps['clientIp'];
-  /** `routes` only: the public URL to pretend (e.g. https, to see `Secure` cookies). */
+  /** The public URL to pretend (e.g. https, to see `Secure` cookies); the server's own address by default. */
   publicUrl?: string;
 }
 
 /**
- * Starts Sess (or only the account routes) on 127.0.0.1:0 over a fresh migrated database, with
- * PUBLIC_URL set to the real address (so redirect URIs and links point at it).
+ * Starts the account routes alone (a Hono app with this package's routes, nothing else of Sess)
+ * on 127.0.0.1:0 over a fresh migrated database, with the public URL set to the real address (so
+ * redirect URIs and links point at it). The whole app's account pages are apps/server's tests.
  */
 export async function startAccounts(options: StartOptions = {}): Promise<AccountsServer> {
   const database = options.database ?? (await createTestDatabase());
@@ -60,41 +58,22 @@ export async function startAccounts(options: StartOptions = {}): Promise<Account
     const s = serve({ fetch: (request, env) => handler(request, env), port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  if ((options.via ?? 'app') === 'app') {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      PUBLIC_URL: url,
-      LOG_LEVEL: 'silent',
-      SESS_SIGNUP: options.policy ?? 'open',
-      ...(options.oidc
-        ? {
-            OIDC_ISSUER: options.oidc.issuer,
-            OIDC_CLIENT_ID: options.oidc.clientId,
-            OIDC_CLIENT_SECRET: options.oidc.clientSecret,
-            OIDC_PROVIDER_NAME: options.oidc.name,
-          }
-        : {}),
-    });
-    const app = buildApp({ config, database, logger, secret, now });
-    handler = (request, env?: unknown) => app.fetch(request, env);
-  } else {
-    const app = new Hono();
-    app.route(
-      '/',
-      createAccountRoutes({
-        db: database.db,
-        secret,
-        publicUrl: options.publicUrl ?? url,
-        signupPolicy: options.policy ?? 'open',
-        now,
-        logger,
-        oidc: options.oidc ?? null,
-        ...(options.limits ? { limits: options.limits } : {}),
-        ...(options.clientIp ? { clientIp: options.clientIp } : {}),
-      }),
-    );
-    handler = (request, env?: unknown) => app.fetch(request, env);
-  }
+  const app = new Hono();
+  app.route(
+    '/',
+    createAccountRoutes({
+      db: database.db,
+      secret,
+      publicUrl: options.publicUrl ?? url,
+      signupPolicy: options.policy ?? 'open',
+      now,
+      logger,
+      oidc: options.oidc ?? null,
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.clientIp ? { clientIp: options.clientIp } : {}),
+    }),
+  );
+  handler = (request, env?: unknown) => app.fetch(request, env);
   return {
     url,
     database,
@@ -104,116 +83,4 @@ export async function startAccounts(options: StartOptions = {}): Promise<Account
       if (!options.database) await database.destroy();
     },
   };
-}
-
-/** Decodes the few entities hono/jsx writes into attribute values. */
-export function decodeEntities(value: string): string {
-  return value
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
-/** The `value` of the first `<input>` named `name` in `html` (optionally after `after`). */
-export function inputValue(html: string, name: string, after = 0): string | undefined {
-  const re = new RegExp(`<input[^>]*\\bname="${name}"[^>]*>`, 'g');
-  re.lastIndex = after;
-  const tag = re.exec(html)?.[0];
-  const value = tag?.match(/\bvalue="([^"]*)"/)?.[1];
-  return value === undefined ? undefined : decodeEntities(value);
-}
-
-interface StoredCookie {
-  value: string;
-  path: string;
-}
-
-/**
- * A tiny browser: a cookie jar (name, path, Max-Age=0 deletes) over `fetch`, never following
- * redirects by itself, so each test sees every 303.
- */
-export class TestBrowser {
-  readonly cookies = new Map<string, StoredCookie>();
-  /** Every Set-Cookie header seen, for attribute checks. */
-  readonly setCookies: string[] = [];
-
-  constructor(readonly base: string) {}
-
-  cookieHeader(path: string): string {
-    return [...this.cookies]
-      .filter(([, c]) => path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`) || c.path === '/')
-      .map(([name, c]) => `${name}=${c.value}`)
-      .join('; ');
-  }
-
-  private remember(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      this.setCookies.push(line);
-      const [pair, ...attributes] = line.split(';').map((part) => part.trim());
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq);
-      const value = pair!.slice(eq + 1);
-      const path = attributes.find((a) => /^path=/i.test(a))?.slice(5) ?? '/';
-      const maxAge = attributes.find((a) => /^max-age=/i.test(a));
-      if (maxAge && Number(maxAge.slice(8)) <= 0) this.cookies.delete(name);
-      else this.cookies.set(name, { value, path });
-    }
-  }
-
-  async request(method: string, target: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}) {
-    const url = new URL(target, this.base);
-    const headers = new Headers(init.headers);
-    const cookie = this.cookieHeader(url.pathname);
-    if (cookie && url.origin === new URL(this.base).origin) headers.set('cookie', cookie);
-    let body: string | undefined;
-    if (init.form) {
-      headers.set('content-type', 'application/x-www-form-urlencoded');
-      body = new URLSearchParams(init.form).toString();
-    }
-    const response = await fetch(url, { method, headers, body, redirect: 'manual' });
-    if (url.origin === new URL(this.base).origin) this.remember(response);
-    return { response, status: response.status, location: response.headers.get('location'), html: await response.text() };
-  }
-
-  get(target: string, headers?: Record<string, string>) {
-    return this.request('GET', target, headers ? { headers } : {});
-  }
-
-  post(target: string, form: Record<string, string>, headers?: Record<string, string>) {
-    return this.request('POST', target, { form, ...(headers ? { headers } : {}) });
-  }
-
-  /** Loads `page`, then posts its form (the one whose action is `action`) with `fields` added. */
-  async submit(page: string, action: string, fields: Record<string, string>) {
-    const { html } = await this.get(page);
-    const at = html.indexOf(`action="${action}"`);
-    if (at < 0) throw new Error(`no form posting to ${action} on ${page}: ${html.slice(0, 400)}`);
-    const form: Record<string, string> = {};
-    for (const name of ['_csrf', 'return_to', 'token', 'workspace_id']) {
-      const formEnd = html.indexOf('</form>', at);
-      const value = inputValue(html.slice(0, formEnd), name, at);
-      if (value !== undefined) form[name] = value;
-    }
-    return this.post(action, { ...form, ...fields });
-  }
-
-  sessionToken(): string | undefined {
-    return this.cookies.get('sess_session')?.value;
-  }
-}
-
-/** Signs up through the real pages; returns the browser, now signed in. */
-export async function signUpThroughPages(base: string, email: string, password: string, query = ''): Promise<TestBrowser> {
-  const browser = new TestBrowser(base);
-  const result = await browser.submit(`/signup${query}`, '/signup', { email, password });
-  if (result.status !== 303) throw new Error(`sign-up failed with ${result.status}: ${result.html.slice(0, 600)}`);
-  return browser;
-}
-
-/** Signs in through the real pages; returns the browser, now signed in. */
-export async function signInThroughPages(base: string, email: string, password: string, browser = new TestBrowser(base)) {
-  const result = await browser.submit('/signin', '/signin', { email, password });
-  return { browser, result };
 }

@@ -1,6 +1,6 @@
-import { createTestUser, type TestUser } from '@sess/testkit';
+import { createTestUser, inputValue, TestBrowser, type TestUser } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsServer, createClock, errorLog, inputValue, startAccounts, TestBrowser } from './helpers.ts';
+import { type AccountsServer, createClock, errorLog, startAccounts } from './helpers.ts';
 
 /** Posts the sign-in form `times` times from one browser; returns the statuses. */
 async function attempts(browser: TestBrowser, email: string, password: string, times: number, headers?: Record<string, string>) {
@@ -21,10 +21,9 @@ describe('per account (counted in the database, across replicas)', () => {
   let two: AccountsServer;
   let person: TestUser;
   beforeAll(async () => {
-    one = await startAccounts({ via: 'routes', now: clock.now, limits: { signInPerAccount: 3, signInPerIp: 1000 } });
+    one = await startAccounts({ now: clock.now, limits: { signInPerAccount: 3, signInPerIp: 1000 } });
     // A second "replica" on the same database, with its own process-local limiters.
     two = await startAccounts({
-      via: 'routes',
       now: clock.now,
       database: one.database,
       limits: { signInPerAccount: 3, signInPerIp: 1000 },
@@ -77,7 +76,6 @@ describe('per IP (in process)', () => {
   let person: TestUser;
   beforeAll(async () => {
     server = await startAccounts({
-      via: 'routes',
       limits: { signInPerIp: 3, signInPerAccount: 1000, signUpPerIp: 2 },
       // The test plays several addresses through one loopback socket.
       clientIp: (c) => c.req.header('x-test-ip') ?? 'unknown',

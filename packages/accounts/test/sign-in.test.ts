@@ -1,16 +1,8 @@
 import { browserSessions, users } from '@sess/db';
-import { createTestUser, type TestUser } from '@sess/testkit';
+import { createTestUser, inputValue, signInThroughPages, signUpThroughPages, TestBrowser, type TestUser } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AccountsServer,
-  createClock,
-  inputValue,
-  signInThroughPages,
-  signUpThroughPages,
-  startAccounts,
-  TestBrowser,
-} from './helpers.ts';
+import { type AccountsServer, createClock, startAccounts } from './helpers.ts';
 
 const clock = createClock();
 let server: AccountsServer;
@@ -92,7 +84,7 @@ describe('sign-in', () => {
   });
 
   it('marks every cookie Secure when PUBLIC_URL is https', async () => {
-    const behindTls = await startAccounts({ via: 'routes', publicUrl: 'https://sess.example', database: server.database });
+    const behindTls = await startAccounts({ publicUrl: 'https://sess.example', database: server.database });
     try {
       const { browser, result } = await signInThroughPages(behindTls.url, person.email, person.password);
       expect(result.status).toBe(303);

@@ -1,10 +1,10 @@
 import { issueFirstAccountToken, listWorkspacesForUser } from '@sess/accounts';
 import { csrfToken } from '@sess/core';
 import { signupTokens, users } from '@sess/db';
-import { createTestUser, type TestUser } from '@sess/testkit';
+import { createTestUser, inputValue, signInThroughPages, TestBrowser, type TestUser } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsServer, createClock, inputValue, signInThroughPages, startAccounts, TestBrowser } from './helpers.ts';
+import { type AccountsServer, createClock, startAccounts } from './helpers.ts';
 
 const PASSWORD = 'a long enough password';
 

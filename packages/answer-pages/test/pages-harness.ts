@@ -1,8 +1,8 @@
 /*
- * The answer page's test harness: the real app (buildApp from apps/server, with its request
- * logger and the pages mounted as in production) on 127.0.0.1:0 over a fresh test database, a
- * forms runtime of the test's own for the agent's verbs (as another replica would be), one
- * workspace, and a clock the test moves instead of sleeping.
+ * The answer page's test harness: this package's routes alone (the HTTP tests), or the real app
+ * (buildApp from apps/server, with its request logger, stylesheet and JWKS; the browser tests) on
+ * 127.0.0.1:0 over a fresh test database, a forms runtime of the test's own for the agent's verbs
+ * (as another replica would be), one workspace, and a clock the test moves instead of sleeping.
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -23,6 +23,8 @@ import { createRemoteKeySet, type VerifyReceiptResult, verifyReceipt } from '@se
 import { buildApp, loadConfig } from '@sess/server';
 import { sampleSurface } from '@sess/surface/test-fixtures';
 import { createTestDatabase, createTestLogger, type TestDatabase } from '@sess/testkit';
+import { Hono } from 'hono';
+import { createPageRoutes } from '../src/index.ts';
 
 export interface PagesHarness {
   /** Where the server listens, e.g. http://127.0.0.1:43117 */
@@ -42,27 +44,48 @@ export interface PagesHarness {
 
 const START = Date.parse('2030-01-07T09:00:00.000Z');
 
-/** Starts the real app on a fresh database; `waitMs` is not configurable here (the app's own). */
-export async function startPagesHarness(): Promise<PagesHarness> {
+export interface PagesHarnessOptions {
+  /**
+   * `pages` (the HTTP tests): this package's routes alone, a Hono app with createPageRoutes on
+   * its own forms runtime (the server's). `app` (the default; the browser tests, which need the
+   * app's stylesheet and the published JWKS): apps/server's buildApp, with its request logger.
+   */
+  serve?: 'pages' | 'app';
+}
+
+/** Starts the pages (or the real app) on a fresh database; `waitMs` is not configurable here (the app's own). */
+export async function startPagesHarness(options: PagesHarnessOptions = {}): Promise<PagesHarness> {
   const database = await createTestDatabase({ poolMax: 10 });
   let clock = START;
   const now = () => new Date(clock);
   const logs: string[] = [];
   const logger = createTestLogger({ level: 'info', destination: { write: (line: string) => void logs.push(line) } });
   const secret = newSecret(32);
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', SESS_SECRET: secret, PUBLIC_URL: 'http://sess.test' });
-  const app = buildApp({ config, database, logger, secret, now });
+  const publicUrl = 'http://sess.test';
+  const closers: Array<() => Promise<void>> = [];
+  let fetchHandler: (request: Request) => Response | Promise<Response>;
+  if (options.serve === 'pages') {
+    const served = createFormsRuntime({ database, publicUrl, secret, logger, now });
+    closers.push(() => served.close());
+    const pages = new Hono();
+    pages.route('/', createPageRoutes({ runtime: served, secret }));
+    fetchHandler = (request) => pages.fetch(request);
+  } else {
+    const config = loadConfig({ NODE_ENV: 'test', PORT: '0', SESS_SECRET: secret, PUBLIC_URL: publicUrl });
+    const app = buildApp({ config, database, logger, secret, now });
+    fetchHandler = (request) => app.fetch(request);
+  }
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    const s = serve({ fetch: fetchHandler, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
     s.once('error', reject);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const runtime = createFormsRuntime({ database, publicUrl: config.publicUrl, secret, logger, now });
+  const runtime = createFormsRuntime({ database, publicUrl, secret, logger, now });
   const workspaceId = newId('workspace');
   await database.db.insert(workspaces).values({ id: workspaceId, name: 'Pages test', plan: 'pro' });
   return {
     url,
-    publicUrl: config.publicUrl,
+    publicUrl,
     database,
     runtime,
     ctx: { runtime, workspaceId },
@@ -77,6 +100,7 @@ export async function startPagesHarness(): Promise<PagesHarness> {
         if ('closeAllConnections' in server) server.closeAllConnections();
       });
       await runtime.close();
+      for (const close of closers) await close();
       await database.destroy();
     },
   };

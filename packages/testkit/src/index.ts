@@ -1,3 +1,4 @@
+export { answerAskOnPage, answerOnPage } from './answer-on-page.ts';
 export { listenForMessage } from './bus-message.ts';
 export { recordConnectionAttempts } from './connection-attempts.ts';
 export { createTestDatabase, type TestDatabase } from './database.ts';
@@ -7,6 +8,7 @@ export {
   createTestFormsRuntime,
   createTestSession,
   sampleAskArguments,
+  samplePushInteraction,
   sampleSurface,
   TEST_PUBLIC_URL,
   TEST_SECRET,
@@ -15,6 +17,7 @@ export {
 } from './factories/forms.ts';
 export { createTestOAuthClient, type TestOAuthClient } from './factories/oauth.ts';
 export { createUser, createWorkspace, createWorkspaceWithKey, type TestWorkspace } from './factories/workspaces.ts';
+export { decodeEntities, inputValue, signInThroughPages, signUpThroughPages, TestBrowser } from './form-browser.ts';
 export { freePort } from './free-port.ts';
 export { describeHandleStoreContract, type HandleStoreUnderTest, sampleHandleRecord } from './handle-store-contract.ts';
 export {
@@ -24,6 +27,7 @@ export {
   recordSecretLeaves,
   type SecretKind,
 } from './log-audit/capture.ts';
+export { createManualTimers, type ManualTimers } from './manual-timers.ts';
 export {
   type AuthorizationOutcome,
   type AuthorizedTestClient,
@@ -40,6 +44,7 @@ export {
   type TestClientRegistration,
   type TestTokens,
 } from './oauth-client.ts';
+export { signInUpstream, startTestIdp, startUpstreamSignIn, type TestIdp } from './oidc-provider.ts';
 export { ONE_DRIVER_TESTS, type OneDriverTest, onlyOn } from './one-driver.ts';
 export { type PrivateCluster, startPrivateCluster } from './private-cluster.ts';
 export { maintenanceUrl, testDatabaseUrl, testDriver } from './test-env.ts';

@@ -130,12 +130,22 @@ export async function startStdioHarness(options: { server?: AppServer } = {}): P
             text,
           };
         },
-        async waitForStderr(line, timeoutMs = 15_000) {
-          const until = Date.now() + timeoutMs;
-          while (!stderr.includes(line)) {
-            if (Date.now() > until) throw new Error(`sess-mcp did not write ${line}`);
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
+        waitForStderr(line, timeoutMs = 15_000) {
+          // Resolved on the stderr chunk that completes `line`; the timer only bounds a wait that never ends.
+          return new Promise<void>((resolve, reject) => {
+            const check = () => {
+              if (!stderr.includes(line)) return;
+              transport.stderr?.off('data', check);
+              clearTimeout(timer);
+              resolve();
+            };
+            const timer = setTimeout(() => {
+              transport.stderr?.off('data', check);
+              reject(new Error(`sess-mcp did not write ${line}`));
+            }, timeoutMs);
+            transport.stderr?.on('data', check);
+            check();
+          });
         },
         async kill9() {
           process.kill(pid, 'SIGKILL');

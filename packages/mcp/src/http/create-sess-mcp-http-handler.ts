@@ -11,7 +11,7 @@ import type {
   ToolDeps,
 } from '@sess/interactions';
 import { createServerFactory, createToolRunner } from '../tools/build-server.ts';
-import { Deadline } from './deadline.ts';
+import { Deadline, type DeadlineTimers } from './deadline.ts';
 import type { Authenticate, EdgeRequest, EdgeSettings, Incoming } from './edge-request.ts';
 import { EDGE_STEPS } from './edge-steps.ts';
 import { createCallFrames, plainToolCall } from './fast-paths/plain-calls.ts';
@@ -55,6 +55,8 @@ export interface SessMcpHttpHandlerOptions {
   maxBodyBytes?: number;
   /** Absolute per-request deadline from entry, default 60 s (`408` while the body is still arriving). */
   requestTimeoutMs?: number;
+  /** The deadlines' timers (the real ones by default; a test's own to end a deadline when it chooses). */
+  deadlineTimers?: DeadlineTimers;
   /** The Sess runtime; without it `tools/list` works and every tool answers `NOT_CONFIGURED`. */
   backend?: SessBackend;
   /** How answer receipts are verified (required with a backend). */
@@ -127,6 +129,7 @@ function limiterOf(limit: RateLimit | false | undefined, fallback: RateLimit): R
  */
 export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): SessMcpHttpHandler {
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const deadlineTimers = options.deadlineTimers;
   const requiredScopes = options.requiredScopes ?? [];
   const logger = options.logger;
   const origins = createOriginAllowlist(options.allowedOrigins);
@@ -251,7 +254,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * reactions rather than an async function: a parked wait would keep its frame for up to 45 s.
    */
   function serve(incoming: Incoming, admission: RequestAdmission | undefined): Promise<Response> {
-    const deadline = new Deadline(timeoutMs);
+    const deadline = new Deadline(timeoutMs, deadlineTimers);
     const origin = incoming.headers.get('origin');
     let finished = false;
     // A client leaving ends the deadline at once, which releases a parked wait.

@@ -134,3 +134,19 @@ export async function createTestSession(
   recordSecret(tokenOf(created.humanUrl), 'link');
   return { ...created, token: tokenOf(created.humanUrl) };
 }
+
+/** A follow-up step the agent publishes after the first answer: one yes/no question. */
+export function samplePushInteraction() {
+  return {
+    mode: 'interactive' as const,
+    title: 'Push to main now?',
+    source: {
+      kind: 'sess_surface' as const,
+      components: [{ type: 'text' as const, text: 'The commit is ready.' }],
+    },
+    actions: [
+      { id: 'push', label: 'Push', intent: 'approve' as const },
+      { id: 'wait', label: 'Not yet', intent: 'reject' as const },
+    ],
+  };
+}

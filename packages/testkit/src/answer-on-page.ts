@@ -1,9 +1,11 @@
 /*
  * A person answering on the page behind a link, over HTTP with real form posts (what the page
  * does without JavaScript): GET the page, fill the form it shows, press a button. No verb of
- * ours is called: the answer goes in the way a phone sends it.
+ * ours is called: the answer goes in the way a phone sends it. Shared by every suite that has a
+ * person answer (the client's, sess-mcp's, the OpenClaw plugin's).
  */
-import { findForm, recordSecret, recordSecretLeaves } from '@sess/testkit';
+import { recordSecret, recordSecretLeaves } from './log-audit/capture.ts';
+import { findForm } from './oauth-client.ts';
 
 function formBody(fields: Record<string, string>, values: Record<string, string | string[]>): URLSearchParams {
   const body = new URLSearchParams(fields);

@@ -4,10 +4,10 @@
  * whose outcome is lost), and tiny local servers answer what Sess never would (a body that does
  * not fit the contract, a redirect). No module of ours is mocked.
  */
-import type { TestWorkspace } from '@sess/testkit';
+
+import { createSessClient, type SessClient, SessClientError } from '@sess/client';
+import { answerOnPage, type TestWorkspace } from '@sess/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSessClient, type SessClient, SessClientError } from '../src/index.ts';
-import { answerOnPage } from './support/answer-page.ts';
 import { type FaultProxy, startFaultProxy, startFixedServer } from './support/fault-proxy.ts';
 import { type ClientHarness, commitInteraction, recordLink, startClientHarness } from './support/harness.ts';
 

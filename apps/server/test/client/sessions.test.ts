@@ -3,11 +3,11 @@
  * on the page, wait, verify, publish, answer, complete), reads and lists, withdraw, Asks, and the
  * failures the server decides (bad input, stale If-Match, another workspace, a bad key).
  */
-import type { TestWorkspace } from '@sess/testkit';
+
+import { isSessClientError, type SessClient, SessClientError } from '@sess/client';
+import { answerAskOnPage, answerOnPage, samplePushInteraction, type TestWorkspace } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSessClientError, type SessClient, SessClientError } from '../src/index.ts';
-import { answerAskOnPage, answerOnPage } from './support/answer-page.ts';
-import { type ClientHarness, commitInteraction, pushInteraction, recordLink, startClientHarness } from './support/harness.ts';
+import { type ClientHarness, commitInteraction, recordLink, startClientHarness } from './support/harness.ts';
 
 let h: ClientHarness;
 let mine: TestWorkspace;
@@ -76,7 +76,7 @@ describe('a full round', () => {
     const published = await client.sessions.publish(sessionId, {
       expected_revision: 1,
       response_event_id: response.eventId,
-      interaction: pushInteraction(),
+      interaction: samplePushInteraction(),
     });
     expect(published.data).toMatchObject({ sessionId, revision: 2, state: 'waiting', response: null });
     expect(published.idempotencyKey).toBeTruthy();
@@ -207,7 +207,7 @@ describe('If-Match', () => {
     await client.sessions.publish(data.sessionId, {
       expected_revision: 1,
       response_event_id: eventId,
-      interaction: pushInteraction(),
+      interaction: samplePushInteraction(),
     });
     const error = await failure(client.sessions.complete(data.sessionId, { expected_revision: 1, response_event_id: eventId }));
     expect(error).toMatchObject({ kind: 'api', code: 'REVISION_MISMATCH', currentRevision: 2, status: 409, retryable: false });
@@ -258,7 +258,7 @@ describe('another workspace', () => {
         theirs.sessions.publish(data.sessionId, {
           expected_revision: 1,
           response_event_id: 'evt_x',
-          interaction: pushInteraction(),
+          interaction: samplePushInteraction(),
         }),
       () => theirs.sessions.complete(data.sessionId, { expected_revision: 1, response_event_id: 'evt_x' }),
       () => theirs.sessions.withdraw(data.sessionId),

@@ -1,5 +1,5 @@
 // oidc-provider ships no type declarations (and @types/oidc-provider is not installed); the
-// tests use only this much of it.
+// tests use only this much of it (testkit's oidc-provider.ts).
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 

@@ -17,7 +17,7 @@ import {
 } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const CLI = fileURLToPath(new URL('../../../apps/server/src/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 /** Runs the CLI; its log lines (at trace under the log audit) go to the audit, the rest of stdout to the test. */
 function runCli(args: string[], env: Record<string, string>) {

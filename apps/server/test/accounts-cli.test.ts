@@ -10,14 +10,14 @@ import {
   createChildOutputSplitter,
   createTestDatabase,
   recordSecret,
+  TestBrowser,
   type TestDatabase,
   testDriver,
 } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { TestBrowser } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../../../apps/server/src/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const onPostgres = testDriver() === 'postgres';
 
 interface Run {
@@ -53,10 +53,7 @@ function runCli(args: string[], env: Record<string, string>, stdin = ''): Promis
   });
 }
 
-/**
- * Starts `sess serve` and resolves once it printed its address, plus a moment for the
- * first-account link that follows it.
- */
+/** Starts `sess serve` and resolves once it printed its startup text (its address, and the first-account link if any). */
 function serve(env: Record<string, string>): Promise<{ url: string; stderr: () => string; stop: () => Promise<number | null> }> {
   return new Promise((resolve, reject) => {
     const { child } = start(['serve'], { PORT: '0', ...env });
@@ -79,9 +76,8 @@ function serve(env: Record<string, string>): Promise<{ url: string; stderr: () =
       stderr += d;
       for (const [, token] of stderr.matchAll(/signup\?token=([\w-]+)/g)) recordSecret(token, 'link');
       const url = stderr.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
-      if (!url) return;
-      if (/signup\?token=\S+\n/.test(stderr)) ready(url);
-      else setTimeout(() => ready(url), 2000);
+      // The startup text ends with its "Other clients:" line; a first-account link comes before it.
+      if (url && /^Other clients: \S+\n/m.test(stderr)) ready(url);
     });
     child.on('exit', (code) => {
       if (!resolved) reject(new Error(`serve exited ${code}: ${stderr}`));

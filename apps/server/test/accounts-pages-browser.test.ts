@@ -2,19 +2,20 @@
  * Sign-up, sign-in and the account pages in a real browser (the system Chromium through
  * playwright-core) at a phone size (390×844) and a desktop size. Elements are found by their
  * labels and roles, as a person (or a screen reader) finds them. Any CSP violation or page
- * error fails the test. Screenshots go to test-results/screenshots/.
+ * error fails the test. Screenshots go to test-results/screenshots/. The whole app: the pages'
+ * stylesheet and headers are the app's (the sizes checked here are the stylesheet's).
  */
 import { createTestUser, createTestWorkspace } from '@sess/testkit';
+import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountsServer, startAccounts } from './helpers.ts';
 
-let server: AccountsServer;
+let server: AppServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAccounts(), launchTestBrowser()]);
+  [server, browser] = await Promise.all([startAppServer(), launchTestBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

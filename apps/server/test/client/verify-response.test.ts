@@ -4,12 +4,12 @@
  * key rotation right after the client fetched the key set (the answer signed with the new key
  * verifies at once, with no wait for the key-set cooldown).
  */
+
+import { type AnswerView, type SessClient, SessClientError, type VerifyResponseInput } from '@sess/client';
 import { rotateSigningKeys } from '@sess/forms';
 import { hashAnswer } from '@sess/surface';
-import { TEST_SECRET, type TestWorkspace } from '@sess/testkit';
+import { answerOnPage, TEST_SECRET, type TestWorkspace } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnswerView, type SessClient, SessClientError, type VerifyResponseInput } from '../src/index.ts';
-import { answerOnPage } from './support/answer-page.ts';
 import { startFixedServer } from './support/fault-proxy.ts';
 import { type ClientHarness, commitInteraction, recordLink, startClientHarness } from './support/harness.ts';
 

@@ -1,11 +1,12 @@
 /*
  * The client's integration harness: the real app (apps/server's buildApp via @sess/testkit) on
- * 127.0.0.1:0, workspaces with real API keys, and clients of the package under test pointed at
- * it. Links and keys are recorded for the log audit and never printed.
+ * 127.0.0.1:0, workspaces with real API keys, and clients of @sess/client pointed at it (the
+ * client speaks /v1, the answer pages and the receipt keys: the whole app, hence here). Links and keys are recorded for the log audit and never printed.
  */
+
+import { createSessClient, type SessClient, type SessClientOptions } from '@sess/client';
 import { createWorkspaceWithKey, recordSecret, sampleSurface, type TestWorkspace, tokenOf } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
-import { createSessClient, type SessClient, type SessClientOptions } from '../../src/index.ts';
 
 export interface ClientHarness {
   server: AppServer;
@@ -36,20 +37,4 @@ export function recordLink(humanUrl: string): void {
 /** The seed's sample interaction as sess_request's `interaction`. */
 export function commitInteraction(title?: string) {
   return sampleSurface(title);
-}
-
-/** A follow-up step: one yes/no question. */
-export function pushInteraction() {
-  return {
-    mode: 'interactive' as const,
-    title: 'Push to main now?',
-    source: {
-      kind: 'sess_surface' as const,
-      components: [{ type: 'text' as const, text: 'The commit is ready.' }],
-    },
-    actions: [
-      { id: 'push', label: 'Push', intent: 'approve' as const },
-      { id: 'wait', label: 'Not yet', intent: 'reject' as const },
-    ],
-  };
 }

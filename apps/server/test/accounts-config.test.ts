@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from '@sess/server';
 import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
 
 const SECRET = 'x'.repeat(32);
 

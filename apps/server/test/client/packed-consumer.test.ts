@@ -9,18 +9,18 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { onlyOn, type TestWorkspace } from '@sess/testkit';
+import { answerOnPage, onlyOn, type TestWorkspace } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOnPage } from './support/answer-page.ts';
 import { type ClientHarness, recordLink, startClientHarness } from './support/harness.ts';
 
 const run = promisify(execFile);
-const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const repoDir = dirname(dirname(packageDir));
+const repoDir = fileURLToPath(new URL('../../../../', import.meta.url));
+/** The package that is built, packed and installed: packages/client. */
+const packageDir = join(repoDir, 'packages', 'client');
 
 /** A strict consumer: the API's types must be precise (an `any` would make the expect-errors fail). */
 const CONSUMER_TS = `import {
