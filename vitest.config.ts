@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // once on embedded PGlite and once on PostgreSQL (SESS_TEST_DRIVER picks the driver), then the
 // log audit, which reads what those two captured (every log line at level trace, every secret the
 // tests used) and fails on any secret in any line: packages/testkit/log-audit/README.md.
-const integration = ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'];
+const integration = ['packages/*/test/**/*.test.ts', 'packages/*/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'];
 const LOG_AUDIT_SETUP = 'packages/testkit/src/log-audit/global-setup.ts';
 
 export default defineConfig({
@@ -13,7 +13,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'packages/*/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+        },
+      },
       {
         extends: true,
         test: {

@@ -5,7 +5,7 @@
  *
  * Run: node --import tsx bench/accounts/password-dummy.ts [--rounds 20]
  */
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../packages/accounts/src/passwords/password-hash.ts';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../packages/service/accounts/src/passwords/password-hash.ts';
 
 const at = process.argv.indexOf('--rounds');
 const rounds = at === -1 ? 20 : Number(process.argv[at + 1]);

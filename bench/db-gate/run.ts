@@ -1,7 +1,7 @@
 /**
  * How long the database layer's bounded waits take on PostgreSQL, beside a plain timer of the
  * same length measured in the same run (the anchor: what the event loop adds to any 300 ms timer
- * here). Moved here from packages/db/test/database-errors.test.ts, which asserted these figures
+ * here). Moved here from packages/service/db/test/database-errors.test.ts, which asserted these figures
  * (a duration is a measurement, not a test; the test now drives the gate's timers itself).
  *
  *   node --import tsx bench/db-gate/run.ts          (BENCH_ROUNDS, default 10; BENCH_DATABASE_URL)

@@ -1,5 +1,5 @@
 /**
- * What each fast path of the /mcp edge saves (packages/mcp/src/http/fast-paths/README.md): the
+ * What each fast path of the /mcp edge saves (packages/host-free/mcp/src/http/fast-paths/README.md): the
  * edge's CPU per request with the path on and with it off (the handler's own options,
  * `cacheToolsList: false`, `answerPlainCalls: false`), in one process, in alternating rounds, so
  * a busy machine weighs on both alike. No sockets, no database: the edge alone, one request at a

@@ -19,9 +19,9 @@ import { createLogger, hashSecret, newId } from '@sess/core';
 import { migrate, oauthClients, oauthCodes, openDatabase } from '@sess/db';
 import { createAccessTokenVerifier, disconnectApp } from '@sess/oauth';
 import { buildApp, loadConfig } from '@sess/server';
-import { issueGrant } from '../../packages/oauth/src/grants/issue-grant.ts';
-import { createAccessTokenSigner } from '../../packages/oauth/src/tokens/access-token-keys.ts';
-import { signAccessToken } from '../../packages/oauth/src/tokens/sign-access-token.ts';
+import { issueGrant } from '../../packages/service/oauth/src/grants/issue-grant.ts';
+import { createAccessTokenSigner } from '../../packages/service/oauth/src/tokens/access-token-keys.ts';
+import { signAccessToken } from '../../packages/service/oauth/src/tokens/sign-access-token.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
 

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { newId } from '@sess/core';
 import { createFileHandleStore, encodeRecordFile } from '@sess/file-store';
 import type { HandleBinding, HandleRecord } from '@sess/interactions';
-import { writeFileDurably } from '../../packages/file-store/src/write-file-durably.ts';
+import { writeFileDurably } from '../../packages/host-free/file-store/src/write-file-durably.ts';
 import { quantile } from '../support/stats.ts';
 
 const rounds = Number(process.argv[2] ?? 7);

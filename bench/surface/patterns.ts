@@ -23,7 +23,7 @@ import { workspaces } from '@sess/db';
 import { createFormsRuntime, createSession } from '@sess/forms';
 import { loadConfig, startServer } from '@sess/server';
 import { LIMITS, parseSurface, STRUCTURE_LIMITS, type Surface, validateAnswer } from '@sess/surface';
-import { checkPattern } from '../../packages/surface/src/pattern.ts';
+import { checkPattern } from '../../packages/host-free/surface/src/pattern.ts';
 import { findForm } from '../../packages/testkit/src/index.ts';
 import { quantile } from '../support/stats.ts';
 

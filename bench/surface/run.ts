@@ -1,12 +1,12 @@
 /**
- * Figures for packages/surface (issue 3). Run: node --import tsx bench/surface/run.ts
+ * Figures for packages/host-free/surface (issue 3). Run: node --import tsx bench/surface/run.ts
  *
  * Each case is timed call by call with process.hrtime.bigint() after a warm-up, and reported as
  * median and p99 in milliseconds against its target (median).
  */
 import { sha256Hex } from '@sess/core';
 import { hashSurface, jsonByteLength, parseAskArguments, parseRequestArguments, parseSurface, toSurface } from '@sess/surface';
-import { fullAsk, surfaceOfBytes } from '../../packages/surface/src/test-fixtures.ts';
+import { fullAsk, surfaceOfBytes } from '../../packages/host-free/surface/src/test-fixtures.ts';
 
 const WARM_UP = 5_000;
 const ITERATIONS = 50_000;

@@ -43,14 +43,15 @@ const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !builtins.h
 
 /** name → { dir, manifest } for every workspace package. */
 const workspace = new Map();
-for (const group of ['packages', 'apps']) {
-  for (const entry of await readdir(join(repo, group), { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    const dir = join(repo, group, entry.name);
-    const manifest = await readFile(join(dir, 'package.json'), 'utf8').then(JSON.parse, () => undefined);
-    if (manifest?.name) workspace.set(manifest.name, { dir, manifest });
-  }
+/** A folder's packages: itself when it has a manifest, else those in it, `depth` levels down (packages/host-free/core). */
+async function addPackages(dir, depth) {
+  const manifest = await readFile(join(dir, 'package.json'), 'utf8').then(JSON.parse, () => undefined);
+  if (manifest?.name) return void workspace.set(manifest.name, { dir, manifest });
+  if (depth === 0) return;
+  for (const entry of await readdir(dir, { withFileTypes: true }))
+    if (entry.isDirectory()) await addPackages(join(dir, entry.name), depth - 1);
 }
+for (const group of ['packages', 'apps']) await addPackages(join(repo, group), 2);
 const isWorkspace = (id) => workspace.has(packageOf(id));
 function workspaceOf(file) {
   for (const [name, { dir }] of workspace) if (file.startsWith(`${dir}${sep}`)) return name;

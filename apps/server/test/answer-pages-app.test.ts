@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
  * The answer pages in the whole app: what needs more than the pages' own routes (which
- * packages/answer-pages/test covers on their own). A receipt downloaded from a page verifies
+ * packages/service/answer-pages/test covers on their own). A receipt downloaded from a page verifies
  * against the keys the app publishes at /.well-known/jwks.json (the /v1 package's route), and the
  * app's request log names the route pattern, never a link token or a receipt. The agent's verbs
  * run on a forms runtime of the test's own, as another replica's would.

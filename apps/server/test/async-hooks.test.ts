@@ -10,7 +10,7 @@ import { type CliProcess, startCli } from './support/cli-process.ts';
  * A running Sess installs no async hook, even after it has served its pages. An async hook (an
  * AsyncLocalStorage.run is enough, on Node 20) makes every promise of every request pay an init
  * hook for the rest of the process's life; hono/jsx would install one at the first page rendered
- * (see packages/web/src/render-document.ts). The real `sess serve` in a child process, with a
+ * (see packages/service/web/src/render-document.ts). The real `sess serve` in a child process, with a
  * preload that reports on SIGUSR2 (support/async-hook-probe.cjs). PGlite only: this tests the
  * process, not the driver.
  */

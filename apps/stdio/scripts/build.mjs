@@ -60,16 +60,17 @@ const packageOf = (id) =>
 const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !builtins.has(id) && !id.startsWith('node:');
 
 // --- the workspace: every package's manifest, by name --------------------------------------------
-/** name → { dir, manifest } for every workspace package (packages/* and apps/*). */
+/** name → { dir, manifest } for every workspace package (packages/<group>/*, packages/testkit and apps/*). */
 const workspace = new Map();
-for (const group of ['packages', 'apps']) {
-  for (const entry of await readdir(join(repo, group), { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    const dir = join(repo, group, entry.name);
-    const manifest = await readFile(join(dir, 'package.json'), 'utf8').then(JSON.parse, () => undefined);
-    if (manifest?.name) workspace.set(manifest.name, { dir, manifest });
-  }
+/** A folder's packages: itself when it has a manifest, else those in it, `depth` levels down (packages/host-free/core). */
+async function addPackages(dir, depth) {
+  const manifest = await readFile(join(dir, 'package.json'), 'utf8').then(JSON.parse, () => undefined);
+  if (manifest?.name) return void workspace.set(manifest.name, { dir, manifest });
+  if (depth === 0) return;
+  for (const entry of await readdir(dir, { withFileTypes: true }))
+    if (entry.isDirectory()) await addPackages(join(dir, entry.name), depth - 1);
 }
+for (const group of ['packages', 'apps']) await addPackages(join(repo, group), 2);
 const isWorkspace = (id) => workspace.has(packageOf(id));
 /** The workspace package a source file belongs to (its nearest manifest in the repository). */
 function workspaceOf(file) {
@@ -180,7 +181,7 @@ for (const name of importedPackages) {
 if (undeclared.length > 0)
   throw new Error(`the output imports what no bundled package.json lists in its dependencies: ${undeclared.join(', ')}`);
 
-// --- declarations, in two steps (as packages/client's build) -----------------------------------
+// --- declarations, in two steps (as packages/host-free/client's build) -----------------------------------
 // rollup-plugin-dts cannot be given our .ts sources (it treats @sess/* as libraries and builds a
 // TypeScript program per file, for minutes). So: (1) one run of the repository's TypeScript (v7,
 // by its own bin: node_modules/.bin/tsc is the 6.x rollup-plugin-dts brings) emits a .d.ts per

@@ -50,7 +50,7 @@ const savedResponse = (pin: string): SavedResponse => ({
 });
 
 /**
- * The behaviour every `HandleStore` owes the verbs (packages/interactions, ports/handle-store.ts),
+ * The behaviour every `HandleStore` owes the verbs (packages/host-free/interactions, ports/handle-store.ts),
  * run against each implementation: the PostgreSQL store on both drivers and the file store.
  * What only one store does (sealing in the table, the retention sweep, modes on disk) stays in
  * that store's own tests.

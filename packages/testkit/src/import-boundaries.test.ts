@@ -18,12 +18,33 @@ describe('import boundaries (biome.json allow-lists against package.json)', () =
         'apps/server',
         'apps/stdio',
         'apps/openclaw',
-        'packages/core',
-        'packages/forms',
+        'packages/host-free/core',
+        'packages/service/forms',
         'packages/testkit',
       ]),
     );
-    expect(workspaces.find((workspace) => workspace.dir === 'packages/forms')?.declared).toContain('@sess/db');
+    expect(workspaces.find((workspace) => workspace.dir === 'packages/service/forms')?.declared).toContain('@sess/db');
+  });
+
+  it('a host-free package imports only host-free packages (what the published packages bundle has no database)', () => {
+    const hostFree = workspaces.filter((workspace) => workspace.dir.startsWith('packages/host-free/'));
+    const names = new Set(hostFree.map((workspace) => workspace.name));
+    expect(names).toEqual(
+      new Set([
+        '@sess/core',
+        '@sess/surface',
+        '@sess/contract',
+        '@sess/receipts',
+        '@sess/client',
+        '@sess/interactions',
+        '@sess/mcp',
+        '@sess/file-store',
+      ]),
+    );
+    const outside = hostFree.flatMap((workspace) =>
+      workspace.declared.filter((name) => !names.has(name)).map((name) => `${workspace.name} → ${name}`),
+    );
+    expect(outside).toEqual([]);
   });
 
   it('every workspace has one allow-list, exactly the @sess/* packages its package.json declares', () => {
@@ -38,20 +59,20 @@ describe('import boundaries (biome.json allow-lists against package.json)', () =
   });
 
   it('names a dependency the allow-list lacks, and an allowed package nothing declares', () => {
-    const forms = changed('packages/forms', (workspace) => ({
+    const forms = changed('packages/service/forms', (workspace) => ({
       ...workspace,
       declared: [...workspace.declared.filter((name) => name !== '@sess/db'), '@sess/file-store'],
     }));
     expect(boundaryProblems(biome, forms)).toEqual([
-      'packages/forms declares @sess/file-store, which its allow-list does not allow',
-      'packages/forms allows @sess/db, which its package.json does not declare',
+      'packages/service/forms declares @sess/file-store, which its allow-list does not allow',
+      'packages/service/forms allows @sess/db, which its package.json does not declare',
     ]);
   });
 
   it('names a block for a directory that is no workspace, and a lost test exemption', () => {
-    const withoutCore = workspaces.filter((workspace) => workspace.dir !== 'packages/core');
+    const withoutCore = workspaces.filter((workspace) => workspace.dir !== 'packages/host-free/core');
     expect(boundaryProblems(biome, withoutCore)).toEqual([
-      'biome.json has an allow-list block for packages/core, which is no workspace',
+      'biome.json has an allow-list block for packages/host-free/core, which is no workspace',
     ]);
     const noExemption = { overrides: biome.overrides?.slice(0, -1) };
     expect(boundaryProblems(noExemption, workspaces)).toEqual([
@@ -62,9 +83,9 @@ describe('import boundaries (biome.json allow-lists against package.json)', () =
   it('the arrow table of docs/architecture.md lists exactly the allow-lists, and a drifted line is named', () => {
     const markdown = readFileSync(`${root}docs/architecture.md`, 'utf8');
     expect(arrowTableProblems(markdown, biome)).toEqual([]);
-    const drifted = markdown.replace(/^(packages\/forms +→ )contract, /m, '$1');
+    const drifted = markdown.replace(/^(packages\/service\/forms +→ )contract, /m, '$1');
     expect(arrowTableProblems(drifted, biome)).toEqual([
-      'docs/architecture.md: packages/forms → core, db, receipts, surface, but biome.json allows contract, core, db, receipts, surface',
+      'docs/architecture.md: packages/service/forms → core, db, receipts, surface, but biome.json allows contract, core, db, receipts, surface',
     ]);
   });
 });

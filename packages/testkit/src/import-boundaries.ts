@@ -11,15 +11,22 @@ import { join } from 'node:path';
 /** The group every allow-list block refuses first. */
 export const REFUSED = '@sess/**';
 /** What the last override frees from the allow-lists: tests may import any workspace package. */
-export const TEST_FILES = ['apps/*/src/**/*.test.ts', 'apps/*/test/**', 'packages/*/src/**/*.test.ts', 'packages/*/test/**'];
+export const TEST_FILES = [
+  'apps/*/src/**/*.test.ts',
+  'apps/*/test/**',
+  'packages/*/src/**/*.test.ts',
+  'packages/*/test/**',
+  'packages/*/*/src/**/*.test.ts',
+  'packages/*/*/test/**',
+];
 /**
- * @sess/client is published with its workspace packages bundled in (packages/client/scripts/build.mjs),
+ * @sess/client is published with its workspace packages bundled in (packages/host-free/client/scripts/build.mjs),
  * so it declares them as devDependencies; every other workspace declares them as dependencies.
  */
 const DECLARED_AS_DEV = new Set(['@sess/client']);
 
 export interface Workspace {
-  /** Its directory from the repository root: `packages/forms`. */
+  /** Its directory from the repository root: `packages/service/forms`. */
   dir: string;
   name: string;
   /** The @sess/* packages its package.json declares for its sources. */
@@ -44,28 +51,39 @@ export function readBiomeConfig(root: string): BiomeConfig {
   return readJson(join(root, 'biome.json')) as BiomeConfig;
 }
 
-export function readWorkspaces(root: string): Workspace[] {
+/**
+ * Every workspace directory: each folder of apps/ and packages/ with a package.json, and in a
+ * folder that groups packages by purpose (packages/host-free, packages/service) each of its own.
+ */
+export function workspaceDirs(root: string): string[] {
+  const isPackage = (dir: string) => existsSync(join(root, dir, 'package.json'));
+  const folders = (dir: string) =>
+    readdirSync(join(root, dir), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${dir}/${entry.name}`);
   return ['apps', 'packages'].flatMap((group) =>
-    readdirSync(join(root, group))
-      .map((entry) => `${group}/${entry}`)
-      .filter((dir) => existsSync(join(root, dir, 'package.json')))
-      .map((dir) => {
-        const manifest = readJson(join(root, dir, 'package.json')) as Record<string, Record<string, string> | undefined> & {
-          name: string;
-        };
-        const field = DECLARED_AS_DEV.has(manifest.name) ? 'devDependencies' : 'dependencies';
-        const declared = Object.keys(manifest[field] ?? {}).filter((name) => name.startsWith('@sess/'));
-        return { dir, name: manifest.name, declared };
-      }),
+    folders(group).flatMap((dir) => (isPackage(dir) ? [dir] : folders(dir).filter(isPackage))),
   );
+}
+
+export function readWorkspaces(root: string): Workspace[] {
+  return workspaceDirs(root).map((dir) => {
+    const manifest = readJson(join(root, dir, 'package.json')) as Record<string, Record<string, string> | undefined> & {
+      name: string;
+    };
+    const field = DECLARED_AS_DEV.has(manifest.name) ? 'devDependencies' : 'dependencies';
+    const declared = Object.keys(manifest[field] ?? {}).filter((name) => name.startsWith('@sess/'));
+    return { dir, name: manifest.name, declared };
+  });
 }
 
 /** `@sess/core/egress` → `@sess/core`. */
 const packageOf = (specifier: string) => specifier.split('/').slice(0, 2).join('/');
-const blockDir = (override: BiomeOverride) => override.includes?.[0]?.match(/^((?:apps|packages)\/[^/]+)\/src\/\*\*$/)?.[1];
+const blockDir = (override: BiomeOverride) =>
+  override.includes?.[0]?.match(/^((?:apps|packages)\/(?:[^/]+\/)?[^/]+)\/src\/\*\*$/)?.[1];
 
 export interface AllowListBlock {
-  /** The workspace directory its `includes` names: `packages/forms`. */
+  /** The workspace directory its `includes` names: `packages/service/forms`. */
   dir: string;
   includes: string[];
   /** The specifiers it un-refuses, or undefined when the block is not shaped as an allow-list. */
@@ -126,12 +144,12 @@ export function boundaryProblems(biome: BiomeConfig, workspaces: Workspace[]): s
 }
 
 /**
- * Where the arrow table of docs/architecture.md (`packages/forms → contract, core, …  (notes)`,
+ * Where the arrow table of docs/architecture.md (`packages/service/forms → contract, core, …  (notes)`,
  * specifiers without `@sess/`, `none` for an empty list) and biome.json's allow-lists disagree.
  */
 export function arrowTableProblems(markdown: string, biome: BiomeConfig): string[] {
   const table = new Map<string, string>();
-  for (const [, dir, arrows] of markdown.matchAll(/^((?:apps|packages)\/[\w-]+) +→ (.*)$/gm)) {
+  for (const [, dir, arrows] of markdown.matchAll(/^((?:apps|packages)(?:\/[\w-]+){1,2}) +→ (.*)$/gm)) {
     const list = arrows!.split(' (')[0]!.trim();
     table.set(dir!, list === 'none' ? '' : list.split(/, */).sort().join(', '));
   }

@@ -10,7 +10,7 @@ const STOPPABLE = 'needs a database server that can be stopped or cut off under 
  * decided. A test names its entry with `onlyOn` (`describe.runIf(onlyOn('...'))`).
  */
 export const ONE_DRIVER_TESTS = {
-  // packages/db
+  // packages/service/db
   'db: lock_timeout and statement_timeout of the pool': { driver: 'postgres', reason: OTHER_SESSION },
   'db: the pool keeps connections for reads': { driver: 'postgres', reason: 'PGlite has one connection, no pool' },
   'db: the breaker while PostgreSQL is stopped': { driver: 'postgres', reason: STOPPABLE },
@@ -19,17 +19,17 @@ export const ONE_DRIVER_TESTS = {
   'db: embedded database files': { driver: 'pglite', reason: 'the data directory and its lock are PGlite’s' },
   'db: the embedded database line and checkpoints': { driver: 'pglite', reason: 'the line and checkpoints are PGlite’s' },
   'db: open_counts locked only inside the commit': { driver: 'postgres', reason: OTHER_SESSION },
-  // packages/oauth
+  // packages/service/oauth
   'oauth: a second replica sees Disconnect': { driver: 'postgres', reason: 'a second openDatabase on one server' },
   'oauth: the grant cache drops on bus reconnect': { driver: 'postgres', reason: STOPPABLE },
   'oauth: a second verifier on one PGlite': { driver: 'pglite', reason: 'the PGlite form of the replica test' },
-  // packages/notify
+  // packages/service/notify
   'notify: a device changed between proof and move': { driver: 'postgres', reason: OTHER_SESSION },
   'notify: another replica drops reach on commit': { driver: 'postgres', reason: OTHER_SESSION },
-  // packages/forms
+  // packages/service/forms
   'forms: waits across replicas': { driver: 'postgres', reason: OTHER_SESSION },
   'forms: CreateBatcher with a held counter': { driver: 'postgres', reason: OTHER_SESSION },
-  // packages/mcp, packages/client
+  // packages/host-free/mcp, packages/host-free/client
   'mcp: the conformance suite': { driver: 'pglite', reason: 'the suite does not touch the database' },
   'client: the packed package in an empty project': { driver: 'pglite', reason: CHILD_PROCESS },
   // apps/server

@@ -19,8 +19,8 @@ import { type ClientHarness, recordLink, startClientHarness } from './support/ha
 
 const run = promisify(execFile);
 const repoDir = fileURLToPath(new URL('../../../../', import.meta.url));
-/** The package that is built, packed and installed: packages/client. */
-const packageDir = join(repoDir, 'packages', 'client');
+/** The package that is built, packed and installed: packages/host-free/client. */
+const packageDir = join(repoDir, 'packages', 'host-free', 'client');
 
 /** A strict consumer: the API's types must be precise (an `any` would make the expect-errors fail). */
 const CONSUMER_TS = `import {
