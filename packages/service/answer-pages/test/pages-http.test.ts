@@ -1,5 +1,4 @@
 import { readSession } from '@sess/forms';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answerEvent,
   commitInteraction,
@@ -11,7 +10,8 @@ import {
   pushInteraction,
   startPagesHarness,
   withdrawSession,
-} from './pages-harness.ts';
+} from '@sess/testkit/pages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let h: PagesHarness;
 beforeAll(async () => {

@@ -5,7 +5,6 @@
  * of the app holds it, is apps/server/test/answer-pages-app.test.ts.
  */
 import { submitLinkAnswer } from '@sess/forms';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   commitInteraction,
   completeLink,
@@ -15,7 +14,8 @@ import {
   pushInteraction,
   startPagesHarness,
   withdrawSession,
-} from './pages-harness.ts';
+} from '@sess/testkit/pages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let h: PagesHarness;
 beforeAll(async () => {

@@ -8,11 +8,15 @@ import {
   type TestUser,
 } from '@sess/testkit';
 import { startDnsServer, type TestDnsServer } from '@sess/testkit/dns-server';
+import {
+  authorizeUrl,
+  type DocumentServer,
+  type OAuthTestServer,
+  startDocumentServer,
+  startOAuthTestServer,
+} from '@sess/testkit/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchClientMetadataDocument } from '../src/cimd/fetch-client-metadata-document.ts';
-import { type DocumentServer, startDocumentServer } from './support/network.ts';
-import { authorizeUrl } from './support/oauth-helpers.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let docs: DocumentServer;
 let dns: TestDnsServer;

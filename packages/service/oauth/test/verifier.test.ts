@@ -1,10 +1,10 @@
 import { createTestUser, signInAndAuthorize, TEST_SECRET } from '@sess/testkit';
+import { type OAuthTestServer, startOAuthTestServer } from '@sess/testkit/oauth';
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccessTokenVerifier, createAccessTokenVerifier } from '../src/index.ts';
 import { createAccessTokenSigner } from '../src/tokens/access-token-keys.ts';
 import { signAccessToken } from '../src/tokens/sign-access-token.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let server: OAuthTestServer;
 let verifier: AccessTokenVerifier;

@@ -8,8 +8,6 @@
 import { readFile } from 'node:fs/promises';
 import { readSession, startRespondent, submitLinkAnswer } from '@sess/forms';
 import { launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot, sidewaysOverflow } from '@sess/testkit/browser';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   callInteraction,
   commitInteraction,
@@ -22,7 +20,9 @@ import {
   startPagesHarness,
   verifyAgainstJwks,
   withdrawSession,
-} from './pages-harness.ts';
+} from '@sess/testkit/pages';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const { phone: PHONE, desktop: DESKTOP } = SCREEN_SIZES;
 /** Browser tests on a shared 2-core machine; a lapse waits out one long-poll (25 s) at most. */

@@ -1,5 +1,5 @@
+import { type OAuthTestServer, startOAuthTestServer } from '@sess/testkit/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let server: OAuthTestServer;
 beforeAll(async () => {

@@ -7,9 +7,15 @@ import {
   signInTestUser,
   type TestUser,
 } from '@sess/testkit';
+import {
+  authorizeUrl,
+  credentials,
+  issuedFor,
+  type OAuthTestServer,
+  registerPublicClient,
+  startOAuthTestServer,
+} from '@sess/testkit/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeUrl, credentials, issuedFor, registerPublicClient } from './support/oauth-helpers.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let server: OAuthTestServer;
 let user: TestUser;

@@ -1,10 +1,17 @@
 import { oauthGrants, oauthRefreshTokens } from '@sess/db';
+import { type AccessTokenVerifier, createAccessTokenVerifier } from '@sess/oauth';
 import { CookieJar, completeAuthorization, createPkcePair, createTestUser, type TestUser } from '@sess/testkit';
+import {
+  authorizeUrl,
+  credentials,
+  issuedFor,
+  type OAuthTestServer,
+  registerPublicClient,
+  startOAuthTestServer,
+  tokenRequest,
+} from '@sess/testkit/oauth';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccessTokenVerifier, createAccessTokenVerifier } from '../src/index.ts';
-import { authorizeUrl, credentials, issuedFor, registerPublicClient, tokenRequest } from './support/oauth-helpers.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let server: OAuthTestServer;
 let user: TestUser;

@@ -1,8 +1,7 @@
 import { oauthClients } from '@sess/db';
+import { type OAuthTestServer, register, startOAuthTestServer } from '@sess/testkit/oauth';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { register } from './support/oauth-helpers.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let server: OAuthTestServer;
 beforeAll(async () => {

@@ -5,6 +5,8 @@
  * CSP form-action lets Chrome follow the post's redirect), Deny, and Disconnect. Any CSP
  * violation or page error fails the test. Screenshots go to test-results/screenshots/.
  */
+
+import { createAccessTokenVerifier } from '@sess/oauth';
 import { createPkcePair, createTestUser, createTestWorkspace, testDriver } from '@sess/testkit';
 import {
   fitsWidth,
@@ -14,12 +16,17 @@ import {
   SCREENSHOTS_DIR,
   screenshot,
 } from '@sess/testkit/browser';
+import {
+  authorizeUrl,
+  type DocumentServer,
+  type OAuthTestServer,
+  registerPublicClient,
+  startDocumentServer,
+  startOAuthTestServer,
+  tokenRequest,
+} from '@sess/testkit/oauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessTokenVerifier } from '../src/index.ts';
-import { type DocumentServer, startDocumentServer } from './support/network.ts';
-import { authorizeUrl, registerPublicClient, tokenRequest } from './support/oauth-helpers.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let server: OAuthTestServer;
 let callbacks: DocumentServer;

@@ -1,11 +1,10 @@
 import { oauthClients, oauthCodes, oauthGrants, oauthRefreshTokens } from '@sess/db';
+import { disconnectApp, pruneOAuthRecords } from '@sess/oauth';
 import { createTestUser, signInAndAuthorize } from '@sess/testkit';
+import { type OAuthTestServer, registerPublicClient, startOAuthTestServer } from '@sess/testkit/oauth';
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { disconnectApp, pruneOAuthRecords } from '../src/index.ts';
-import { registerPublicClient } from './support/oauth-helpers.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let server: OAuthTestServer;
 beforeAll(async () => {

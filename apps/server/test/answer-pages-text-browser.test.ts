@@ -9,10 +9,10 @@ import { formRevisions } from '@sess/db';
 import { STRUCTURE_LIMITS as COUNTS, type Component, jsonByteLength, LIMITS, type Surface } from '@sess/surface';
 import { fullSurface } from '@sess/surface/test-fixtures';
 import { launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot, sidewaysOverflow } from '@sess/testkit/browser';
+import { completeLink, createAskLink, createLink, type PagesHarness, startPagesHarness } from '@sess/testkit/pages';
 import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeLink, createAskLink, createLink, type PagesHarness, startPagesHarness } from './pages-harness.ts';
 
 const SIZES = [
   ['phone', SCREEN_SIZES.phone],

@@ -7,8 +7,6 @@
 
 import { readAsk, readSession } from '@sess/forms';
 import { launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   commitInteraction,
   completeLink,
@@ -19,7 +17,9 @@ import {
   pushInteraction,
   startPagesHarness,
   withdrawSession,
-} from './pages-harness.ts';
+} from '@sess/testkit/pages';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PHONE = SCREEN_SIZES.phone;
 const DESKTOP = SCREEN_SIZES.desktop;

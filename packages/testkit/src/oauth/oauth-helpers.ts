@@ -1,6 +1,7 @@
 import { type Db, oauthCodes, oauthGrants, oauthRefreshTokens } from '@sess/db';
-import { createPkcePair, type TestUser } from '@sess/testkit';
 import { count, eq } from 'drizzle-orm';
+import type { TestUser } from '../factories/accounts.ts';
+import { createPkcePair } from '../oauth-client.ts';
 import type { OAuthTestServer } from './test-server.ts';
 
 /** A DCR registration through the real endpoint; returns the status and JSON body. */

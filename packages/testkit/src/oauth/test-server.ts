@@ -1,5 +1,5 @@
-import type { TestDatabase } from '@sess/testkit';
-import { type AppServer, startAppServer } from '@sess/testkit/app-server';
+import { type AppServer, startAppServer } from '../app-server.ts';
+import type { TestDatabase } from '../database.ts';
 
 /** One running Sess server for an OAuth test file: the real app, on 127.0.0.1, port 0. */
 export type OAuthTestServer = AppServer;

@@ -1,11 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deleteClient, PINNED_CLIENT_METADATA_DOCUMENTS } from '@sess/oauth';
 import { completeAuthorization, createPkcePair, createTestUser, type TestUser } from '@sess/testkit';
+import {
+  authorizeUrl,
+  credentials,
+  type OAuthTestServer,
+  register,
+  startOAuthTestServer,
+  tokenRequest,
+} from '@sess/testkit/oauth';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteClient, PINNED_CLIENT_METADATA_DOCUMENTS } from '../src/index.ts';
-import { authorizeUrl, credentials, register, tokenRequest } from './support/oauth-helpers.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 /*
  * What real clients do, one fixture each (from the clients' own code, issue trackers and users'

@@ -1,6 +1,7 @@
 import { readBrowserSession } from '@sess/accounts';
 import { csrfToken } from '@sess/core';
 import { oauthGrants, openDatabase, queryRows } from '@sess/db';
+import { type AccessTokenVerifier, createAccessTokenVerifier, GRANT_CHANNEL } from '@sess/oauth';
 import {
   CookieJar,
   completeAuthorization,
@@ -15,12 +16,16 @@ import {
   TEST_SECRET,
   type TestUser,
 } from '@sess/testkit';
+import {
+  authorizeUrl,
+  type OAuthTestServer,
+  registerPublicClient,
+  startOAuthTestServer,
+  tokenRequest,
+} from '@sess/testkit/oauth';
 import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccessTokenVerifier, createAccessTokenVerifier, GRANT_CHANNEL } from '../src/index.ts';
-import { authorizeUrl, registerPublicClient, tokenRequest } from './support/oauth-helpers.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 let server: OAuthTestServer;
 let verifier: AccessTokenVerifier;

@@ -1,12 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createAccessTokenVerifier } from '@sess/oauth';
 import { completeAuthorization, createTestOAuthClient, createTestUser, signInAndAuthorize } from '@sess/testkit';
+import { credentials, type OAuthTestServer, startOAuthTestServer } from '@sess/testkit/oauth';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessTokenVerifier } from '../src/index.ts';
-import { credentials } from './support/oauth-helpers.ts';
-import { type OAuthTestServer, startOAuthTestServer } from './support/test-server.ts';
 
 // Plain http on 127.0.0.1: oauth4webapi refuses it unless told, request by request.
 const insecure = { [oauth.allowInsecureRequests]: true } as const;

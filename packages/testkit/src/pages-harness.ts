@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { createPageRoutes } from '@sess/answer-pages';
 import { newId, newSecret } from '@sess/core';
 import { workspaces } from '@sess/db';
 import {
@@ -22,9 +23,9 @@ import {
 import { createRemoteKeySet, type VerifyReceiptResult, verifyReceipt } from '@sess/receipts';
 import { buildApp, loadConfig } from '@sess/server';
 import { sampleSurface } from '@sess/surface/test-fixtures';
-import { createTestDatabase, createTestLogger, type TestDatabase } from '@sess/testkit';
 import { Hono } from 'hono';
-import { createPageRoutes } from '../src/index.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createTestLogger } from './test-logger.ts';
 
 export interface PagesHarness {
   /** Where the server listens, e.g. http://127.0.0.1:43117 */
