@@ -224,6 +224,10 @@ async function spawnServer(databaseUrl: string): Promise<{ base: string; child: 
       PUBLIC_URL: PUBLIC_URL,
       DATABASE_URL: databaseUrl,
       DB_POOL_MAX: String(POOL),
+      // Room for the 50 clients: the admission bound on writes is 4 per connection (40 with this
+      // pool), which would refuse a fifth of them busy at once; this measures the create path
+      // (bench/overload measures the refusals).
+      SESS_ADMIT_WRITES: '64',
       // Notifications stay on (the product's default): a production server over http needs a
       // contact address for push services; no device exists, so nothing is sent.
       SESS_VAPID_SUBJECT: 'mailto:bench@sess.dev',
