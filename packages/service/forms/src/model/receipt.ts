@@ -1,4 +1,4 @@
-import { signReceipt } from '@sess/receipts';
+import { type ReceiptInput, signReceipt } from '@sess/receipts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 
 /**
@@ -8,16 +8,8 @@ import type { FormsRuntime } from '../runtime/forms-runtime.ts';
  */
 export async function signAnswerReceipt(
   runtime: FormsRuntime,
-  claims: {
-    workspaceId: string;
-    sessionId: string;
-    revision: number;
-    eventId: string;
-    surfaceSha256: string;
-    answerSha256: string;
-    respondentId?: string;
-    issuedAt: Date;
-  },
+  /** The receipt's claims but its issuer (this runtime's PUBLIC_URL), issued at the answer's time. */
+  claims: Omit<ReceiptInput, 'issuer' | 'issuedAt'> & { issuedAt: Date },
 ): Promise<string> {
   const ring = await runtime.keyRing();
   return signReceipt(ring.signer, { issuer: runtime.publicUrl, ...claims });
