@@ -9,7 +9,7 @@ import {
   summarizeError,
 } from './summarize-error.ts';
 
-/** The shapes the drivers really produce (see packages/service/db/test/classify-database-error.test.ts for the real ones). */
+/** The shapes the drivers really produce (see packages/service/db/test/database-errors.test.ts for the real ones). */
 class DrizzleQueryError extends Error {
   constructor(
     readonly query: string,
