@@ -11,6 +11,7 @@ import {
 import { createRemoteKeySet, verifyReceipt } from '@sess/receipts';
 import { createTestLogger, createWorkspaceWithKey, recordSecret, sampleSurface, TEST_SECRET, tokenOf } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
+import { callInteraction } from '@sess/testkit/pages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*
@@ -50,31 +51,6 @@ async function createLink(interaction: unknown) {
   recordSecret(created.humanUrl, 'link');
   const token = tokenOf(created.humanUrl);
   return { sessionId: created.sessionId, token, pageUrl: `${server.url}/s/${token}` };
-}
-
-/** "What time works for a call tomorrow?": a choice and a text field (as the pages package's tests). */
-function callInteraction() {
-  return {
-    mode: 'interactive',
-    title: 'What time works for a call tomorrow?',
-    description: 'I will send the invite as soon as you answer.',
-    source: {
-      kind: 'sess_surface',
-      components: [
-        {
-          type: 'field',
-          name: 'time',
-          label: 'Time',
-          schema: { type: 'string', enum: ['0930', '1300', '1630'], option_labels: ['9:30', '13:00', '16:30'] },
-        },
-        { type: 'field', name: 'note', label: 'Anything I should know?', required: false, schema: { type: 'string' } },
-      ],
-    },
-    actions: [
-      { id: 'send', label: 'Send', intent: 'submit' },
-      { id: 'none', label: 'None of these', intent: 'reject' },
-    ],
-  };
 }
 
 /** Verifies a receipt as someone outside Sess would: against the published JWKS, over HTTP, every claim pinned. */
