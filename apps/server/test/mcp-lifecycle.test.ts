@@ -3,8 +3,7 @@ import { ASK_OPEN_LINE } from '@sess/contract';
 import { queryRows } from '@sess/db';
 import { openLink, startRespondent, submitLinkAnswer } from '@sess/forms';
 import type { SessBackend } from '@sess/interactions';
-import type { SessMcpHttpHandlerOptions } from '@sess/mcp';
-import { createTestLogger, sampleSurface, tokenOf } from '@sess/testkit';
+import { createManualTimers, createTestLogger, sampleSurface, tokenOf } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, type McpHarness, startMcpHarness } from './support/mcp-harness.ts';
@@ -68,21 +67,11 @@ function gated(real: SessBackend): SessBackend {
 }
 
 /**
- * The requests' deadlines, held by the test: none expires by itself, and `endDeadlines()` ends
- * every one in flight — so the deadline test ends a parked wait when it chooses, not on a timer.
+ * The requests' deadlines run on timers the test holds: none expires by itself, and
+ * `deadlines.fire()` ends every one in flight — so the deadline test ends a parked wait when it
+ * chooses, not on a timer.
  */
-const deadlines = new Map<object, () => void>();
-const deadlineTimers: NonNullable<SessMcpHttpHandlerOptions['deadlineTimers']> = {
-  set(expire, _ms, deadline) {
-    const timer = {};
-    deadlines.set(timer, () => expire(deadline));
-    return timer;
-  },
-  clear: (timer) => void deadlines.delete(timer as object),
-};
-function endDeadlines(): void {
-  for (const expire of [...deadlines.values()]) expire();
-}
+const deadlines = createManualTimers();
 
 const lines: string[] = [];
 describe.each(BACKENDS)('on the %s backend', (backend) => {
@@ -98,7 +87,7 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
       backend,
       wrapBackend: gated,
       logger: createTestLogger({ level: 'debug', destination }),
-      handler: { deadlineTimers },
+      handler: { deadlineTimers: deadlines },
     });
   });
   afterAll(async () => h?.close());
@@ -299,7 +288,7 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
       });
       // The wait has begun its read; the request's deadline passes now (long before its 45 s).
       await expect.poll(() => gate.reads.length).toBe(1);
-      endDeadlines();
+      deadlines.fire();
       const result = await pending;
       // needs_resume, not the `waiting` a wait_ms that ran out gives: the deadline ended the wait.
       expect(interactionOf(result).state).toBe('needs_resume');

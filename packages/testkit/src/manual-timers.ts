@@ -1,11 +1,12 @@
+import type { Timers } from '@sess/core';
+
 /**
- * Timers that fire only when the test says so: hand them to what takes injected timers (the
- * database layer's `Timers`: its pool gate, breaker and probes), so a test sees that something
- * waits and then ends the wait itself, instead of sleeping or timing how long it took.
+ * Timers that fire only when the test says so: hand them to what takes core's `Timers` (the
+ * database layer's pool gate, breaker and probes; the MCP edge's request deadline), so a test
+ * sees that something waits and then ends the wait itself, instead of sleeping or timing how long
+ * it took.
  */
-export interface ManualTimers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
+export interface ManualTimers extends Timers {
   /** How many timers are set and not yet fired or cleared; with `ms`, only those set for `ms`. */
   pending(ms?: number): number;
   /** Fires every pending timer (with `ms`, only those set for `ms`), in the order they were set. */
@@ -13,13 +14,13 @@ export interface ManualTimers {
 }
 
 export function createManualTimers(): ManualTimers {
-  const pending = new Map<number, { ms: number; callback: () => void }>();
+  const pending = new Map<number, { ms: number; fire: () => void }>();
   let next = 0;
   const matching = (ms: number | undefined) => [...pending].filter(([, timer]) => ms === undefined || timer.ms === ms);
   return {
-    setTimeout(callback, ms) {
+    setTimeout(callback, ms, ...args) {
       next++;
-      pending.set(next, { ms, callback });
+      pending.set(next, { ms, fire: () => callback(...args) });
       return next;
     },
     clearTimeout(handle) {
@@ -29,7 +30,7 @@ export function createManualTimers(): ManualTimers {
     fire(ms) {
       const due = matching(ms);
       for (const [handle] of due) pending.delete(handle);
-      for (const [, timer] of due) timer.callback();
+      for (const [, timer] of due) timer.fire();
     },
   };
 }

@@ -46,3 +46,4 @@ export {
   type TextProblemKind,
   type TextRuleOptions,
 } from './text-rules.ts';
+export { REAL_TIMERS, type Timers } from './timers.ts';

@@ -1,20 +1,19 @@
-import { markDatabaseError } from '@sess/core';
+import { markDatabaseError, type Timers } from '@sess/core';
 import { describe, expect, it } from 'vitest';
 import { createBreaker } from './breaker.ts';
 import { classifyDatabaseError } from './classify-database-error.ts';
 import { createKeyedGate } from './keyed-gate.ts';
 import { createPoolGate, DatabaseWaitError } from './pool-gate.ts';
-import type { Timers } from './timers.ts';
 
-/** Timers that fire only when the test moves their clock. */
+/** Timers that fire only when the test moves their clock (testkit's manual timers fire on demand; these keep a clock). */
 function manualTimers() {
   let now = 0;
   let next = 0;
   const pending = new Map<number, { at: number; callback: () => void }>();
   const timers: Timers = {
-    setTimeout(callback, ms) {
+    setTimeout(callback, ms, ...args) {
       next++;
-      pending.set(next, { at: now + ms, callback });
+      pending.set(next, { at: now + ms, callback: () => callback(...args) });
       return next;
     },
     clearTimeout(handle) {

@@ -1,7 +1,7 @@
 import type { Logger } from '@sess/core';
+import { REAL_TIMERS, type Timers } from '@sess/core';
 import { classifyDatabaseError, isConnectFailure } from './classify-database-error.ts';
 import { DatabaseWaitError } from './pool-gate.ts';
-import { REAL_TIMERS, type Timers } from './timers.ts';
 
 export interface BreakerOptions {
   /** One connection attempt to the database (a fresh connection, `select 1`): resolves once it answered. */

@@ -1,3 +1,4 @@
+export { REAL_TIMERS, type Timers } from '@sess/core';
 export { type Breaker, createBreaker } from './breaker.ts';
 export { notify } from './bus.ts';
 export { type BusCache, type BusCacheOptions, createBusCache } from './bus-cache.ts';
@@ -54,5 +55,4 @@ export {
   workspaceOpenKey,
   workspaces,
 } from './schema/index.ts';
-export { REAL_TIMERS, type Timers } from './timers.ts';
 export type { Database, Db, DbOrTx, Driver, NotifyBus, NotifyHandler, Schema, Tx } from './types.ts';

@@ -1,5 +1,5 @@
+import { REAL_TIMERS, type Timers } from '@sess/core';
 import { DatabaseWaitError } from './pool-gate.ts';
-import { REAL_TIMERS, type Timers } from './timers.ts';
 
 /** Runs at most `perKey` operations of one key at once; others of that key wait their turn, briefly. */
 export interface KeyedGate {

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Logger } from '@sess/core';
+import type { Logger, Timers } from '@sess/core';
 import { sql } from 'drizzle-orm';
 import { createBreaker } from './breaker.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
@@ -9,7 +9,6 @@ import { createPoolGate, DatabaseWaitError, type PoolGate, withinMs } from './po
 import { withPreparedStatements } from './prepared-statements.ts';
 import { reconnectBackoffSeconds } from './reconnect-backoff.ts';
 import * as schema from './schema/index.ts';
-import type { Timers } from './timers.ts';
 import type { Database, Db } from './types.ts';
 
 export interface OpenDatabaseOptions {

@@ -1,5 +1,4 @@
-import { markDatabaseError } from '@sess/core';
-import { REAL_TIMERS, type Timers } from './timers.ts';
+import { markDatabaseError, REAL_TIMERS, type Timers } from '@sess/core';
 
 /** Why a wait of ours on the database ended without the database being asked anything. */
 export type DatabaseWaitCode =

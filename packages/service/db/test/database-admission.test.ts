@@ -1,4 +1,11 @@
-import { createTestDatabase, onlyOn, type PrivateCluster, startPrivateCluster, type TestDatabase } from '@sess/testkit';
+import {
+  createManualTimers,
+  createTestDatabase,
+  onlyOn,
+  type PrivateCluster,
+  startPrivateCluster,
+  type TestDatabase,
+} from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +17,6 @@ import {
   migrate,
   openDatabase,
   queryRows,
-  type Timers,
 } from '../src/index.ts';
 
 /** The error `run` rejects with (the test fails if it resolves). */
@@ -46,28 +52,6 @@ async function hold(client: postgres.Sql, statement: string): Promise<{ release:
     release: async () => {
       release();
       await holding;
-    },
-  };
-}
-
-/** Timers that fire only when the test says so. */
-function manualTimers(): Timers & { fire(): void; pending(): number } {
-  const pending = new Map<number, () => void>();
-  let next = 0;
-  return {
-    setTimeout(callback) {
-      next++;
-      pending.set(next, callback);
-      return next;
-    },
-    clearTimeout(handle) {
-      pending.delete(handle as number);
-    },
-    pending: () => pending.size,
-    fire() {
-      const callbacks = [...pending.values()];
-      pending.clear();
-      for (const callback of callbacks) callback();
     },
   };
 }
@@ -222,7 +206,7 @@ describe.runIf(breakerHere)('PostgreSQL stopped: the breaker fails calls at once
   let cluster: PrivateCluster | undefined;
   let unavailable: string | undefined;
   let database: Database;
-  const timers = manualTimers();
+  const timers = createManualTimers();
   beforeAll(async () => {
     const made = await startPrivateCluster();
     if ('unavailable' in made) {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { onlyOn } from '@sess/testkit';
+import { createManualTimers, onlyOn } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPoolGate, DatabaseWaitError, openDatabase } from '../src/index.ts';
 import { checkpointIfDue } from '../src/pglite-checkpoints.ts';
@@ -65,26 +65,15 @@ describe.runIf(onlyOn('db: the embedded database line and checkpoints'))('the em
   });
 
   it('a wait in line is bounded: POOL_TIMEOUT, the operation never run', async () => {
-    const timers = new Set<() => void>();
-    const gate = createPoolGate({
-      max: 1,
-      waitMs: 1_000,
-      yieldAfterMs: 0,
-      timers: {
-        setTimeout: (fire) => {
-          timers.add(fire);
-          return fire;
-        },
-        clearTimeout: (handle) => timers.delete(handle as () => void),
-      },
-    });
+    const timers = createManualTimers();
+    const gate = createPoolGate({ max: 1, waitMs: 1_000, yieldAfterMs: 0, timers });
     let letGo!: () => void;
     const held = gate.run('write', () => new Promise<void>((resolve) => (letGo = resolve)));
     let ran = false;
     const late = gate.run('read', async () => {
       ran = true;
     });
-    for (const fire of timers) fire();
+    timers.fire();
     await expect(late).rejects.toBeInstanceOf(DatabaseWaitError);
     await expect(late).rejects.toMatchObject({ code: 'POOL_TIMEOUT' });
     letGo();

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { MAX_WAIT_MS } from '@sess/contract';
-import { createRateLimiter, type Logger, type RateLimiter } from '@sess/core';
+import { createRateLimiter, type Logger, type RateLimiter, type Timers } from '@sess/core';
 import type {
   HandleBinding,
   HandleStoreFactory,
@@ -11,7 +11,7 @@ import type {
   ToolDeps,
 } from '@sess/interactions';
 import { createServerFactory, createToolRunner } from '../tools/build-server.ts';
-import { Deadline, type DeadlineTimers } from './deadline.ts';
+import { Deadline } from './deadline.ts';
 import type { Authenticate, EdgeRequest, EdgeSettings, Incoming } from './edge-request.ts';
 import { EDGE_STEPS } from './edge-steps.ts';
 import { createCallFrames, plainToolCall } from './fast-paths/plain-calls.ts';
@@ -56,7 +56,7 @@ export interface SessMcpHttpHandlerOptions {
   /** Absolute per-request deadline from entry, default 60 s (`408` while the body is still arriving). */
   requestTimeoutMs?: number;
   /** The deadlines' timers (the real ones by default; a test's own to end a deadline when it chooses). */
-  deadlineTimers?: DeadlineTimers;
+  deadlineTimers?: Timers;
   /** The Sess runtime; without it `tools/list` works and every tool answers `NOT_CONFIGURED`. */
   backend?: SessBackend;
   /** How answer receipts are verified (required with a backend). */

@@ -1,5 +1,6 @@
+import { createManualTimers } from '@sess/testkit/timers';
 import { describe, expect, it, vi } from 'vitest';
-import { Deadline, type DeadlineTimers } from './deadline.ts';
+import { Deadline } from './deadline.ts';
 
 describe('Deadline', () => {
   it('expires once when its time passes: listeners run, the signal aborts', () => {
@@ -44,24 +45,16 @@ describe('Deadline', () => {
   });
 
   it('runs on the timers it is given: ends when they fire, and clears them when the response is complete', () => {
-    const set: Array<{ fire: () => void; ms: number }> = [];
-    const cleared: unknown[] = [];
-    const timers: DeadlineTimers = {
-      set(expire, ms, deadline) {
-        const timer = { fire: () => expire(deadline), ms };
-        set.push(timer);
-        return timer;
-      },
-      clear: (timer) => void cleared.push(timer),
-    };
+    const timers = createManualTimers();
     const fired = new Deadline(100, timers);
-    expect(set.map((timer) => timer.ms)).toEqual([100]);
-    set[0]!.fire();
+    expect(timers.pending(100)).toBe(1);
+    timers.fire();
     expect(fired.expired).toBe(true);
     expect(fired.signal.aborted).toBe(true);
     const completed = new Deadline(100, timers);
+    expect(timers.pending(100)).toBe(1);
     completed.clear();
-    expect(cleared).toEqual([set[0], set[1]]);
+    expect(timers.pending()).toBe(0);
     expect(completed.expired).toBe(false);
   });
 });

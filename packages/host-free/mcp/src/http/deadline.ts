@@ -1,17 +1,4 @@
-/**
- * How a deadline schedules and cancels its one timer. The real timers by default; a test passes
- * its own to end a deadline when the test chooses, rather than timing how long it took.
- */
-export interface DeadlineTimers {
-  set(expire: (deadline: Deadline) => void, ms: number, deadline: Deadline): unknown;
-  clear(timer: unknown): void;
-}
-
-/** `setTimeout` with the deadline as the timer's argument, not captured by a closure: a parked wait holds its deadline. */
-export const REAL_DEADLINE_TIMERS: DeadlineTimers = {
-  set: (expire, ms, deadline) => setTimeout(expire, ms, deadline),
-  clear: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
-};
+import { REAL_TIMERS, type Timers } from '@sess/core';
 
 /**
  * A request's one absolute deadline: a single timer from entry. It can be ended early (the
@@ -20,16 +7,18 @@ export const REAL_DEADLINE_TIMERS: DeadlineTimers = {
  * per request is a measurable share of a cached answer's cost.
  */
 export class Deadline {
-  readonly #timers: DeadlineTimers;
+  readonly #timers: Timers;
   #timer: unknown;
   #expired = false;
   /** Made on first use: past authentication and the body nothing listens, and a wait holds the deadline 45 s. */
   #listeners: Set<() => void> | undefined;
   #controller: AbortController | undefined;
 
-  constructor(ms: number, timers: DeadlineTimers = REAL_DEADLINE_TIMERS) {
+  /** `timers`: the real ones by default; a test's own ends a deadline when the test chooses. */
+  constructor(ms: number, timers: Timers = REAL_TIMERS) {
     this.#timers = timers;
-    this.#timer = timers.set(expireDeadline, ms, this);
+    // The deadline is the timer's argument, not captured by a closure: a parked wait holds its deadline.
+    this.#timer = timers.setTimeout(expireDeadline, ms, this);
   }
 
   get expired(): boolean {
@@ -64,7 +53,7 @@ export class Deadline {
 
   /** Stops the timer: the response is complete, nothing is waiting on the deadline any more. */
   clear(): void {
-    if (this.#timer !== undefined) this.#timers.clear(this.#timer);
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 
