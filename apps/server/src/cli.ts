@@ -3,6 +3,7 @@ import { createApiKey, createUserAccount, issueFirstAccountToken } from '@sess/a
 import { createLogger } from '@sess/core';
 import { type Database, migrate, openDatabase } from '@sess/db';
 import { rotateSigningKeys } from '@sess/forms';
+import { backupCommand, restoreCommand } from './commands/backup.ts';
 import { demoCommand } from './commands/demo.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { receiptCommand } from './commands/receipt-verify.ts';
@@ -29,6 +30,12 @@ Commands:
   demo [--no-qr] [--timeout <seconds>]
             The whole loop without an agent (npm run demo): asks a question over /mcp with the
             demo account's API key, prints the link and a QR code, waits, verifies and completes.
+  backup <file> [--force]
+            Copy the embedded database (and its generated secret) into one file, while the server
+            is stopped. With DATABASE_URL, use pg_dump instead (docs/operations-backup.md).
+  restore <file> [--force]
+            Put a backup back in the data dir; --force replaces a database already there (it is
+            kept aside, not deleted). The server must be stopped.
   doctor    Check the configuration, the database, migrations, signing keys and that PUBLIC_URL
             reaches this Sess; one line per check, exit 1 when one fails.
   help      Show this help.
@@ -203,6 +210,8 @@ const commands: Record<string, () => Promise<void>> = {
   receipt: receiptCommand,
   demo: demoCommand,
   doctor: doctorCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
   help: async () => {
     process.stdout.write(USAGE);
   },

@@ -20,10 +20,21 @@ function holdsLock(path: string, holder: number): boolean {
   return holder === process.pid ? heldHere.has(path) : isAlive(holder);
 }
 
+/** A live process holds the embedded database's lock: `holder` is its pid (a running Sess, or a command). */
+export class DataDirInUseError extends Error {
+  override readonly name = 'DataDirInUseError';
+  constructor(
+    readonly dataDir: string,
+    readonly holder: number,
+  ) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${holder}. Stop it, or set DATABASE_URL to share PostgreSQL.`,
+    );
+  }
+}
+
 function inUse(dataDir: string, holder: number): Error {
-  return new Error(
-    `The embedded database in ${dataDir} is in use by process ${holder}. Stop it, or set DATABASE_URL to share PostgreSQL.`,
-  );
+  return new DataDirInUseError(dataDir, holder);
 }
 
 /**

@@ -12,9 +12,18 @@ export {
   UNSTORABLE_INPUT_MESSAGE,
   unavailableMessage,
 } from './classify-database-error.ts';
-export { assertDataDirFree } from './data-dir-lock.ts';
+export { assertDataDirFree, DataDirInUseError } from './data-dir-lock.ts';
+export {
+  type AppliedMigrations,
+  dumpEmbeddedDatabase,
+  EmbeddedDatabaseNotEmptyError,
+  type EmbeddedDump,
+  EmbeddedDumpUnreadableError,
+  hasEmbeddedData,
+  restoreEmbeddedDatabase,
+} from './embedded-backup.ts';
 export { createKeyedGate, type KeyedGate, type KeyedGateOptions } from './keyed-gate.ts';
-export { isMigrated, MIGRATIONS_FOLDER, type MigrationReport, migrate } from './migrate.ts';
+export { isMigrated, type KnownMigration, knownMigrations, MIGRATIONS_FOLDER, type MigrationReport, migrate } from './migrate.ts';
 export { DATABASE_WAIT_DEFAULTS, type OpenDatabaseOptions, openDatabase } from './open-database.ts';
 export {
   createPoolGate,

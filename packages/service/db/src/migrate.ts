@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -27,6 +27,21 @@ let cached: MigrationMeta[] | undefined;
 function migrationFiles(): MigrationMeta[] {
   cached ??= readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
   return cached;
+}
+
+/** A committed migration as the journal names it: its tag (file name) and its `when`, the order drizzle applies them in. */
+export interface KnownMigration {
+  tag: string;
+  when: number;
+}
+
+let journal: KnownMigration[] | undefined;
+/** Every committed migration, oldest first (`migrations/meta/_journal.json`). */
+export function knownMigrations(): KnownMigration[] {
+  journal ??= (
+    JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: KnownMigration[] }
+  ).entries.map(({ tag, when }) => ({ tag, when }));
+  return journal;
 }
 
 export interface MigrationReport {
