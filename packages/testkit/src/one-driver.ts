@@ -45,6 +45,8 @@ export const ONE_DRIVER_TESTS = {
   'server: PostgreSQL stops under the app': { driver: 'postgres', reason: STOPPABLE },
   'server: PGlite closed under the app': { driver: 'pglite', reason: 'the PGlite form of the outage test' },
   'server: a rolling restart of three replicas': { driver: 'postgres', reason: 'three processes on one database' },
+  'server: the install lines of the served packages': { driver: 'pglite', reason: CHILD_PROCESS },
+  'server: the release dry run': { driver: 'pglite', reason: 'no database at all' },
   // apps/stdio, apps/openclaw
   'stdio: sess-mcp as a process': { driver: 'pglite', reason: CHILD_PROCESS },
   'stdio: Claude Code as the MCP host': { driver: 'pglite', reason: CHILD_PROCESS },
