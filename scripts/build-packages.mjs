@@ -14,7 +14,15 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildAndPack, inputsHash, packedTexts, packProblems, repoDir, shown } from './packages/client-packages.mjs';
+import {
+  buildAndPack,
+  CLIENT_PACKAGES,
+  inputsHash,
+  packedTexts,
+  packProblems,
+  repoDir,
+  shown,
+} from './packages/client-packages.mjs';
 
 /** The manifest's format: the server (apps/server/src/packages/served-packages.ts) reads this one. */
 export const MANIFEST_FORMAT = 1;
@@ -81,10 +89,11 @@ export async function buildClientPackages({ out = DEFAULT_PACKAGES_DIR, force = 
     const manifest = { format: MANIFEST_FORMAT, inputs: inputs.hash, packages };
     await writeFile(join(out, '.manifest.json.partial'), `${JSON.stringify(manifest, null, 2)}\n`);
     await rename(join(out, '.manifest.json.partial'), join(out, 'manifest.json'));
-    // Keep this build's tarballs and the previous one's; drop older ones.
+    // Keep this build's tarballs and the previous one's; drop older ones (only ours: `--out` may hold others).
     const keep = new Set([...packages, ...(previous?.packages ?? [])].map((entry) => entry.file));
+    const ours = new RegExp(`^(?:${CLIENT_PACKAGES.map((pkg) => pkg.id).join('|')})-[0-9a-f]{${NAME_HASH_LENGTH}}\\.tgz$`);
     for (const name of await readdir(out)) {
-      if (name.endsWith('.tgz') && !keep.has(name)) await rm(join(out, name), { force: true });
+      if (ours.test(name) && !keep.has(name)) await rm(join(out, name), { force: true });
     }
     log(
       `client packages packed in ${Math.round(performance.now() - started)} ms into ${shown(out)}: ${packages
