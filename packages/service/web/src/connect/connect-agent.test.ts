@@ -86,6 +86,8 @@ describe('Connect your agent', () => {
     expect(plain).toContain('openclaw plugins install npm:@sess.si/openclaw@0.1.0 --force --accept-capabilities');
     expect(plain).toContain('npm install @sess/client');
     expect(plain).not.toContain('/packages/');
+    // Each registry line once: no line above it that would be the same.
+    expect(plain.split('npx -y @sess.si/mcp')).toHaveLength(2);
   });
 
   describe('with the packages this server serves', () => {

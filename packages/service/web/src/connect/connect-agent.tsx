@@ -117,7 +117,7 @@ export function ConnectAgent({ view }: { view: ConnectView }) {
           <a href={view.apiKeysHref}>API keys</a>, put it in <code>SESS_API_KEY</code> (never in a chat), and add this to your
           agent as a local MCP server:
         </p>
-        <Code text={`SESS_API_ORIGIN=${view.publicUrl} npx -y ${packages ? packages.sessMcp : '@sess.si/mcp'}`} />
+        {packages ? <Code text={`SESS_API_ORIGIN=${view.publicUrl} npx -y ${packages.sessMcp}`} /> : null}
         <Registry packages={packages} line={`SESS_API_ORIGIN=${view.publicUrl} npx -y @sess.si/mcp`} />
       </Client>
       <Client name="OpenClaw">
