@@ -3,7 +3,11 @@
 // start loads one file instead of hundreds of transpiled modules. PGlite stays external (it
 // loads its wasm and data files beside its own module), and so does pino (worker-based
 // transports resolve files at run time).
+//
+// The default build also packs the client packages the server serves at /packages
+// (scripts/build-packages.mjs: skipped when their sources are unchanged), at the same time.
 import { build } from 'esbuild';
+import { buildClientPackages } from './build-packages.mjs';
 
 // `--outfile <path>` builds elsewhere (the tests build their own copy under dist/); `--entry
 // <file>` bundles another entry the same way (a bench that measures the server as it runs in
@@ -13,8 +17,10 @@ const option = (name, fallback) => {
   return at > 0 ? process.argv[at + 1] : fallback;
 };
 const outfile = option('--outfile', 'dist/sess.mjs');
+// Only the server as `npm start` runs it serves packages; a test's or a bench's copy does not.
+const withPackages = outfile === 'dist/sess.mjs' && !process.argv.includes('--entry');
 
-await build({
+const server = build({
   entryPoints: [option('--entry', 'apps/server/src/cli.ts')],
   outfile,
   bundle: true,
@@ -27,3 +33,4 @@ await build({
   // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __sessRequire } from 'node:module'; const require = __sessRequire(import.meta.url);" },
 });
+await Promise.all([server, withPackages ? buildClientPackages({ log: (line) => process.stderr.write(`${line}\n`) }) : undefined]);

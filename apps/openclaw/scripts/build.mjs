@@ -155,6 +155,8 @@ const published = {
   dependencies,
   peerDependencies: { openclaw: '>=2026.9.6' },
   openclaw: { extensions: ['./index.js'] },
+  // scripts/release.mjs publishes it: public (a scoped package is private by default), with provenance.
+  publishConfig: { access: 'public', provenance: true },
 };
 await writeFile(join(dist, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
 const size = (await readFile(join(dist, 'index.js'))).length;

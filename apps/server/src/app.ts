@@ -22,8 +22,10 @@ import { onError, onNotFound } from './http/errors.ts';
 import { type Fetch, frontFetch } from './http/front-fetch.ts';
 import { limitBodies } from './http/limit-bodies.ts';
 import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
+import { createPackageRoutes } from './http/package-routes.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
+import { loadServedPackages, type ServedPackages, servedPackageUrls } from './packages/served-packages.ts';
 
 export interface AppDeps {
   config: Config;
@@ -51,6 +53,8 @@ export interface AppDeps {
   admission?: Admission;
   /** The server's connection cap, told where parked waits are let go. */
   connections?: ConnectionCap;
+  /** The client packages to serve at /packages; read from `config.packagesDir` when absent. */
+  packages?: ServedPackages;
 }
 
 /** The whole HTTP app, ready for a listener. */
@@ -92,6 +96,13 @@ export function buildApp(deps: AppDeps): SessApp {
     });
   });
 
+  // The client packages built with this server (sess-mcp, the OpenClaw plugin, @sess/client):
+  // public tarballs at /packages, and the install lines of the home and account pages.
+  const packages = deps.packages ?? loadServedPackages(deps.config.packagesDir);
+  if (packages.problem)
+    deps.logger.warn({ event: 'packages.unavailable', problem: packages.problem }, 'client packages not served');
+  app.route('/', createPackageRoutes(packages));
+
   let migrated = false;
   app.get('/healthz', (c) => c.json({ status: 'ok' }, 200, { 'Cache-Control': 'no-store' }));
   app.get('/readyz', async (c) => {
@@ -119,6 +130,7 @@ export function buildApp(deps: AppDeps): SessApp {
       now: deps.now,
       logger: deps.logger,
       clientIp: clientAddress,
+      packages: servedPackageUrls(packages, deps.config.publicUrl),
     }),
   );
   // Notifications (issue 16): the outbox rows are written in the forms' own transactions (the

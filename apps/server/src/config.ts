@@ -91,6 +91,8 @@ const EnvSchema = z.object({
   DB_LOCK_TIMEOUT_MS: integer(0, 600_000).default(2_000),
   DB_STATEMENT_TIMEOUT_MS: integer(0, 3_600_000).default(10_000),
   SESS_DATA_DIR: z.string().min(1, 'must not be empty').default('./.data'),
+  // The client packages the server serves at /packages (scripts/build.mjs packs them there).
+  SESS_PACKAGES_DIR: z.string().min(1, 'must not be empty').default('./dist/packages'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SESS_SECRET: z.string().min(32, 'must be at least 32 characters (for example: openssl rand -base64 32)').optional(),
   SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
@@ -207,6 +209,8 @@ export interface Config {
   dbLockTimeoutMs: number;
   dbStatementTimeoutMs: number;
   dataDir: string;
+  /** Where the packed client packages and their manifest.json are (docs/packages.md); served at /packages. */
+  packagesDir: string;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Undefined until resolved: generated into the data dir when absent outside production. */
   secret: string | undefined;
@@ -295,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     dbLockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     dataDir: e.SESS_DATA_DIR,
+    packagesDir: e.SESS_PACKAGES_DIR,
     logLevel: e.LOG_LEVEL,
     secret: e.SESS_SECRET,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

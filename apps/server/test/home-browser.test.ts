@@ -5,21 +5,27 @@
  * scrolling sideways, and the page without JavaScript. Any CSP violation or page error fails the
  * test. Screenshots go to test-results/screenshots/.
  */
+import { rm } from 'node:fs/promises';
 import { createTestUser } from '@sess/testkit';
 import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from './support/app-server.ts';
+import { writeStandInPackages } from './support/served-packages.ts';
 
 let server: AppServer;
 let browser: Browser;
+let packages: Awaited<ReturnType<typeof writeStandInPackages>>;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startAppServer(), launchTestBrowser()]);
+  // The server serves its client packages, so the longest lines (their tarball URLs) are on the page.
+  packages = await writeStandInPackages();
+  [server, browser] = await Promise.all([startAppServer({ SESS_PACKAGES_DIR: packages.dir }), launchTestBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  if (packages) await rm(packages.dir, { recursive: true, force: true });
 });
 
 /** Unfolds every client's steps (as a reader would, one tap each), so the widest content is on screen. */
@@ -52,8 +58,9 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await expect.poll(() => page.locator('#mcp-url-status').textContent()).toBe('Copied.');
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/mcp`);
 
-      expect(await openEveryClient(page)).toBe(6);
+      expect(await openEveryClient(page)).toBe(8);
       expect(await page.getByText(`claude mcp add --transport http sess ${server.url}/mcp`).isVisible()).toBe(true);
+      expect(await page.getByText(`npx -y ${server.url}/packages/${packages.files['sess-mcp']}`).isVisible()).toBe(true);
       expect(await page.getByText('claude mcp login sess').isVisible()).toBe(true);
       // PUBLIC_URL is http://127.0.0.1:…: hosted clients are told they need public HTTPS.
       expect(await page.getByText('need Sess on public HTTPS').isVisible()).toBe(true);

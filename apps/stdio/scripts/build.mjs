@@ -305,6 +305,8 @@ const published = {
   sideEffects: [`./${binFile}`],
   engines: { node: '>=20' },
   dependencies,
+  // scripts/release.mjs publishes it: public (a scoped package is private by default), with provenance.
+  publishConfig: { access: 'public', provenance: true },
 };
 await writeFile(join(dist, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
 

@@ -47,6 +47,8 @@ export const ONE_DRIVER_TESTS = {
   'server: a rolling restart of three replicas': { driver: 'postgres', reason: 'three processes on one database' },
   'server: sess backup and restore': { driver: 'pglite', reason: 'the commands are for the embedded database' },
   'server: pg_dump and pg_restore as documented': { driver: 'postgres', reason: 'the procedure is for PostgreSQL' },
+  'server: the install lines of the served packages': { driver: 'pglite', reason: CHILD_PROCESS },
+  'server: the release dry run': { driver: 'pglite', reason: 'no database at all' },
   // apps/stdio, apps/openclaw
   'stdio: sess-mcp as a process': { driver: 'pglite', reason: CHILD_PROCESS },
   'stdio: Claude Code as the MCP host': { driver: 'pglite', reason: CHILD_PROCESS },

@@ -7,9 +7,10 @@
 // receipts, core) are bundled into both files, so the published package depends only on what its
 // package.json lists. The build fails if the output imports anything else.
 import { spawnSync } from 'node:child_process';
-import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
@@ -17,7 +18,13 @@ import { dts } from 'rollup-plugin-dts';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(dirname(root));
-const dist = join(root, 'dist');
+// `--out <dir>` builds elsewhere (the server's package step and the release build in parallel, each into its own directory).
+const outFlag = process.argv.indexOf('--out');
+if (outFlag !== -1 && !process.argv[outFlag + 1]) throw new Error('--out needs a directory');
+const dist = outFlag === -1 ? join(root, 'dist') : resolve(process.argv[outFlag + 1]);
+// The output directory is emptied first: never the package, the repository or one holding them.
+if (!relative(dist, root).startsWith('..') || !relative(dist, repo).startsWith('..'))
+  throw new Error(`refusing to build into ${dist}: it holds the sources`);
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const dependencies = Object.keys(pkg.dependencies ?? {});
 // A dependency's subpath (zod/v4) is that dependency.
@@ -88,9 +95,8 @@ if (forbidden.length > 0) throw new Error(`the bundle contains server code: ${fo
 // and of the workspace packages it reaches (paths point @sess/* at their sources, so they are
 // emitted, not treated as libraries); the repository's typescript is v7 (tsgo), seconds for
 // this; (2) rollup-plugin-dts bundles those .d.ts files, which it only parses.
-const work = join(root, '.tmp', 'dts');
-await rm(work, { recursive: true, force: true });
-await mkdir(work, { recursive: true });
+// A directory of its own, so two builds at once never share their emitted files.
+const work = await mkdtemp(join(tmpdir(), 'sess-client-dts-'));
 const require = createRequire(import.meta.url);
 const workspace = Object.keys(pkg.devDependencies ?? {}).filter((name) => name.startsWith('@sess/'));
 /** Each workspace package's entry (its `exports["."]`, a .ts source). */
@@ -124,7 +130,10 @@ const tscBin = join(dirname(typescriptManifest), JSON.parse(await readFile(types
 const tsc = spawnSync(process.execPath, [tscBin, '-p', join(work, 'tsconfig.json')], {
   encoding: 'utf8',
 });
-if (tsc.status !== 0) throw new Error(`tsc could not emit the declarations:\n${tsc.stdout}${tsc.stderr}`);
+if (tsc.status !== 0) {
+  await rm(work, { recursive: true, force: true });
+  throw new Error(`tsc could not emit the declarations:\n${tsc.stdout}${tsc.stderr}`);
+}
 
 /** An emitted file's path for a source file's path. */
 const emittedPath = (source) => join(emitted, relative(packagesDir, source)).replace(/\.ts$/, '.d.ts');
@@ -180,12 +189,14 @@ const published = {
   sideEffects: false,
   engines: pkg.engines,
   dependencies: pkg.dependencies,
+  // scripts/release.mjs publishes it: public (a scoped package is private by default), with provenance.
+  publishConfig: { access: 'public', provenance: true },
 };
 await writeFile(join(dist, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
 await copyFile(join(root, 'README.md'), join(dist, 'README.md'));
 
 const size = async (file) => (await stat(join(dist, file))).size;
 process.stdout.write(
-  `@sess/client ${pkg.version}: dist/index.js ${await size('index.js')} B, dist/index.d.ts ${await size('index.d.ts')} B ` +
+  `@sess/client ${pkg.version}: index.js ${await size('index.js')} B, index.d.ts ${await size('index.d.ts')} B ` +
     `(${inputs.length} modules bundled; imports ${[...imported].sort().join(', ')}) in ${Date.now() - started} ms\n`,
 );

@@ -66,6 +66,7 @@ export {
   isPublicHttpsOrigin,
   MCP_PATH,
   MCP_URL_ID,
+  type ServedPackageUrls,
 } from './connect/index.ts';
 export { type CookieOptions, clearCookie, readCookieValues, serializeCookie } from './cookies.ts';
 export { HomePage, type HomeView, renderHomePage } from './home/index.ts';

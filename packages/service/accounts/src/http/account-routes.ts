@@ -85,7 +85,7 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
       },
       invitesEnabled: deps.signupPolicy !== 'closed',
       links: { apiKeys: '/account/keys', connectedApps: CONNECTED_APPS_PATH, review: REVIEW_PATH },
-      connect: buildConnectView(deps.publicUrl),
+      connect: buildConnectView(deps.publicUrl, deps.packages),
       ...extra,
     };
     return sendPage(c, status, (nonce) => renderAccountPage(view, nonce));

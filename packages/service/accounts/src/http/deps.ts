@@ -1,5 +1,6 @@
 import type { Logger } from '@sess/core';
 import type { Db } from '@sess/db';
+import type { ServedPackageUrls } from '@sess/web';
 import type { Context } from 'hono';
 import type { BrowserSession } from '../browser-sessions/read-browser-session.ts';
 import type { SignupPolicy } from '../signup/signup-policy.ts';
@@ -45,6 +46,8 @@ export interface AccountRoutesDeps {
   limits?: AccountRateLimits;
   /** The caller's address for per-IP limits (default: the socket's remote address). */
   clientIp?: (c: Context) => string;
+  /** The client packages this server serves, for the install lines of the home and account pages. */
+  packages?: ServedPackageUrls;
 }
 
 /** Context variables the account routes set and read. */

@@ -12,7 +12,7 @@ import { sendPage } from './respond.ts';
  * carries its own token to /signup).
  */
 export function mountHomeRoute(app: Hono<AccountsEnv>, deps: AccountRoutesDeps): void {
-  const connect = buildConnectView(deps.publicUrl);
+  const connect = buildConnectView(deps.publicUrl, deps.packages);
   app.get('/', async (c) => {
     const session = await readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
     const view: HomeView = {

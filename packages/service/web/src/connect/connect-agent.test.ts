@@ -80,6 +80,46 @@ describe('Connect your agent', () => {
     expect(plain).toContain('never in a chat');
   });
 
+  it('without served packages: the registry lines only, saying they are not published yet and how the server packs them', () => {
+    const plain = text(html);
+    expect(plain).toContain('built without its client packages (npm run build packs them), and they are not on npm');
+    expect(plain).toContain('openclaw plugins install npm:@sess.si/openclaw@0.1.0 --force --accept-capabilities');
+    expect(plain).toContain('npm install @sess/client');
+    expect(plain).not.toContain('/packages/');
+    // Each registry line once: no line above it that would be the same.
+    expect(plain.split('npx -y @sess.si/mcp')).toHaveLength(2);
+  });
+
+  describe('with the packages this server serves', () => {
+    const packages = {
+      sessMcp: 'https://sess.example.com/packages/sess-mcp-0123456789ab.tgz',
+      openclaw: 'https://sess.example.com/packages/sess-openclaw-0123456789ab.tgz',
+      client: 'https://sess.example.com/packages/sess-client-0123456789ab.tgz',
+    };
+    const served = text(ConnectAgent({ view: buildConnectView('https://sess.example.com', packages) }).toString() as string);
+
+    it('sess-mcp: npx runs the served tarball; the registry line is labelled as the one for once it is published', () => {
+      expect(served).toContain(`SESS_API_ORIGIN=https://sess.example.com npx -y ${packages.sessMcp}`);
+      expect(served).toContain(
+        'Once the package is published on npm, this works as well:SESS_API_ORIGIN=https://sess.example.com npx -y @sess.si/mcp',
+      );
+    });
+
+    it('OpenClaw: download, then install the file with npm-pack: (it takes no URL), set up; the key and origin in its .env', () => {
+      expect(served).toContain(
+        `curl -fsSL -o sess-openclaw.tgz ${packages.openclaw}\nopenclaw plugins install npm-pack:./sess-openclaw.tgz --force --accept-capabilities\nopenclaw sess setup --yes`,
+      );
+      expect(served).toContain('SESS_API_ORIGIN=https://sess.example.com');
+      expect(served).toContain('openclaw plugins install npm:@sess.si/openclaw@0.1.0');
+    });
+
+    it('your own code: npm install the served @sess/client', () => {
+      expect(served).toContain(`npm install ${packages.client}`);
+      expect(served).toContain('npm install @sess/client');
+      expect(served).not.toContain('built without its client packages');
+    });
+  });
+
   it('escapes what it shows (an operator URL is still not markup)', () => {
     const odd = render('https://sess.example.com/<b>');
     expect(odd).not.toContain('<b>');

@@ -1,5 +1,5 @@
 import type { Child } from 'hono/jsx';
-import type { ConnectView } from './connect-view.ts';
+import type { ConnectView, ServedPackageUrls } from './connect-view.ts';
 
 /** The id of the MCP URL's text (the Copy button names it; its status line is `<id>-status`). */
 export const MCP_URL_ID = 'mcp-url';
@@ -26,6 +26,28 @@ function Client({ name, children }: { name: string; children: Child }) {
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 /**
+ * The registry line of a package: the line to use once it is published, under the one that works
+ * today (the tarball this server serves); the only line, marked not yet working, when the server
+ * serves none.
+ */
+function Registry({ packages, line }: { packages: ServedPackageUrls | undefined; line: string }) {
+  return packages ? (
+    <>
+      <p class="muted">Once the package is published on npm, this works as well:</p>
+      <Code text={line} />
+    </>
+  ) : (
+    <>
+      <p class="muted">
+        This server was built without its client packages (<code>npm run build</code> packs them), and they are not on npm yet.
+        Once they are:
+      </p>
+      <Code text={line} />
+    </>
+  );
+}
+
+/**
  * "Connect your agent": the MCP URL with a Copy button, then how each client is given it. The
  * same block on the home page and the account page; keep its words in step with the README's
  * "Connect your agent". Every string is escaped by hono/jsx (the URL is the operator's
@@ -33,6 +55,7 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
  */
 export function ConnectAgent({ view }: { view: ConnectView }) {
   const url = view.mcpUrl;
+  const packages = view.packages;
   return (
     <section class="connect" aria-labelledby="connect-heading">
       <h2 id="connect-heading">Connect your agent</h2>
@@ -94,7 +117,34 @@ export function ConnectAgent({ view }: { view: ConnectView }) {
           <a href={view.apiKeysHref}>API keys</a>, put it in <code>SESS_API_KEY</code> (never in a chat), and add this to your
           agent as a local MCP server:
         </p>
-        <Code text={`SESS_API_ORIGIN=${view.publicUrl} npx -y @sess.si/mcp`} />
+        {packages ? <Code text={`SESS_API_ORIGIN=${view.publicUrl} npx -y ${packages.sessMcp}`} /> : null}
+        <Registry packages={packages} line={`SESS_API_ORIGIN=${view.publicUrl} npx -y @sess.si/mcp`} />
+      </Client>
+      <Client name="OpenClaw">
+        <p>
+          The Sess plugin gives your Claw the same tools. OpenClaw installs a plugin from a file, not a URL: download it, then
+          install it.
+        </p>
+        {packages ? (
+          <Code
+            text={`curl -fsSL -o sess-openclaw.tgz ${packages.openclaw}\nopenclaw plugins install npm-pack:./sess-openclaw.tgz --force --accept-capabilities\nopenclaw sess setup --yes`}
+          />
+        ) : null}
+        <p>
+          Then give the Gateway an API key and this server's address in <code>~/.openclaw/.env</code> (<code>SESS_API_KEY=…</code>{' '}
+          and <code>SESS_API_ORIGIN={view.publicUrl}</code>) and restart it.
+        </p>
+        <Registry
+          packages={packages}
+          line={'openclaw plugins install npm:@sess.si/openclaw@0.1.0 --force --accept-capabilities\nopenclaw sess setup --yes'}
+        />
+      </Client>
+      <Client name="Your own code (no MCP)">
+        <p>
+          <code>@sess/client</code>, a typed client for the <code>/v1</code> API with an API key, verifies each answer's receipt:
+        </p>
+        {packages ? <Code text={`npm install ${packages.client}`} /> : null}
+        <Registry packages={packages} line="npm install @sess/client" />
       </Client>
       <p class="muted">
         Then ask, for example: <em>"Ask me on my phone what time works for a call tomorrow, using Sess."</em>

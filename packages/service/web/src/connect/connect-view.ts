@@ -15,18 +15,34 @@ export interface ConnectView {
   reachableByHostedClients: boolean;
   /** Where API keys are made (for `sess-mcp` on your own machine). */
   apiKeysHref: string;
+  /** The client packages this server serves (built from its own version); undefined when it has none. */
+  packages: ServedPackageUrls | undefined;
+}
+
+/**
+ * The tarballs of the client packages a server serves, as absolute URLs under `PUBLIC_URL`
+ * (`/packages/<id>-<hash>.tgz`: content-named, so `npx` never runs a stale cached copy).
+ */
+export interface ServedPackageUrls {
+  /** `sess-mcp` (to be published as `@sess.si/mcp`). */
+  sessMcp: string;
+  /** The OpenClaw plugin (to be published as `@sess.si/openclaw`). */
+  openclaw: string;
+  /** `@sess/client`. */
+  client: string;
 }
 
 /** The path of the MCP endpoint under `PUBLIC_URL`. */
 export const MCP_PATH = '/mcp';
 
-/** The "Connect your agent" view for a server at `publicUrl` (an origin, no trailing slash). */
-export function buildConnectView(publicUrl: string): ConnectView {
+/** The "Connect your agent" view for a server at `publicUrl` (an origin, no trailing slash) serving `packages`. */
+export function buildConnectView(publicUrl: string, packages?: ServedPackageUrls): ConnectView {
   return {
     mcpUrl: `${publicUrl}${MCP_PATH}`,
     publicUrl,
     reachableByHostedClients: isPublicHttpsOrigin(publicUrl),
     apiKeysHref: '/account/keys',
+    packages,
   };
 }
 

@@ -1,3 +1,9 @@
 export { ConnectAgent, MCP_URL_ID } from './connect-agent.tsx';
-export { buildConnectView, type ConnectView, isPublicHttpsOrigin, MCP_PATH } from './connect-view.ts';
+export {
+  buildConnectView,
+  type ConnectView,
+  isPublicHttpsOrigin,
+  MCP_PATH,
+  type ServedPackageUrls,
+} from './connect-view.ts';
 export { COPY_SCRIPT } from './copy-script.ts';
