@@ -94,6 +94,7 @@ describe('an open form follows its session (phone)', () => {
   }
   const typed = (page: Page) => page.getByLabel('Commit message').inputValue();
   const notice = (page: Page) => page.locator('[data-follow-notice] .banner');
+  const formButtons = (page: Page) => page.locator('form button[type="submit"]');
 
   it('withdrawn: says so at once, keeps the typing, shows the page when asked', SLOW, async () => {
     const link = await createLink(h, commitInteraction());
@@ -101,11 +102,53 @@ describe('an open form follows its session (phone)', () => {
     await withdrawSession({ ctx: h.ctx, sessionId: link.sessionId });
     await page.getByText('The agent withdrew this question: it takes no more answers.').waitFor({ timeout: 15_000 });
     expect(await typed(page)).toBe('Half-written message');
+    // Nothing under the notice still offers to send: the form's own buttons are disabled.
+    expect(await formButtons(page).count()).toBeGreaterThan(0);
+    expect(await formButtons(page).evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled))).not.toContain(
+      false,
+    );
     await screenshot(page, 'follow-withdrawn-notice');
     await notice(page).getByRole('button', { name: 'Show it' }).click();
     await heading(page, 'The question was withdrawn').waitFor();
     await done('follow-withdrawn');
   });
+
+  it(
+    'withdrawn before the page’s script first asks: the buttons are disabled at once, and the server refuses a send anyway (410)',
+    SLOW,
+    async () => {
+      const link = await createLink(h, commitInteraction());
+      const { context, problems } = await openWatchedContext(browser, PHONE);
+      const page = await context.newPage();
+      // The page is served open, then withdrawn before its script runs: its first wait says so.
+      await page.route(link.pageUrl, async (route) => {
+        const response = await route.fetch();
+        await withdrawSession({ ctx: h.ctx, sessionId: link.sessionId });
+        await route.fulfill({ response });
+      });
+      await page.goto(link.pageUrl);
+      await page.getByText('The agent withdrew this question: it takes no more answers.').waitFor({ timeout: 15_000 });
+      expect(
+        await formButtons(page).evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled)),
+      ).not.toContain(false);
+      // A button forced back on (or a page with an older script) still sends nothing: the server says no.
+      await page.unroute(link.pageUrl);
+      await formButtons(page)
+        .first()
+        .evaluate((button) => {
+          (button as HTMLButtonElement).disabled = false;
+        });
+      const [posted] = await Promise.all([
+        page.waitForResponse((response) => response.request().method() === 'POST'),
+        formButtons(page).first().click(),
+      ]);
+      expect(posted.status()).toBe(410);
+      await heading(page, 'The question was withdrawn').waitFor();
+      await page.getByText('Your answer was not sent.').waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('answered elsewhere and completed: the notice says the agent has finished', SLOW, async () => {
     const link = await createLink(h, commitInteraction());
