@@ -214,7 +214,10 @@ describe('after an answer (phone and desktop)', () => {
   it('a second tab’s answer: one clear message, the first answer kept', SLOW, async () => {
     const link = await createLink(h, commitInteraction());
     const { context, problems } = await openWatchedContext(browser, PHONE);
-    const [first, second] = [await context.newPage(), await context.newPage()];
+    // The second tab has not heard of the first answer (no script, as an old page would be): with
+    // its script, it would learn it and disable its buttons before anyone pressed them.
+    const { context: noScript } = await openWatchedContext(browser, { ...PHONE, javaScriptEnabled: false });
+    const [first, second] = [await context.newPage(), await noScript.newPage()];
     await first.goto(link.pageUrl);
     await second.goto(link.pageUrl);
     await first.getByLabel('Commit message').fill('First tab');
@@ -228,6 +231,25 @@ describe('after an answer (phone and desktop)', () => {
     await second.getByText('First tab').waitFor();
     expect(await second.getByText('Second tab').count()).toBe(0);
     await screenshot(second, 'second-tab');
+    expect(problems).toEqual([]);
+    await context.close();
+    await noScript.close();
+  });
+
+  it('a second tab with its script: it learns of the first answer, says so and disables its buttons', SLOW, async () => {
+    const link = await createLink(h, commitInteraction());
+    const { context, problems } = await openWatchedContext(browser, PHONE);
+    const [first, second] = [await context.newPage(), await context.newPage()];
+    await first.goto(link.pageUrl);
+    await second.goto(link.pageUrl);
+    await second.getByLabel('Commit message').fill('Second tab');
+    await first.getByRole('button', { name: 'Approve and commit' }).click();
+    await heading(first, 'Sent — waiting for the next step').waitFor();
+    await second.getByText('This question already has an answer, sent from another tab or device.', { exact: false }).waitFor({
+      timeout: 15_000,
+    });
+    expect(await second.getByRole('button', { name: 'Approve and commit' }).isDisabled()).toBe(true);
+    expect(await second.getByLabel('Commit message').inputValue()).toBe('Second tab');
     expect(problems).toEqual([]);
     await context.close();
   });
