@@ -102,8 +102,9 @@ describe('an open form follows its session (phone)', () => {
     await withdrawSession({ ctx: h.ctx, sessionId: link.sessionId });
     await page.getByText('The agent withdrew this question: it takes no more answers.').waitFor({ timeout: 15_000 });
     expect(await typed(page)).toBe('Half-written message');
-    // Nothing under the notice still offers to send: the form's own buttons are disabled.
+    // Nothing under the notice still offers to send: the form's own buttons are disabled, and look it.
     expect(await formButtons(page).count()).toBeGreaterThan(0);
+    expect(await formButtons(page).first().evaluate((button) => getComputedStyle(button).opacity)).toBe('0.45');
     expect(await formButtons(page).evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled))).not.toContain(
       false,
     );

@@ -101,6 +101,8 @@ button, .button {
 }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
+/* A button that cannot act now (a form the session left, a wait in progress) looks it. */
+button:disabled { opacity: .45; cursor: not-allowed; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .error { color: var(--danger); font-weight: 600; font-size: .95rem; margin: .25rem 0 .35rem; }
 .banner ul { margin: .25rem 0 0; padding-left: 1.2rem; }
