@@ -61,6 +61,20 @@ async function tabOrder(page: Page, steps: number): Promise<string[]> {
   return names;
 }
 
+/** The new key's field shows the whole key: nothing scrolled away inside it, nothing cut off beside it. */
+function wholeKeyInView(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const field = document.getElementById('new-key') as HTMLTextAreaElement;
+    const box = field.getBoundingClientRect();
+    return (
+      field.scrollHeight <= field.clientHeight + 1 &&
+      field.scrollWidth <= field.clientWidth + 1 &&
+      box.left >= 0 &&
+      box.right <= document.documentElement.clientWidth
+    );
+  });
+}
+
 describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
   it('sign-up: labelled fields, an error tied to its field, then the account page', async () => {
     const { context, page, problems } = await openPage(size);
@@ -69,6 +83,22 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await expect.poll(() => page.getByRole('heading', { name: 'Create your Sess account' }).isVisible()).toBe(true);
       expect(await tabOrder(page, 2)).toEqual(['Email', 'Password', 'Create account']);
       await shot(page, size, 'signup');
+      // Both fields wrong: both problems at once, each tied to its field; the e-mail kept, never the password.
+      await page.getByLabel('Email').fill('not an address');
+      await page.getByLabel('Password').fill('short');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await expect.poll(() => page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+      const errorsOf = async (label: string) => {
+        const ids = ((await page.getByLabel(label).getAttribute('aria-describedby')) ?? '').split(' ');
+        return Promise.all(ids.map((id) => page.locator(`#${id}`).textContent()));
+      };
+      expect(await errorsOf('Email')).toContain('Enter an email address such as name@example.com.');
+      expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+      expect(await errorsOf('Password')).toContain('Use at least 10 characters.');
+      expect(await page.getByLabel('Email').inputValue()).toBe('not an address');
+      expect(await page.getByLabel('Password').inputValue()).toBe('');
+      expect(await fitsWidth(page)).toBe(true);
+      await shot(page, size, 'signup-errors');
       const email = `${size}-${Date.now()}@example.com`;
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill('short');
@@ -124,9 +154,17 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await page.getByRole('button', { name: 'Create key' }).click();
       const key = page.getByLabel('New API key');
       await expect.poll(() => key.inputValue()).toMatch(/^sess_[A-Za-z0-9_-]{43}$/);
+      expect(await wholeKeyInView(page)).toBe(true);
       expect(await fitsWidth(page)).toBe(true);
       expect(await smallTargets(page)).toEqual([]);
       await shot(page, size, 'keys-created');
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      await page.getByRole('button', { name: 'Copy key' }).click();
+      await expect.poll(() => page.locator('#new-key-status').textContent()).toBe('Copied.');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await key.inputValue());
+      // The list of keys: each one's name, prefix, workspace and use, readable at phone width.
+      const row = page.getByRole('listitem').filter({ hasText: 'phone test' });
+      expect(await row.textContent()).toMatch(/phone test sess_\S+….*Created .* UTC · Last used Never/);
       await page.goto(`${server.url}/account/keys`);
       expect(await page.getByLabel('New API key').count()).toBe(0);
       await page.getByRole('button', { name: /^Revoke phone test/ }).click();
@@ -142,4 +180,45 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await context.close();
     }
   });
+});
+
+describe('a new API key on a small phone (360 px)', () => {
+  const SMALL_PHONE = { ...SCREEN_SIZES.phone, viewport: { width: 360, height: 640 } };
+
+  it.each([true, false])(
+    'JavaScript %s: the whole key in view and selectable; Copy only where it can work',
+    async (javaScriptEnabled) => {
+      const user = await createTestUser(server.database.db);
+      const { context, problems } = await openWatchedContext(browser, { ...SMALL_PHONE, javaScriptEnabled });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${server.url}/signin`);
+        await page.getByLabel('Email').fill(user.email);
+        await page.getByLabel('Password').fill(user.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: 'Your account' }).waitFor();
+        await page.goto(`${server.url}/account/keys`);
+        await page.getByLabel('Key name').fill('small phone');
+        await page.getByRole('button', { name: 'Create key' }).click();
+        const key = page.getByLabel('New API key');
+        await expect.poll(() => key.inputValue()).toMatch(/^sess_[A-Za-z0-9_-]{43}$/);
+        expect(await wholeKeyInView(page)).toBe(true);
+        expect(await key.getAttribute('readonly')).not.toBeNull();
+        // Selectable as it is: select it all, as a long press or Ctrl-A would, and the selection is the key.
+        expect(
+          await key.evaluate((field: HTMLTextAreaElement) => {
+            field.select();
+            return field.value.slice(field.selectionStart, field.selectionEnd);
+          }),
+        ).toBe(await key.inputValue());
+        expect(await page.getByRole('button', { name: 'Copy key' }).isVisible()).toBe(javaScriptEnabled);
+        expect(await fitsWidth(page)).toBe(true);
+        expect(await smallTargets(page)).toEqual([]);
+        await screenshot(page, `accounts-360-keys-created${javaScriptEnabled ? '' : '-nojs'}`);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

@@ -94,6 +94,7 @@ describe('an open form follows its session (phone)', () => {
   }
   const typed = (page: Page) => page.getByLabel('Commit message').inputValue();
   const notice = (page: Page) => page.locator('[data-follow-notice] .banner');
+  const formButtons = (page: Page) => page.locator('form button[type="submit"]');
 
   it('withdrawn: says so at once, keeps the typing, shows the page when asked', SLOW, async () => {
     const link = await createLink(h, commitInteraction());
@@ -101,11 +102,54 @@ describe('an open form follows its session (phone)', () => {
     await withdrawSession({ ctx: h.ctx, sessionId: link.sessionId });
     await page.getByText('The agent withdrew this question: it takes no more answers.').waitFor({ timeout: 15_000 });
     expect(await typed(page)).toBe('Half-written message');
+    // Nothing under the notice still offers to send: the form's own buttons are disabled, and look it.
+    expect(await formButtons(page).count()).toBeGreaterThan(0);
+    expect(await formButtons(page).first().evaluate((button) => getComputedStyle(button).opacity)).toBe('0.45');
+    expect(await formButtons(page).evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled))).not.toContain(
+      false,
+    );
     await screenshot(page, 'follow-withdrawn-notice');
     await notice(page).getByRole('button', { name: 'Show it' }).click();
     await heading(page, 'The question was withdrawn').waitFor();
     await done('follow-withdrawn');
   });
+
+  it(
+    'withdrawn before the page’s script first asks: the buttons are disabled at once, and the server refuses a send anyway (410)',
+    SLOW,
+    async () => {
+      const link = await createLink(h, commitInteraction());
+      const { context, problems } = await openWatchedContext(browser, PHONE);
+      const page = await context.newPage();
+      // The page is served open, then withdrawn before its script runs: its first wait says so.
+      await page.route(link.pageUrl, async (route) => {
+        const response = await route.fetch();
+        await withdrawSession({ ctx: h.ctx, sessionId: link.sessionId });
+        await route.fulfill({ response });
+      });
+      await page.goto(link.pageUrl);
+      await page.getByText('The agent withdrew this question: it takes no more answers.').waitFor({ timeout: 15_000 });
+      expect(
+        await formButtons(page).evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled)),
+      ).not.toContain(false);
+      // A button forced back on (or a page with an older script) still sends nothing: the server says no.
+      await page.unroute(link.pageUrl);
+      await formButtons(page)
+        .first()
+        .evaluate((button) => {
+          (button as HTMLButtonElement).disabled = false;
+        });
+      const [posted] = await Promise.all([
+        page.waitForResponse((response) => response.request().method() === 'POST'),
+        formButtons(page).first().click(),
+      ]);
+      expect(posted.status()).toBe(410);
+      await heading(page, 'The question was withdrawn').waitFor();
+      await page.getByText('Your answer was not sent.').waitFor();
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('answered elsewhere and completed: the notice says the agent has finished', SLOW, async () => {
     const link = await createLink(h, commitInteraction());
@@ -171,7 +215,10 @@ describe('after an answer (phone and desktop)', () => {
   it('a second tab’s answer: one clear message, the first answer kept', SLOW, async () => {
     const link = await createLink(h, commitInteraction());
     const { context, problems } = await openWatchedContext(browser, PHONE);
-    const [first, second] = [await context.newPage(), await context.newPage()];
+    // The second tab has not heard of the first answer (no script, as an old page would be): with
+    // its script, it would learn it and disable its buttons before anyone pressed them.
+    const { context: noScript } = await openWatchedContext(browser, { ...PHONE, javaScriptEnabled: false });
+    const [first, second] = [await context.newPage(), await noScript.newPage()];
     await first.goto(link.pageUrl);
     await second.goto(link.pageUrl);
     await first.getByLabel('Commit message').fill('First tab');
@@ -185,6 +232,25 @@ describe('after an answer (phone and desktop)', () => {
     await second.getByText('First tab').waitFor();
     expect(await second.getByText('Second tab').count()).toBe(0);
     await screenshot(second, 'second-tab');
+    expect(problems).toEqual([]);
+    await context.close();
+    await noScript.close();
+  });
+
+  it('a second tab with its script: it learns of the first answer, says so and disables its buttons', SLOW, async () => {
+    const link = await createLink(h, commitInteraction());
+    const { context, problems } = await openWatchedContext(browser, PHONE);
+    const [first, second] = [await context.newPage(), await context.newPage()];
+    await first.goto(link.pageUrl);
+    await second.goto(link.pageUrl);
+    await second.getByLabel('Commit message').fill('Second tab');
+    await first.getByRole('button', { name: 'Approve and commit' }).click();
+    await heading(first, 'Sent — waiting for the next step').waitFor();
+    await second.getByText('This question already has an answer, sent from another tab or device.', { exact: false }).waitFor({
+      timeout: 15_000,
+    });
+    expect(await second.getByRole('button', { name: 'Approve and commit' }).isDisabled()).toBe(true);
+    expect(await second.getByLabel('Commit message').inputValue()).toBe('Second tab');
     expect(problems).toEqual([]);
     await context.close();
   });

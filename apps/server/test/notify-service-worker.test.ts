@@ -3,6 +3,7 @@ import { queryRows } from '@sess/db';
 import { createTestUser, signInTestUser, type TestUser } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
 import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
+import { NOTIFY_WAIT_MS, PUSH_SERVICE_SILENT } from '@sess/web';
 import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -411,6 +412,57 @@ describe('the notifications page in Chromium', () => {
       await page.getByRole('button', { name: 'Remove Test phone' }).click();
       await page.waitForURL(`${server.url}${PAGE}?removed=1`);
       expect(await page.textContent('body')).toContain('No devices yet.');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a push service that never answers: the wait is bounded, the page says what to do, and the button works again', async () => {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const subscription = {
+      endpoint: `http://127.0.0.1:9/push/${randomBytes(12).toString('base64url')}`,
+      expirationTime: null,
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+    };
+    const { context, problems } = await signedInContext(SCREEN_SIZES.phone);
+    try {
+      // The first subscribe hangs, as when the browser cannot reach its push service; the second answers.
+      await context.addInitScript((json) => {
+        const made = JSON.parse(json) as object;
+        let calls = 0;
+        PushManager.prototype.getSubscription = async () => null;
+        PushManager.prototype.subscribe = function subscribe() {
+          calls += 1;
+          return calls === 1
+            ? new Promise<PushSubscription>(() => {})
+            : Promise.resolve({ toJSON: () => made } as PushSubscription);
+        };
+      }, JSON.stringify(subscription));
+      const page = await context.newPage();
+      // The page's timers run on Playwright's clock: the test moves time on, it never waits it out.
+      await page.clock.install();
+      await page.goto(`${server.url}${PAGE}`);
+      await page.clock.pauseAt(new Date(Date.now() + 1_000));
+      const button = page.getByRole('button', { name: 'Notify this device' });
+      await page.getByLabel('Device name').fill('Offline phone');
+      await button.click();
+      await expect.poll(() => page.locator('#notify-status').textContent(), POLL).toBe('Adding this device…');
+      expect(await button.isDisabled()).toBe(true);
+      await page.clock.runFor(NOTIFY_WAIT_MS - 1_000);
+      expect(await page.locator('#notify-status').textContent()).toBe('Adding this device…');
+      await page.clock.runFor(1_000);
+      await expect.poll(() => page.locator('#notify-status').textContent(), POLL).toBe(PUSH_SERVICE_SILENT);
+      await expect.poll(() => button.isEnabled(), POLL).toBe(true);
+      expect(await fitsWidth(page)).toBe(true);
+      await screenshot(page, 'notifications-phone-push-silent');
+      // The person can try again, and this time the push service answers.
+      await button.click();
+      await page.waitForURL(`${server.url}${PAGE}?added=1`);
+      expect(await page.locator('.device .name').allTextContents()).toContain('Offline phone');
+      await page.getByRole('button', { name: 'Remove Offline phone' }).click();
+      await page.waitForURL(`${server.url}${PAGE}?removed=1`);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

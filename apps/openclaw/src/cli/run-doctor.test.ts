@@ -118,6 +118,8 @@ describe('openclaw sess setup', () => {
     expect((await stat(join(home, 'sess'))).mode & 0o777).toBe(0o700);
     expect(o.text()).toContain(keyLine(join(home, '.env')));
     expect(o.text()).toContain('openclaw plugins enable sess');
+    // Both ways to restart: a Gateway in a terminal has no service for `restart` to manage.
+    expect(o.text()).toContain('Ctrl-C, then\n       openclaw gateway run\n');
     expect(o.text()).toContain('openclaw gateway restart');
   });
 

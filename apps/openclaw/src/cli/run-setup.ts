@@ -85,7 +85,12 @@ export async function runSetup(options: SetupOptions): Promise<number> {
   if (!keySet)
     steps.push(`Give the Gateway your Sess API key (paste it and press Enter; nothing shows):\n       ${keyLine(envFile)}`);
   if (!enabled) steps.push(`openclaw plugins enable ${CONFIG_PLUGIN_ID}   (if it is not enabled yet)`);
-  steps.push('openclaw gateway restart   (the Gateway reads the environment file when it starts)');
+  steps.push(
+    'Restart the Gateway (it reads the environment file when it starts). In a terminal: Ctrl-C, then\n' +
+      '       openclaw gateway run\n' +
+      '     Installed as a service (openclaw gateway install):\n' +
+      '       openclaw gateway restart',
+  );
   steps.push(
     'In any chat: "Plan my weekend and check with me through Sess before you decide." Answer the link, then say continue.',
   );

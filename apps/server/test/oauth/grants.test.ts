@@ -137,6 +137,26 @@ describe('connected apps and Disconnect', () => {
     expect(grant).toMatchObject({ revokedAt: expect.any(Date), generation: 2 });
   });
 
+  it('"Last used" is the last use of the app\'s access token at /mcp, not its sign-in', async () => {
+    const user = await createTestUser(server.database.db);
+    const connected = await signInAndAuthorize({
+      baseUrl: server.url,
+      user,
+      client: { kind: 'dcr', metadata: { client_name: 'Zed', redirect_uris: ['https://zed.example/callback'] } },
+    });
+    const jar = await browserOf(user);
+    const shown = async () => /<dt>Last used<\/dt>\s*<dd>([^<]*)<\/dd>/.exec((await appsPage(jar)).html)?.[1];
+    const signedIn = await shown();
+    expect(signedIn).toMatch(/ UTC$/);
+    server.clock.advance(30 * 60_000);
+    const later = `${server.clock.now().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    expect(later).not.toBe(signedIn);
+    // Any authenticated request to /mcp uses the token (a GET is then 405, after the token is checked).
+    const used = await fetch(`${server.url}/mcp`, { headers: { authorization: `Bearer ${connected.tokens.accessToken}` } });
+    expect(used.status).toBe(405);
+    await expect.poll(shown, { timeout: 5_000, interval: 20 }).toBe(later);
+  });
+
   it('one row per app × workspace, only grants that were used; Disconnect revokes every grant of its row', async () => {
     const user = await createTestUser(server.database.db);
     const team = await createTestWorkspace(server.database.db, { userId: user.userId, name: 'Design team' });

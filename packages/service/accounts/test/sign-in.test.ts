@@ -38,6 +38,23 @@ describe('sign-up', () => {
     expect(browser.sessionToken()).toBeUndefined();
   });
 
+  it('shows every problem at once, each beside its field, keeping the e-mail and never the password', async () => {
+    const browser = new TestBrowser(server.url);
+    const result = await browser.submit('/signup', '/signup', { email: 'not-an-email', password: 'short' });
+    expect(result.status).toBe(400);
+    expect(result.html).toMatch(/<input id="email"[^>]*aria-invalid="true"[^>]*aria-describedby="email-error"/);
+    expect(result.html).toMatch(
+      /<input id="password"[^>]*aria-invalid="true"[^>]*aria-describedby="password-hint password-error"/,
+    );
+    expect(result.html).toMatch(/id="email-error"[^>]*>Enter an email address such as name@example.com.</);
+    expect(result.html).toMatch(/id="password-error"[^>]*>Use at least 10 characters.</);
+    expect(inputValue(result.html, 'email')).toBe('not-an-email');
+    expect(result.html).toMatch(/<input id="password"[^>]*value=""/);
+    // Focus goes to the first field in trouble.
+    expect(result.html).toMatch(/<input id="email"[^>]*autofocus/);
+    expect(result.html).not.toMatch(/<input id="password"[^>]*autofocus/);
+  });
+
   it('refuses an address that is not one', async () => {
     const browser = new TestBrowser(server.url);
     const result = await browser.submit('/signup', '/signup', { email: 'not-an-email', password: 'a long enough password' });

@@ -1,5 +1,7 @@
+import { queryRows } from '@sess/db';
 import { createTestUser, signInAndAuthorize, TEST_SECRET } from '@sess/testkit';
 import { type OAuthTestServer, startOAuthTestServer } from '@sess/testkit/oauth';
+import { sql } from 'drizzle-orm';
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccessTokenVerifier, createAccessTokenVerifier } from '../src/index.ts';
@@ -95,6 +97,50 @@ describe('createAccessTokenVerifier', () => {
       ok: false,
       reason: 'grant_revoked',
     });
+  });
+
+  it('marks the grant used when its token is used (connected apps\' "Last used"), at most once per grant per 5 minutes', async () => {
+    const grantId = claims['grant_id'] as string;
+    const lastUsed = async () => {
+      const [row] = await queryRows<{ last_used_at: string | null }>(
+        server.database.db,
+        sql`select last_used_at from oauth_grants where id = ${grantId}`,
+      );
+      return row?.last_used_at === null || row?.last_used_at === undefined ? null : new Date(row.last_used_at).getTime();
+    };
+    // As if the last use was the sign-in, ten minutes ago.
+    const signIn = server.clock.now().getTime() - 10 * 60_000;
+    await server.database.db.execute(
+      sql`update oauth_grants set last_used_at = ${new Date(signIn).toISOString()}::timestamptz where id = ${grantId}`,
+    );
+    const used = await ourToken({});
+    const fresh = createAccessTokenVerifier({ database: server.database, publicUrl: server.url, now: server.clock.now });
+    try {
+      const first = server.clock.now().getTime();
+      expect(await fresh.verify(used)).toMatchObject({ ok: true });
+      await fresh.settled();
+      expect(await lastUsed()).toBe(first);
+      // Used again a minute later, many times: no write (the page says minutes, not requests).
+      server.clock.advance(60_000);
+      for (let i = 0; i < 5; i++) expect(await fresh.verify(used)).toMatchObject({ ok: true });
+      await fresh.settled();
+      expect(await lastUsed()).toBe(first);
+      // Five minutes after the last write: written again.
+      server.clock.advance(4 * 60_000);
+      const later = server.clock.now().getTime();
+      expect(await fresh.verify(used)).toMatchObject({ ok: true });
+      await fresh.settled();
+      expect(await lastUsed()).toBe(later);
+      // A refused token marks nothing.
+      server.clock.advance(6 * 60_000);
+      expect(await fresh.verify(await ourToken({ grantGeneration: (claims['grant_generation'] as number) + 7 }))).toMatchObject({
+        ok: false,
+      });
+      await fresh.settled();
+      expect(await lastUsed()).toBe(later);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('refuses an expired token (injected clock), even one already in the cache', async () => {

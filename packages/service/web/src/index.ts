@@ -77,8 +77,10 @@ export {
   NOTIFY_FORM_FIELDS,
   NOTIFY_PATHS,
   NOTIFY_SCRIPT,
+  NOTIFY_WAIT_MS,
   NotificationsPage,
   type NotificationsView,
+  PUSH_SERVICE_SILENT,
   renderNotificationsPage,
   type SettingsFormView,
 } from './notifications/index.ts';

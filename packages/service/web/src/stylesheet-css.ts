@@ -101,6 +101,8 @@ button, .button {
 }
 button.secondary, .button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
+/* A button that cannot act now (a form the session left, a wait in progress) looks it. */
+button:disabled { opacity: .45; cursor: not-allowed; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .error { color: var(--danger); font-weight: 600; font-size: .95rem; margin: .25rem 0 .35rem; }
 .banner ul { margin: .25rem 0 0; padding-left: 1.2rem; }
@@ -139,7 +141,13 @@ a.button { display: inline-flex; align-items: center; justify-content: center; }
 .alt-signin { margin-top: 1rem; text-align: center; }
 button.wide { width: 100%; }
 .switch { margin-top: 1.25rem; }
-input.secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9rem; }
+input.secret, textarea.secret { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9rem; }
+/* A new API key: the whole key in view at any width (it breaks anywhere: it has no words), the
+   box as tall as the key needs where the browser can size it to its content. */
+textarea.key-value { min-height: 0; resize: none; word-break: break-all; overflow-wrap: anywhere; field-sizing: content; }
+/* /account/keys: one key per row, its details wrapping under its name on a phone. */
+.api-key > div { flex: 1 1 14rem; }
+.key-detail { margin: .15rem 0 0; }
 td form button { white-space: nowrap; }
 .button.wide { display: flex; width: 100%; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; }

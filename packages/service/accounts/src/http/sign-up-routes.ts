@@ -5,7 +5,7 @@ import { createBrowserSession } from '../browser-sessions/create-browser-session
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
 import { sessionCookie } from '../browser-sessions/session-cookie.ts';
 import { safeReturnTo } from '../return-to/safe-return-to.ts';
-import { signUp } from '../signup/sign-up.ts';
+import { signUp, signupProblemsOf } from '../signup/sign-up.ts';
 import { peekSignupLink } from '../signup/signup-tokens.ts';
 import { checkAnonymousCsrf, issueAnonymousCsrf } from './anonymous-csrf.ts';
 import { type AccountRoutesDeps, type AccountsEnv, socketAddress } from './deps.ts';
@@ -124,7 +124,7 @@ export function mountSignUpRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
         case 'INVALID_ARGUMENTS':
           return showForm(c, 400, returnTo, via, token, {
             email,
-            fieldErrors: error.details.field === '/email' ? { email: error.message } : { password: error.message },
+            fieldErrors: signupProblemsOf(error),
           });
         case 'EMAIL_TAKEN':
           return showForm(c, 409, returnTo, via, token, {

@@ -7,14 +7,35 @@ import { normalizeEmail } from '../users/normalize-email.ts';
 import type { SignupPolicy } from './signup-policy.ts';
 import { consumeSignupLink } from './signup-tokens.ts';
 
-/** Checks e-mail and password; throws `INVALID_ARGUMENTS` with `field` naming the first bad one. */
+/** What is wrong with each sign-up field, by field name: every problem at once, none when the input is usable. */
+export interface SignupProblems {
+  email?: string;
+  password?: string;
+}
+
+/**
+ * Checks e-mail and password together; throws `INVALID_ARGUMENTS` naming every bad field in
+ * `details.problems` (`field` and the message are the first one's, for callers that show one).
+ */
 export function checkSignupInput(input: { email: unknown; password: unknown }): { email: string; password: string } {
+  const problems: SignupProblems = {};
   const email = normalizeEmail(input.email);
-  if (!email) throw new SessError('INVALID_ARGUMENTS', 'Enter an email address such as name@example.com.', { field: '/email' });
+  if (!email) problems.email = 'Enter an email address such as name@example.com.';
   const password = typeof input.password === 'string' ? input.password : '';
-  const problem = checkPassword(password);
-  if (problem) throw new SessError('INVALID_ARGUMENTS', problem, { field: '/password' });
+  const passwordProblem = checkPassword(password);
+  if (passwordProblem) problems.password = passwordProblem;
+  if (email === null || passwordProblem) {
+    const [name, message] = Object.entries(problems)[0] as [string, string];
+    throw new SessError('INVALID_ARGUMENTS', message, { field: `/${name}`, problems });
+  }
   return { email, password };
+}
+
+/** The per-field problems an `INVALID_ARGUMENTS` from `checkSignupInput` carries. */
+export function signupProblemsOf(error: SessError): SignupProblems {
+  const problems = error.details['problems'];
+  if (problems && typeof problems === 'object') return problems as SignupProblems;
+  return error.details.field === '/email' ? { email: error.message } : { password: error.message };
 }
 
 /**

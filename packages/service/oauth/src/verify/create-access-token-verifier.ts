@@ -2,6 +2,7 @@ import type { Logger } from '@sess/core';
 import { createBusCache, type Database, oauthGrants } from '@sess/db';
 import { eq } from 'drizzle-orm';
 import { type CryptoKey, decodeProtectedHeader, type JWTPayload, errors as joseErrors, jwtVerify } from 'jose';
+import { createGrantUseRecorder } from '../grants/record-grant-use.ts';
 import { buildOAuthUrls, GRANT_CHANNEL } from '../settings.ts';
 import { importVerificationKey, loadVerificationKeys } from '../tokens/access-token-keys.ts';
 import { ACCESS_TOKEN_TYP } from '../tokens/sign-access-token.ts';
@@ -35,7 +36,9 @@ export type VerifyAccessTokenResult = { ok: true; principal: AccessTokenPrincipa
 export interface AccessTokenVerifier {
   /** Verifies a bearer token (signature, issuer, audience, expiry, grant liveness and generation). Never throws. */
   verify(token: string): Promise<VerifyAccessTokenResult>;
-  /** Unsubscribes from the bus and drops the caches. */
+  /** Waits for the grants' last-use writes already started (a verify never waits for its own). */
+  settled(): Promise<void>;
+  /** Unsubscribes from the bus, drops the caches and waits for the last-use writes. */
   close(): Promise<void>;
 }
 
@@ -96,6 +99,8 @@ function failureOf(error: unknown): AccessTokenFailure {
  *   only when a token names an unknown kid.
  * - A token that verified once is remembered by its exact string (bounded map), so repeats skip
  *   the signature; expiry and the grant are still checked on every call.
+ * - Each accepted token marks its grant used (`last_used_at`, the connected-apps page's "Last
+ *   used"), at most once per grant per five minutes and without the request waiting for it.
  * - The grant's liveness and generation come from an in-process cache, invalidated on every
  *   replica through the notify bus (channel `oauth_grants`, subscribed once); when the bus
  *   reconnects the whole cache is dropped, since notifications may have been missed. A read that
@@ -115,6 +120,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
   let keysLoading: Promise<void> | undefined;
   const tokens = new Map<string, TokenClaims>();
   let closed = false;
+  const uses = createGrantUseRecorder({ db: database.db, now, ...(options.logger ? { logger: options.logger } : {}) });
   const grants = createBusCache<GrantState>({
     bus: database.bus,
     channel: GRANT_CHANNEL,
@@ -229,6 +235,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
         return { ok: false, reason: 'unavailable' };
       }
       if (!grant?.live || grant.generation !== claims.grant_generation) return { ok: false, reason: 'grant_revoked' };
+      uses.record(claims.grant_id);
       return {
         ok: true,
         principal: {
@@ -242,10 +249,11 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
         },
       };
     },
+    settled: () => uses.settled(),
     async close() {
       closed = true;
       tokens.clear();
-      await grants.close();
+      await Promise.all([grants.close(), uses.settled()]);
     },
   };
 }

@@ -1,41 +1,43 @@
+import { COPY_SCRIPT } from '../connect/copy-script.ts';
 import { Isolate, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AccountHeader } from './account-page.tsx';
 import { CsrfField, errorId, FormError, formatWhen, Notice, TextField, toDocument } from './parts.tsx';
 import type { ApiKeysView, ApiKeyView } from './view.ts';
 
+/** The new key's field (the Copy button names it; its status line is `<id>-status`). */
+const NEW_KEY_ID = 'new-key';
+
+/**
+ * One key as a list item, like a device on the notifications page: its name and prefix, its
+ * workspace, when it was made and last used, and Revoke. It wraps on a phone instead of
+ * squeezing three table columns into 360 px.
+ */
 function KeyRow({ apiKey, csrf }: { apiKey: ApiKeyView; csrf: string }) {
   return (
-    <tr>
-      <td>
-        <strong>
+    <li class="api-key">
+      <div>
+        <span class="name">
           <Isolate text={apiKey.name} />
-        </strong>
-        <br />
-        <code>{apiKey.prefix}…</code>
-        <br />
-        <span class="muted">
+        </span>{' '}
+        <code class="key-prefix">{apiKey.prefix}…</code>
+        <p class="muted key-detail">
           <Isolate text={apiKey.workspaceName} />
-        </span>
-      </td>
-      <td>
-        <span class="muted">Created</span> {formatWhen(apiKey.createdAt)}
-        <br />
-        <span class="muted">Last used</span> {formatWhen(apiKey.lastUsedAt)}
-      </td>
-      <td>
-        {apiKey.revokedAt ? (
-          <span class="muted">Revoked {formatWhen(apiKey.revokedAt)}</span>
-        ) : (
-          <form method="post" action={`/account/keys/${encodeURIComponent(apiKey.id)}/revoke`}>
-            <CsrfField token={csrf} />
-            <button type="submit" class="danger" aria-label={`Revoke ${apiKey.name} (${apiKey.prefix})`}>
-              Revoke
-            </button>
-          </form>
-        )}
-      </td>
-    </tr>
+        </p>
+        <p class="muted key-detail">
+          Created {formatWhen(apiKey.createdAt)} · Last used {formatWhen(apiKey.lastUsedAt)}
+          {apiKey.revokedAt ? ` · Revoked ${formatWhen(apiKey.revokedAt)}` : ''}
+        </p>
+      </div>
+      {apiKey.revokedAt ? null : (
+        <form method="post" action={`/account/keys/${encodeURIComponent(apiKey.id)}/revoke`}>
+          <CsrfField token={csrf} />
+          <button type="submit" class="danger" aria-label={`Revoke ${apiKey.name} (${apiKey.prefix})`}>
+            Revoke
+          </button>
+        </form>
+      )}
+    </li>
   );
 }
 
@@ -46,7 +48,11 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
   // With one workspace there is no picker to mark, so its problem is the form's.
   const formError = view.error ?? (single ? workspaceError : undefined);
   return (
-    <Page title={view.error || view.fieldErrors ? 'Error: API keys · Sess' : 'API keys · Sess'} nonce={nonce}>
+    <Page
+      title={view.error || view.fieldErrors ? 'Error: API keys · Sess' : 'API keys · Sess'}
+      nonce={nonce}
+      script={view.createdKey ? COPY_SCRIPT : undefined}
+    >
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
         <p>
@@ -65,10 +71,27 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
               </strong>
               . Copy it now: it is shown only this once.
             </p>
-            <label for="new-key">New API key</label>
-            <input id="new-key" type="text" readonly value={view.createdKey.key} class="secret" />
+            <label for={NEW_KEY_ID}>New API key</label>
+            {/* A read-only field: selectable and whole without JavaScript, wrapping at any width. */}
+            <textarea
+              id={NEW_KEY_ID}
+              class="secret key-value"
+              readonly
+              rows={2}
+              spellcheck={false}
+              autocapitalize="none"
+              autocomplete="off"
+            >
+              {view.createdKey.key}
+            </textarea>
+            <div class="actions">
+              <button type="button" class="secondary copy" data-copy={NEW_KEY_ID} hidden>
+                Copy key
+              </button>
+            </div>
           </div>
         ) : null}
+        {view.createdKey ? <p id={`${NEW_KEY_ID}-status`} class="muted copy-status" role="status" /> : null}
         <h2>Create a key</h2>
         <form method="post" action="/account/keys">
           <CsrfField token={view.csrf.create} />
@@ -115,22 +138,11 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
         {view.keys.length === 0 ? (
           <p class="muted">No keys yet.</p>
         ) : (
-          <table aria-labelledby="keys-heading">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Use</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.keys.map((apiKey) => (
-                <KeyRow apiKey={apiKey} csrf={view.csrf.revoke} />
-              ))}
-            </tbody>
-          </table>
+          <ul class="plain-list" aria-labelledby="keys-heading">
+            {view.keys.map((apiKey) => (
+              <KeyRow apiKey={apiKey} csrf={view.csrf.revoke} />
+            ))}
+          </ul>
         )}
       </div>
     </Page>

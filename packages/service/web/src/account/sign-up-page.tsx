@@ -38,7 +38,7 @@ export function SignUpPage({ view, nonce }: { view: SignUpView; nonce: string })
             error={view.fieldErrors?.email}
             describedBy={formError}
             maxlength={254}
-            autofocus={!view.fieldErrors?.password}
+            autofocus={Boolean(view.fieldErrors?.email) || !view.fieldErrors?.password}
           />
           <TextField
             id="password"
@@ -51,7 +51,7 @@ export function SignUpPage({ view, nonce }: { view: SignUpView; nonce: string })
             describedBy={formError}
             minlength={10}
             maxlength={256}
-            autofocus={Boolean(view.fieldErrors?.password)}
+            autofocus={Boolean(view.fieldErrors?.password) && !view.fieldErrors?.email}
           />
           <div class="actions">
             <button type="submit">Create account</button>

@@ -6,7 +6,10 @@
  * or closed). Then:
  * - the waiting page fetches the page again and swaps its <main> in place, without a reload;
  * - an open form (`data-follow-keep`) keeps what the person typed: it says what changed in its
- *   notice, with a button that loads the new page only when the person chooses.
+ *   notice, with a button that loads the new page only when the person chooses, and its own
+ *   buttons are disabled, since the server would refuse what they send (they work again if the
+ *   same step opens again, as when more time is given from another tab). That holds as soon
+ *   as the script learns it, also from its first wait right after the page loaded.
  * A constant: it reads no data from the page except those attributes, and writes only its own
  * fixed sentences, so nothing the agent wrote can reach it. Without JavaScript nothing changes:
  * the form posts as before and the server's answer is the truth; a refresh shows the news.
@@ -33,12 +36,19 @@ export const FOLLOW_SCRIPT = `(() => {
     const heading = main.querySelector('h1');
     if (heading) { heading.setAttribute('tabindex', '-1'); heading.focus(); }
   }
+  function sendable(marker, on) {
+    for (const button of marker.querySelectorAll('form button[type="submit"]')) button.disabled = !on;
+  }
   function tell(marker, view) {
     const box = marker.querySelector('[data-follow-notice]');
     marker.setAttribute('data-follow-state', view.state);
     marker.setAttribute('data-follow-revision', String(view.revision));
     // Open again at the same step (more time was given from another tab): the form works again.
-    if (box && view.state === 'open' && String(view.revision) === marker.getAttribute('data-follow-shown')) return box.replaceChildren();
+    if (box && view.state === 'open' && String(view.revision) === marker.getAttribute('data-follow-shown')) {
+      sendable(marker, true);
+      return box.replaceChildren();
+    }
+    sendable(marker, false);
     const own = marker.getAttribute('data-follow-kind') === 'respondent' && view.state === 'completed';
     const words = own ? NOTICES.answered : NOTICES[view.state];
     if (!box || !words) return swap();

@@ -73,6 +73,17 @@ describe('the person’s own answer, in short', () => {
     expect(note?.value).toBe(`${'😀'.repeat(SUMMARY_MAX_CHARACTERS)}…`);
   });
 
+  it('names no button for a form with one button: its label ("Send") only sends, it is not an answer', () => {
+    const send = {
+      ...answer({ time: '09' }),
+      surface: { ...callSurface(), actions: [{ id: 'send', label: 'Send', intent: 'submit' as const }] },
+    };
+    expect(summarizeAnswer(send).action).toBeUndefined();
+    const html = render({ state: 'answered', title: 'Q', revision: 1, pagePath: '/s/tok', answer: send });
+    expect(html).not.toContain('You chose');
+    expect(html).toContain('<dt>Time</dt><dd>9:00</dd>');
+  });
+
   it('names no button for a form without actions (its one Submit says nothing)', () => {
     const bare = { ...answer({ time: '09' }), surface: { ...callSurface(), actions: undefined } };
     expect(summarizeAnswer(bare).action).toBeUndefined();

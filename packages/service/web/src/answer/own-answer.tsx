@@ -33,12 +33,17 @@ function describeValue(field: FieldView, value: AnswerValue | undefined): string
   return shorten(value);
 }
 
-/** The person's own answer, field by field in the form's order, then the button they pressed. */
+/**
+ * The person's own answer, field by field in the form's order, and the button they pressed when
+ * pressing it was a choice: a form with one button (its `submit_label`, "Send", or the default
+ * Submit) only sends, so that label is not part of the answer.
+ */
 export function summarizeAnswer(answer: OwnAnswerView): { action: string | undefined; lines: AnswerLine[] } {
   const fields = answer.surface.source.components.filter((c): c is FieldView => c.type === 'field');
   const actions: readonly ActionView[] = answer.surface.actions ?? [];
+  const choseAButton = actions.length > 1;
   return {
-    action: actions.find((action) => action.id === answer.actionId)?.label,
+    action: choseAButton ? actions.find((action) => action.id === answer.actionId)?.label : undefined,
     lines: fields.map((field) => ({ label: field.label, value: describeValue(field, answer.values[field.name]) })),
   };
 }

@@ -1,14 +1,16 @@
 /**
- * The one script of the pages that show the MCP URL: it reveals each Copy button
- * (`data-copy="<id>"`, hidden without JavaScript, where it could do nothing) and copies the text
- * of the element it names. The Clipboard API needs a secure context (https or localhost); on a
+ * The one script of the pages with something to copy (the MCP URL, a new API key): it reveals
+ * each Copy button (`data-copy="<id>"`, hidden without JavaScript, where it could do nothing) and
+ * copies the text of the element it names (the value of a read-only field). The Clipboard API needs a secure context (https or localhost); on a
  * plain-http LAN address the script selects the text and falls back to `execCommand('copy')`,
  * and if that fails too the text stays selected for the person to copy. It writes only its own
  * fixed words into the button's status line. Without JavaScript the address is plain,
  * selectable text.
  */
 export const COPY_SCRIPT = `(() => {
+  const isField = (element) => element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement;
   function select(element) {
+    if (isField(element)) { element.focus(); element.select(); return; }
     const range = document.createRange();
     range.selectNodeContents(element);
     const selection = window.getSelection();
@@ -16,7 +18,7 @@ export const COPY_SCRIPT = `(() => {
     selection.addRange(range);
   }
   async function copy(element) {
-    const text = element.textContent;
+    const text = isField(element) ? element.value : element.textContent;
     try {
       await navigator.clipboard.writeText(text);
       return true;

@@ -1,5 +1,5 @@
 export { NotificationsPage, renderNotificationsPage } from './notifications-page.tsx';
-export { NOTIFY_SCRIPT } from './notify-script.ts';
+export { NOTIFY_SCRIPT, NOTIFY_WAIT_MS, PUSH_SERVICE_SILENT } from './notify-script.ts';
 export {
   CSRF_HEADER,
   type DeviceView,

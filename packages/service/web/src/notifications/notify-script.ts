@@ -11,8 +11,16 @@ import { CSRF_HEADER } from './view.ts';
  *   notifications are blocked for this site;
  * - on a tap of "Notify this device": asks permission, registers /sw.js, subscribes with the
  *   VAPID key and POSTs { subscription, name } with the CSRF token in a header, then reloads the
- *   list.
+ *   list. Subscribing makes the browser reach its vendor's push service, which may never answer
+ *   (offline, a firewall, a VPN); that wait and the POST are each bounded by WAIT_MS, after which
+ *   the page says what to do and the button works again.
  */
+/** How long "Notify this device" waits for the browser's push service, and then for Sess. */
+export const NOTIFY_WAIT_MS = 20_000;
+
+/** What the page says when the browser's push service never answered. */
+export const PUSH_SERVICE_SILENT = `Your browser’s push service did not answer within ${NOTIFY_WAIT_MS / 1000} seconds, so this device was not added. Check that this device is online (a VPN, firewall or content blocker can keep the push service out of reach), then tap “Notify this device” again.`;
+
 export const NOTIFY_SCRIPT = `(() => {
   const root = document.getElementById('notify-device');
   if (!root) return;
@@ -21,6 +29,13 @@ export const NOTIFY_SCRIPT = `(() => {
   const status = document.getElementById('notify-status');
   const show = (id) => { const element = document.getElementById(id); if (element) element.hidden = false; };
   const say = (message) => { status.textContent = message; };
+  const WAIT_MS = ${NOTIFY_WAIT_MS};
+  class TimedOut extends Error {}
+  function within(promise, ms) {
+    let timer;
+    const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new TimedOut()), ms); });
+    return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  }
   const ua = navigator.userAgent;
   const ios = /iPhone|iPad|iPod/.test(ua) || (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1);
   function suggestedName() {
@@ -61,19 +76,34 @@ export const NOTIFY_SCRIPT = `(() => {
       return say('Notifications were not allowed, so this device was not added.');
     }
     say('Adding this device…');
-    const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
-    await navigator.serviceWorker.ready;
     let subscription;
     try {
-      subscription = await subscribe(registration, keyBytes(root.dataset.vapidKey));
-    } catch {
+      subscription = await within((async () => {
+        const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+        await navigator.serviceWorker.ready;
+        return subscribe(registration, keyBytes(root.dataset.vapidKey));
+      })(), WAIT_MS);
+    } catch (error) {
+      if (error instanceof TimedOut) {
+        return say(${JSON.stringify(PUSH_SERVICE_SILENT)});
+      }
       return say('This browser could not subscribe to push messages just now. Try again, or try another browser.');
     }
-    const response = await fetch(root.dataset.action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ${JSON.stringify(CSRF_HEADER)}: root.dataset.csrf },
-      body: JSON.stringify({ subscription: subscription.toJSON(), name: nameInput ? nameInput.value : '' }),
-    });
+    const stop = new AbortController();
+    let response;
+    try {
+      response = await within(fetch(root.dataset.action, {
+        method: 'POST',
+        signal: stop.signal,
+        headers: { 'content-type': 'application/json', ${JSON.stringify(CSRF_HEADER)}: root.dataset.csrf },
+        body: JSON.stringify({ subscription: subscription.toJSON(), name: nameInput ? nameInput.value : '' }),
+      }), WAIT_MS);
+    } catch (error) {
+      stop.abort();
+      return say(error instanceof TimedOut
+        ? 'Sess did not answer in time, so this device may not be added. Reload the page to see, and try again if it is not listed.'
+        : 'Sess could not be reached, so this device was not added. Check your connection and try again.');
+    }
     if (response.ok) return location.assign(location.pathname + '?added=1');
     let message = 'Sess could not add this device. Reload the page and try again.';
     try { const body = await response.json(); if (body && body.error && typeof body.error.message === 'string') message = body.error.message; } catch {}
