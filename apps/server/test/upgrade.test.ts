@@ -30,8 +30,8 @@ import { findUpgradeUnderTest, journalTags, type PreviousRelease, preparePreviou
  * scripts — runs on a fresh PostgreSQL database; its CLI makes the account and the API key, its
  * server takes forms over /v1 and /mcp and holds long waits on them. Then this checkout starts on
  * the same database (its migrations run under the running old one), the person answers every
- * form through the new one, and every wait parked on the old one wakes with that answer across
- * the database's bus. Old code also reads a form the new code wrote and writes one into the
+ * form through the new one, and every wait parked on the old one (/v1, sess_response, the answer
+ * page's) wakes with that answer across the database's bus. Old code also reads a form the new code wrote and writes one into the
  * migrated schema. The new one completes everything; the old one stops; and nothing is lost or
  * half-written: one answer per form, every receipt verifies, every counter matches its rows, each
  * migration applied once.
@@ -155,7 +155,7 @@ describe.runIf(onPostgres)('an upgrade from the previous release, on one Postgre
     // and none of them was changed since it shipped (comments aside: they may explain, never alter).
     expect(newMigrations.slice(0, oldTags.length).map((entry) => entry.tag)).toEqual(oldTags);
     expect(oldTags).not.toContain(upgrade.migration);
-    const statements = (text: string) => text.replace(/^\s*--(?!>).*$/gm, '').trim();
+    const statements = (text: string) => text.replace(/^[ \t]*--(?!>).*(\n|$)/gm, '').trim();
     for (const tag of oldTags)
       expect(statements(readFileSync(join(ROOT, 'migrations', `${tag}.sql`), 'utf8')), `${tag} changed after its release`).toBe(
         statements(readFileSync(join(release.dir, 'migrations', `${tag}.sql`), 'utf8')),
@@ -230,7 +230,7 @@ describe.runIf(onPostgres)('an upgrade from the previous release, on one Postgre
       const form = await createOnV1(oldServer.url, `old-v1-${n}`);
       v1Waits.push(park(form.label, waitOnV1(oldServer.url, form.sessionId!)));
     }
-    await createOnV1(oldServer.url, 'old-v1-unwatched');
+    const watchedOnPage = await createOnV1(oldServer.url, 'old-v1-page');
     const oldMcp = await connect(oldServer.url);
     const mcpWaits: Array<Parked<McpView>> = [];
     for (const n of [1, 2]) {
@@ -254,8 +254,15 @@ describe.runIf(onPostgres)('an upgrade from the previous release, on one Postgre
     // …and a form the new version wrote, waited on by the old one.
     const writtenByNew = await createOnV1(newServer.url, 'new-v1');
     v1Waits.push(park(writtenByNew.label, waitOnV1(oldServer.url, writtenByNew.sessionId!)));
+    // …and the answer page's live wait (25 s at most, so parked now rather than across the migration).
+    const pageWait = park(
+      watchedOnPage.label,
+      fetch(new URL(`/s/${tokenOf(watchedOnPage.humanUrl)}/wait?revision=1&state=open`, oldServer.url)).then(
+        async (response) => ({ status: response.status, ...((await response.json()) as { state: string; revision: number }) }),
+      ),
+    );
     // Nothing has answered them yet: every wait is still parked on the old version.
-    expect([...v1Waits, ...mcpWaits].filter((wait) => wait.settled).map((wait) => wait.label)).toEqual([]);
+    expect([...v1Waits, ...mcpWaits, pageWait].filter((wait) => wait.settled).map((wait) => wait.label)).toEqual([]);
 
     // The person answers every form through the new version.
     for (const form of created) {
@@ -272,6 +279,7 @@ describe.runIf(onPostgres)('an upgrade from the previous release, on one Postgre
         message: messageOf(wait.label),
       });
     }
+    expect(await pageWait.result).toEqual({ status: 200, state: 'answered', revision: 1 });
     for (const wait of mcpWaits) {
       const read = await wait.result;
       // verified: the old version checked the receipt the new one signed.
@@ -366,7 +374,7 @@ describe.runIf(onPostgres)('an upgrade from the previous release, on one Postgre
     console.info(
       `upgrade ${release.commit.slice(0, 12)} → this checkout (migration ${upgrade.migration}${upgrade.migrationCommit ? '' : ', uncommitted'}): ` +
         `previous release prepared in ${release.preparedMs} ms (${release.install}); new version started and migrated in ${newStartMs} ms; ` +
-        `${created.length} forms, ${v1Waits.length + mcpWaits.length} waits on the old version woken; test body ${Math.round(performance.now() - startedAt)} ms`,
+        `${created.length} forms, ${v1Waits.length + mcpWaits.length + 1} waits on the old version woken; test body ${Math.round(performance.now() - startedAt)} ms`,
     );
   }, 300_000);
 });
