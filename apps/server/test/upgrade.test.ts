@@ -224,7 +224,7 @@ describe.runIf(onPostgres)('an upgrade from the previous release, on one Postgre
       return result.structuredContent.interaction;
     };
 
-    // On the old version: forms over /v1 and over /mcp, each with a long wait parked on it; one more without a wait.
+    // On the old version: forms over /v1 and over /mcp, each with a long wait parked on it (one /v1 form waits on its page, later).
     const v1Waits: Array<Parked<V1View>> = [];
     for (const n of [1, 2, 3]) {
       const form = await createOnV1(oldServer.url, `old-v1-${n}`);
