@@ -107,7 +107,7 @@ export interface PreviousRelease {
   commit: string;
   /** The unpacked tree. */
   dir: string;
-  /** Its server bundle (dist/sess.mjs, built by its own scripts/build.mjs). */
+  /** Its server bundle (built by its own scripts/build.mjs, under its dist/). */
   bundle: string;
   /** How its dependencies were installed: this checkout's linked, or its own `npm ci`, and why. */
   install: string;
@@ -145,8 +145,10 @@ export function preparePreviousRelease(root: string, commit: string, options: { 
       run('npm', ['ci', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], dir);
       install = `npm ci --prefer-offline (${reuse.reason})`;
     }
-    run(process.execPath, ['scripts/build.mjs'], dir);
-    const bundle = join(dir, 'dist', 'sess.mjs');
+    // A copy of its own (as the tests build theirs), so a release whose default build also packs the
+    // client packages it serves skips that: only the server runs here.
+    run(process.execPath, ['scripts/build.mjs', '--outfile', 'dist/previous/sess.mjs'], dir);
+    const bundle = join(dir, 'dist', 'previous', 'sess.mjs');
     if (!existsSync(bundle)) throw new Error(`the previous release's build wrote no ${bundle}`);
     return { commit, dir, bundle, install, preparedMs: Math.round(performance.now() - started), remove };
   } catch (error) {
