@@ -9,6 +9,8 @@
 -- that instant was refused by a count that had not yet committed its decrease, as before). An
 -- increase stays immediate — no transition of STORED_SESSION_MACHINE or HANDLE_MACHINE enters a
 -- counted state today, so those triggers never fire; they keep the counters exact if one does.
+-- safe with the previous release: no code names these triggers; each is dropped and created again
+-- inside the migration's one transaction, so every state change is counted by exactly one of them.
 DROP TRIGGER "form_sessions_count_state" ON "form_sessions";
 --> statement-breakpoint
 CREATE TRIGGER "form_sessions_count_state" AFTER UPDATE OF "state" ON "form_sessions"

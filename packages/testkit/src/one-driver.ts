@@ -49,6 +49,8 @@ export const ONE_DRIVER_TESTS = {
   'server: pg_dump and pg_restore as documented': { driver: 'postgres', reason: 'the procedure is for PostgreSQL' },
   'server: the install lines of the served packages': { driver: 'pglite', reason: CHILD_PROCESS },
   'server: the release dry run': { driver: 'pglite', reason: 'no database at all' },
+  'server: an upgrade from the previous release': { driver: 'postgres', reason: 'two versions of Sess on one database' },
+  'server: finding the previous release': { driver: 'pglite', reason: 'no database at all (git and lockfiles)' },
   // apps/stdio, apps/openclaw
   'stdio: sess-mcp as a process': { driver: 'pglite', reason: CHILD_PROCESS },
   'stdio: Claude Code as the MCP host': { driver: 'pglite', reason: CHILD_PROCESS },

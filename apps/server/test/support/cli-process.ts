@@ -19,19 +19,22 @@ export interface CliProcess {
 /**
  * Starts `sess <args>` with only PATH and the given environment (LOG_LEVEL warn unless the log
  * audit is on); `nodeArgs` go to node before the CLI. With `openFiles`, under that open-file
- * limit (`ulimit -n` in a shell that then becomes node).
+ * limit (`ulimit -n` in a shell that then becomes node). With `bundle`, that bundled CLI (a
+ * dist/sess.mjs, this checkout's or another release's) instead of the sources through tsx, in `cwd`.
  */
 export function startCli(
   args: string[],
   env: Record<string, string>,
   stdin?: string,
   nodeArgs: string[] = [],
-  options: { openFiles?: number } = {},
+  options: { openFiles?: number; bundle?: string; cwd?: string } = {},
 ): CliProcess {
-  const command = [process.execPath, ...nodeArgs, '--import', 'tsx', CLI, ...args];
+  const entry = options.bundle ? [options.bundle] : ['--import', 'tsx', CLI];
+  const command = [process.execPath, ...nodeArgs, ...entry, ...args];
   const [file, ...argv] =
     options.openFiles === undefined ? command : ['/bin/sh', '-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, ...command];
   const child = spawn(file!, argv, {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: childLogLevel('warn'), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -90,7 +93,12 @@ export function startCli(
   };
 }
 
-/** Runs `sess <args>` to the end (with `openFiles`, under that open-file limit). */
-export function runCli(args: string[], env: Record<string, string>, stdin?: string, options: { openFiles?: number } = {}) {
+/** Runs `sess <args>` to the end (with `openFiles`, under that open-file limit; `bundle`, `cwd` as in startCli). */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+  options: { openFiles?: number; bundle?: string; cwd?: string } = {},
+) {
   return startCli(args, env, stdin ?? '', [], options).exited;
 }
