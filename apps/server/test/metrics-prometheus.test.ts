@@ -14,6 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type RunningServer, startServer } from '../src/index.ts';
 import { answerOnPage } from './support/answer-page.ts';
+import { dashboardExpressions, withoutGrafanaVariables } from './support/grafana-dashboard.ts';
 import { type PrometheusProcess, type Sample, startPrometheus } from './support/prometheus-process.ts';
 
 /*
@@ -148,6 +149,17 @@ describe('metrics scraped by Prometheus', () => {
     expect(valueIn(await prometheus.query('sess_process_resident_memory_bytes'), PORT_JOB)).toBeGreaterThan(0);
     expect(await prometheus.query('sess_event_loop_delay_seconds{quantile="0.99"}')).toHaveLength(2);
     expect(valueIn(await prometheus.query('sess_notification_outbox_due_rows'), PORT_JOB)).toBe(0);
+  });
+
+  it('evaluates every expression of the Grafana dashboard (deploy/grafana-sess.json), each with data', async () => {
+    // After the round above every metric has a sample; each expression is PromQL Prometheus takes.
+    const empty: string[] = [];
+    for (const expression of dashboardExpressions()) {
+      const samples = await prometheus.query(withoutGrafanaVariables(expression));
+      if (samples.length === 0) empty.push(expression);
+    }
+    // A rate or quantile of something that did not happen in the last minute may be empty; a plain read may not.
+    expect(empty.filter((expression) => !/rate\(/.test(expression))).toEqual([]);
   });
 
   it('refuses a scrape without the token on both listeners, and serves nothing else on the metrics port', async () => {

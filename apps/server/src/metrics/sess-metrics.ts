@@ -64,6 +64,8 @@ interface RequestSeries {
 export interface SessMetricsOptions {
   /** Where a failed read of a source is logged (the scrape still answers, with the last values). */
   logger?: Logger;
+  /** Monotonic milliseconds the outbox cache ages by (`performance.now` by default; tests move their own). */
+  monotonicMs?: () => number;
 }
 
 export function createSessMetrics(options: SessMetricsOptions = {}): SessMetrics {
@@ -163,7 +165,7 @@ export function createSessMetrics(options: SessMetricsOptions = {}): SessMetrics
     },
   });
   registerPoolMetrics(registers, () => sources?.pool());
-  registerOutboxMetrics(registers, () => sources?.outbox, options.logger);
+  registerOutboxMetrics(registers, () => sources?.outbox, options.monotonicMs ?? (() => performance.now()), options.logger);
   const closeProcessMetrics = registerProcessMetrics(registers);
 
   return {
@@ -281,6 +283,7 @@ function registerPoolMetrics(registers: Registry[], read: () => PoolStats | unde
 function registerOutboxMetrics(
   registers: Registry[],
   source: () => (() => Promise<OutboxBacklog>) | undefined,
+  monotonicMs: () => number,
   logger: Logger | undefined,
 ): void {
   let last: OutboxBacklog | undefined;
@@ -290,12 +293,12 @@ function registerOutboxMetrics(
     const read = source();
     if (!read) return Promise.resolve(undefined);
     if (reading) return reading;
-    if (performance.now() - readAt < OUTBOX_CACHE_MS) return Promise.resolve(last);
+    if (monotonicMs() - readAt < OUTBOX_CACHE_MS) return Promise.resolve(last);
     reading = read()
       .then(
         (value) => {
           last = value;
-          readAt = performance.now();
+          readAt = monotonicMs();
           return value;
         },
         (error: unknown) => {
