@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PoolStats } from '@sess/db';
 import { describe, expect, it } from 'vitest';
 import { createSessMetrics, OUTBOX_CACHE_MS, type SessMetrics } from './sess-metrics.ts';
@@ -139,5 +142,25 @@ describe('createSessMetrics', () => {
     expect(seriesValue(await two.render(), 'sess_answers_submitted_total{kind="ask"}')).toBe(0);
     one.close();
     two.close();
+  });
+});
+
+describe('the one importer of prom-client', () => {
+  it('is apps/server/src/metrics: no other source of any workspace imports it (host-free packages least of all)', () => {
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
+    const importers: string[] = [];
+    for (const top of ['apps', 'packages']) {
+      for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {
+        const path = relative(root, join(entry.parentPath, entry.name));
+        if (!entry.isFile() || !/\.(ts|tsx|mts|js|mjs)$/.test(entry.name) || path.includes('node_modules')) continue;
+        if (
+          /\/(src|bin)\//.test(path) &&
+          /from ['"]prom-client['"]|require\(['"]prom-client['"]\)/.test(readFileSync(join(root, path), 'utf8'))
+        )
+          importers.push(path);
+      }
+    }
+    expect(importers.filter((path) => !path.startsWith('apps/server/src/metrics/'))).toEqual([]);
+    expect(importers).toContain('apps/server/src/metrics/sess-metrics.ts');
   });
 });

@@ -5,6 +5,7 @@ import {
   type FormsObserver,
   type FormsRuntime,
   readSession,
+  startRespondent,
   submitLinkAnswer,
   type WorkspaceContext,
   withdrawSession,
@@ -15,11 +16,13 @@ import {
   createTestLogger,
   createTestSession,
   createWorkspace,
+  recordSecret,
   sampleAskArguments,
   sampleSurface,
   TEST_PUBLIC_URL,
   TEST_SECRET,
   type TestDatabase,
+  tokenOf,
 } from '@sess/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { key } from '../src/test-helpers.ts';
@@ -85,6 +88,17 @@ describe('the forms observer', () => {
     expect(told.answered).toEqual(['interaction']);
     expect(told.woken).toHaveLength(1);
     expect(told.woken[0]).toBeGreaterThanOrEqual(0);
+  });
+
+  it("is told of an Ask respondent's answer as an ask's", async () => {
+    const created = await createAsk({ ctx, input: sampleAskArguments({ max: 2 }) });
+    recordSecret(created.humanUrl, 'link');
+    recordSecret(tokenOf(created.humanUrl), 'link');
+    const started = await startRespondent(runtime, tokenOf(created.humanUrl));
+    recordSecret(started.respondentToken, 'link');
+    const result = await submitLinkAnswer(runtime, started.respondentToken, { revision: 1, submitted: { place: 'Beach' } });
+    expect(result.ok).toBe(true);
+    expect(told.answered).toEqual(['ask']);
   });
 
   it('is not told of a wake by anything but an answer (a withdraw), nor of an answer refused', async () => {
