@@ -164,8 +164,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const metricsPort = config.metrics?.port;
   let metricsListener: MetricsListener | undefined;
   if (app.metrics && config.metrics && metricsPort !== undefined) {
+    let listener: MetricsListener;
     try {
-      metricsListener = await startMetricsListener(app.metrics, { ...config.metrics, port: metricsPort });
+      listener = await startMetricsListener(app.metrics, { ...config.metrics, port: metricsPort });
     } catch (error) {
       // Its port taken, say: nothing of this start is left open.
       for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
@@ -174,9 +175,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await stopListening();
       throw error;
     }
-    const { url } = metricsListener;
-    closers.unshift(() => metricsListener!.close());
-    logger.info({ event: 'metrics.listening', address: url }, 'metrics listening');
+    metricsListener = listener;
+    closers.unshift(() => listener.close());
+    logger.info({ event: 'metrics.listening', address: listener.url }, 'metrics listening');
   }
   serve = app.fetch;
   const address = server.address() as AddressInfo;

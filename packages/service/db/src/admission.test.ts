@@ -182,7 +182,13 @@ describe('pool gate', () => {
     await waits;
     await settle();
     const after = gate.stats();
-    expect(after).toMatchObject({ active: 0, activeWrites: 0, waiting: 0, waited: 2, refused: { POOL_TIMEOUT: 1, POOL_QUEUE_FULL: 1 } });
+    expect(after).toMatchObject({
+      active: 0,
+      activeWrites: 0,
+      waiting: 0,
+      waited: 2,
+      refused: { POOL_TIMEOUT: 1, POOL_QUEUE_FULL: 1 },
+    });
     expect(after.waitedSeconds).toBeGreaterThanOrEqual(0);
   });
 });

@@ -4,7 +4,10 @@
  * not throw.
  */
 export interface FormsObserver {
-  /** A create was stored (not an idempotent replay), `seconds` after it began. */
+  /**
+   * A create was stored (not an idempotent replay), `seconds` after it began. One stored in a
+   * caller's transaction is told when its statement ran: a rollback after that is not taken back.
+   */
   created(kind: 'interaction' | 'ask', seconds: number): void;
   /** A person's answer was recorded (an interaction's link, or an Ask respondent's page). */
   answered(kind: 'interaction' | 'ask'): void;

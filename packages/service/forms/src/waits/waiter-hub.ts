@@ -2,7 +2,7 @@ import type { Logger } from '@sess/core';
 import type { NotifyBus } from '@sess/db';
 import type { FormsObserver } from '../runtime/forms-observer.ts';
 
-/** Channel of session changes; the payload is `<sessionId> <revision>`. */
+/** Channel of session changes; the payload is `<sessionId> <revision>`, an answer's with a third field (`answerWrittenAtMs`). */
 export const FORM_EVENTS_CHANNEL = 'form_events';
 
 /** The payload of a session change notification. */
