@@ -22,6 +22,8 @@
  * 5. storm: STORM waits (wait_ms 45 000)     heap and RSS before the storm (after gc)   0 connection errors / non-200s;
  *    opened at once, each on a fresh socket                                             heap ≤ 20 KiB per parked wait;
  *                                                                                       RSS ≤ 500 MiB; healthy afterwards
+ * BENCH_METRICS=1 runs the server with metrics on (as METRICS_TOKEN turns them on, rendered every 5 s as a
+ * scrape would): run it with and without, alternating, for the metrics overhead.
  * BENCH_PROFILE=dir writes the server's CPU profile there; BENCH_ALLOCATIONS=file.heapprofile
  * writes what the server allocated while the wake section answered (V8's sampling heap profiler);
  * BENCH_WAKES=file.json writes each wake's [answered, returned] and both processes' collections

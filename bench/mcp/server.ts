@@ -29,7 +29,7 @@ import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer, serve } from '@hono/node-server';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { createLogger } from '@sess/core';
+import { createLogger, newSecret } from '@sess/core';
 import { openDatabase, workspaces } from '@sess/db';
 import { createFormsRuntime } from '@sess/forms';
 import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet } from '@sess/hosted';
@@ -99,9 +99,16 @@ const config = loadConfig({
   DB_POOL_MAX: String(POOL_MAX),
   SESS_MCP_RATE_PER_IP: process.env.SESS_MCP_RATE_PER_IP ?? '6000',
   SESS_MCP_RATE_PER_PRINCIPAL: process.env.SESS_MCP_RATE_PER_PRINCIPAL ?? '600',
+  // BENCH_METRICS=1: metrics on, as METRICS_TOKEN turns them on (/metrics on the edge's listener).
+  ...(process.env.BENCH_METRICS === '1' ? { METRICS_TOKEN: newSecret(32) } : {}),
 });
 const logger = createLogger({ level: 'warn' });
 const app = buildApp({ config, database, logger, secret: SECRET, now: () => new Date() });
+// With metrics on, a scrape every 5 s (three times Prometheus's usual 15 s), so its cost is in the figures too.
+if (app.metrics) {
+  const metrics = app.metrics;
+  setInterval(() => void metrics.render(), 5_000).unref();
+}
 appFetch = (request, env) => app.fetch(request, env);
 
 // Real tokens: one person signs in once and connects GRANTS apps, each to a workspace of its own

@@ -5,7 +5,7 @@ import { createEgress, type Egress } from '@sess/core/egress';
 import { type Database, defaultReadReserve, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
 import { createFormNotices, createReviewRoutes, type FormNotices } from '@sess/hosted';
-import { createApiKeyNotices, createNotifySealers, createReachCache, enqueueAskAnswer } from '@sess/notify';
+import { createApiKeyNotices, createNotifySealers, createReachCache, enqueueAskAnswer, readOutboxBacklog } from '@sess/notify';
 import { createNotificationRoutes } from '@sess/notify-pages';
 import { createOAuthRoutes } from '@sess/oauth';
 import { createJwksRoute, createV1Routes } from '@sess/v1-api';
@@ -26,6 +26,8 @@ import { createPackageRoutes } from './http/package-routes.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { loadServedPackages, type ServedPackages, servedPackageUrls } from './packages/served-packages.ts';
+import { mountMetricsRoute } from './metrics/metrics-endpoint.ts';
+import { createSessMetrics, type SessMetrics } from './metrics/sess-metrics.ts';
 
 export interface AppDeps {
   config: Config;
@@ -55,6 +57,8 @@ export interface AppDeps {
   connections?: ConnectionCap;
   /** The client packages to serve at /packages; read from `config.packagesDir` when absent. */
   packages?: ServedPackages;
+  /** The metrics to record into (a test's own); made here when the config turns metrics on (METRICS_*), else none. */
+  metrics?: SessMetrics;
 }
 
 /** The whole HTTP app, ready for a listener. */
@@ -63,6 +67,8 @@ export interface SessApp {
   hono: Hono<AppEnv>;
   /** What a listener serves: `/mcp` straight to the edge (`frontFetch`), everything else `hono.fetch`. */
   fetch: Fetch;
+  /** What the app records its metrics into; undefined when metrics are off. */
+  metrics: SessMetrics | undefined;
 }
 
 /**
@@ -71,8 +77,11 @@ export interface SessApp {
  */
 export function buildApp(deps: AppDeps): SessApp {
   const app = new Hono<AppEnv>();
+  // Metrics (METRICS_PORT or METRICS_TOKEN): off, nothing records anything.
+  const metrics = deps.metrics ?? (deps.config.metrics ? createSessMetrics({ logger: deps.logger }) : undefined);
+  if (metrics && !deps.metrics) deps.onClose?.(async () => metrics.close());
   app.use(requestId({ limitLength: 64 }));
-  app.use(requestLogger(deps.logger));
+  app.use(requestLogger(deps.logger, metrics?.observeRequest));
   app.use(limitBodies());
   app.onError(onError);
   app.notFound(onNotFound);
@@ -144,6 +153,8 @@ export function buildApp(deps: AppDeps): SessApp {
     deps.onClose?.(() => reach.close());
     notices = createFormNotices({ sealers, emailAvailable, reach, now: deps.now });
   }
+  const token = deps.config.metrics?.token;
+  if (metrics && token) mountMetricsRoute(app, metrics, token);
   const poolMax = deps.config.dbPoolMax;
   // The person's pages behind a link: /s/:token (answer, extend, Ask start, live wait).
   // One forms runtime per process (one waiter map, one signing-key cache); /v1 shares it.
@@ -174,8 +185,14 @@ export function buildApp(deps: AppDeps): SessApp {
             }),
           }
         : {}),
+      ...(metrics ? { observer: metrics.forms } : {}),
     });
   if (!deps.forms) deps.onClose?.(() => forms.close());
+  metrics?.watch({
+    parkedWaits: () => forms.waitsInProgress(),
+    pool: () => deps.database.poolStats(),
+    outbox: notifications ? () => readOutboxBacklog(deps.database.db, deps.now()) : undefined,
+  });
   deps.onParkedWaits?.(() => forms.waiters.size);
   deps.connections?.releaseWaitsOf({
     releaseOldest: (count) => forms.releaseOldestWaits(count),
@@ -217,6 +234,7 @@ export function buildApp(deps: AppDeps): SessApp {
     onClose: deps.onClose,
     notices,
     admission,
+    ...(metrics ? { onToolCall: metrics.onToolCall } : {}),
   });
   // The person's review of interactions no tool can move on: /account/interactions.
   app.route('/', createReviewRoutes({ db, runtime: forms, secret: deps.secret, now: deps.now }));
@@ -234,7 +252,7 @@ export function buildApp(deps: AppDeps): SessApp {
       clientAddress,
     }),
   );
-  return { hono: app, fetch: frontFetch(app, deps.logger, mcp) };
+  return { hono: app, fetch: frontFetch(app, deps.logger, mcp, metrics?.observeRequest), metrics };
 }
 
 /** The process's egress (docs/egress.md), from SESS_TEST_LOOPBACK_EGRESS and SESS_EGRESS_DNS_SERVERS; closed with the app. */

@@ -174,3 +174,31 @@ describe('SHUTDOWN_DRAIN_MS', () => {
     expect(refusal({ SHUTDOWN_DRAIN_MS: '600001' }).variable).toBe('SHUTDOWN_DRAIN_MS');
   });
 });
+
+describe('METRICS_PORT, METRICS_HOST, METRICS_TOKEN', () => {
+  const token = 'a'.repeat(24) + 'B-._~+/9'.repeat(2);
+
+  it('are off unless a port or a token is set', () => {
+    expect(loadConfig({}).metrics).toBeNull();
+    expect(loadConfig({ METRICS_HOST: '0.0.0.0' }).metrics).toBeNull();
+  });
+
+  it('take a listener of its own on loopback by default, a token, or both', () => {
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1', token: undefined });
+    expect(loadConfig({ METRICS_TOKEN: token }).metrics).toEqual({ port: undefined, host: '127.0.0.1', token });
+    expect(loadConfig({ METRICS_PORT: '0', METRICS_HOST: '::', METRICS_TOKEN: token }).metrics).toEqual({
+      port: 0,
+      host: '::',
+      token,
+    });
+  });
+
+  it('refuse the main port, and a short or malformed token without echoing it', () => {
+    expect(refusal({ PORT: '9000', METRICS_PORT: '9000' }).message).toBe('METRICS_PORT must differ from PORT (both are 9000).');
+    for (const bad of ['short', `${token} x`, `${token}é`]) {
+      const error = refusal({ METRICS_TOKEN: bad });
+      expect(error.variable).toBe('METRICS_TOKEN');
+      expect(error.message).not.toContain(bad);
+    }
+  });
+});

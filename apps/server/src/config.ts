@@ -182,6 +182,16 @@ const EnvSchema = z.object({
   // The mail server for e-mail notifications (it may hold a password: never echoed), and the From address.
   SMTP_URL: smtpUrl.optional(),
   SMTP_FROM: z.email({ message: 'must be an e-mail address, such as sess@your-domain.com' }).optional(),
+  // Metrics (Prometheus text format): off unless one of these is set. METRICS_PORT is a listener of
+  // their own (on METRICS_HOST, loopback by default); METRICS_TOKEN serves /metrics on the main
+  // listener to `Authorization: Bearer <token>` (and is asked for on METRICS_PORT too when set).
+  METRICS_PORT: integer(0, 65_535).optional(),
+  METRICS_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'must be a bearer token: letters, digits and -._~+/ (for example: openssl rand -hex 32)')
+    .min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)')
+    .optional(),
 });
 
 /** Notifications as configured: null when SESS_NOTIFICATIONS=off (no outbox rows, no worker). */
@@ -255,10 +265,25 @@ export interface Config {
   admission: Partial<Record<AdmissionClass, number>>;
   /** `SESS_MAX_CONNECTIONS`: open connections before new ones are refused; undefined = derived from the open-file limit. */
   maxConnections: number | undefined;
+  /**
+   * `/metrics` (Prometheus text format), or null when off (neither METRICS_PORT nor METRICS_TOKEN):
+   * `port` a listener of its own on `host` (METRICS_PORT, METRICS_HOST); `token` the bearer token
+   * that `/metrics` on the main listener asks for (METRICS_TOKEN; never print or log it).
+   */
+  metrics: MetricsConfig | null;
+}
+
+/** Where `/metrics` is served; see `Config.metrics`. */
+export interface MetricsConfig {
+  /** A listener of its own (0 picks a free port), or undefined for none. */
+  port: number | undefined;
+  host: string;
+  /** Undefined: /metrics is not on the main listener, and the own listener asks for nothing. */
+  token: string | undefined;
 }
 
 // Values of these variables are never echoed back in an error (they can hold credentials).
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SESS_SECRET', 'OIDC_CLIENT_SECRET', 'SMTP_URL']);
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SESS_SECRET', 'OIDC_CLIENT_SECRET', 'SMTP_URL', 'METRICS_TOKEN']);
 
 /**
  * Parses the environment into a Config, or throws a ConfigError naming the first variable
@@ -331,7 +356,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       ).filter(([, limit]) => limit !== undefined),
     ),
     maxConnections: e.SESS_MAX_CONNECTIONS,
+    metrics: loadMetrics(e),
   };
+}
+
+/** METRICS_*: off unless METRICS_PORT or METRICS_TOKEN is set; the own listener never on the main port. */
+function loadMetrics(e: z.infer<typeof EnvSchema>): MetricsConfig | null {
+  if (e.METRICS_PORT === undefined && e.METRICS_TOKEN === undefined) return null;
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
+    throw new ConfigError('METRICS_PORT', `must differ from PORT (both are ${e.PORT}).`);
+  return { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN };
 }
 
 /**

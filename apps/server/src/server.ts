@@ -11,6 +11,7 @@ import { type Config, embeddedDatabaseDir } from './config.ts';
 import { Admission } from './http/admission.ts';
 import { ConnectionCap } from './http/connection-cap.ts';
 import { answerWhileStarting } from './http/while-starting.ts';
+import { type MetricsListener, startMetricsListener } from './metrics/metrics-endpoint.ts';
 import { resolveSecret } from './secret.ts';
 
 /** Pending-connection queue: a storm of reconnecting parked waits overflowed Node's default 511 (the kernel caps it at somaxconn). */
@@ -44,6 +45,8 @@ export interface RunningServer {
   stop(drainMs: number): Promise<void>;
   /** Waits parked in this process now (`close` answers them). */
   parkedWaits(): number;
+  /** The metrics listener's address (METRICS_PORT), or undefined when there is none. */
+  metricsUrl: string | undefined;
 }
 
 /** Opens the database (PostgreSQL or embedded), applies migrations, and starts listening. */
@@ -157,6 +160,25 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     onParkedWaits: (count) => (parkedWaits = count),
   });
   options.extend?.(app.hono);
+  // The metrics listener of its own (METRICS_PORT), closed after the main listener.
+  const metricsPort = config.metrics?.port;
+  let metricsListener: MetricsListener | undefined;
+  if (app.metrics && config.metrics && metricsPort !== undefined) {
+    let listener: MetricsListener;
+    try {
+      listener = await startMetricsListener(app.metrics, { ...config.metrics, port: metricsPort });
+    } catch (error) {
+      // Its port taken, say: nothing of this start is left open.
+      for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
+      egress.close();
+      await database.close();
+      await stopListening();
+      throw error;
+    }
+    metricsListener = listener;
+    closers.unshift(() => listener.close());
+    logger.info({ event: 'metrics.listening', address: listener.url }, 'metrics listening');
+  }
   serve = app.fetch;
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -229,5 +251,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close,
     stop,
     parkedWaits: () => parkedWaits(),
+    metricsUrl: metricsListener?.url,
   };
 }

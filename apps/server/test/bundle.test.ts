@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childLogLevel, createChildOutputSplitter, createTestDatabase, testDriver } from '@sess/testkit';
+import { childLogLevel, createChildOutputSplitter, createTestDatabase, freePort, testDriver } from '@sess/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -18,11 +18,13 @@ beforeAll(() => {
 }, 60_000);
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-it('the bundled server (what `npm start` and the Docker image run) migrates, serves /readyz and stops on SIGTERM', async () => {
+it('the bundled server (what `npm start` and the Docker image run) migrates, serves /readyz and its metrics, and stops on SIGTERM', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sess-bundle-'));
+  const metricsPort = await freePort();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     PORT: '0',
+    METRICS_PORT: String(metricsPort),
     LOG_LEVEL: childLogLevel('warn'),
     SESS_DATA_DIR: dataDir,
   };
@@ -46,6 +48,10 @@ it('the bundled server (what `npm start` and the Docker image run) migrates, ser
     });
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
+    // prom-client bundled too: the metrics listener answers, with the /readyz just served counted.
+    const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('sess_http_requests_total{method="GET",route="/readyz",code="200"} 1');
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);

@@ -2,7 +2,7 @@ import type { RootLogger } from '@sess/core';
 import type { Hono } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
-import { lazyChildLogger, writeRequestLine } from './request-logger.ts';
+import { lazyChildLogger, type RequestObserver, writeRequestLine } from './request-logger.ts';
 
 /** One route served ahead of the app's middleware chain. */
 export interface FrontRoute {
@@ -49,7 +49,7 @@ export type Fetch = (request: Request, env?: unknown) => Response | Promise<Resp
  * frame per middleware, plus its Context, for the whole life of a request, and a parked /mcp wait
  * lives up to 45 s (issue 17). Here the request holds one promise reaction instead.
  */
-export function frontFetch(app: Hono<AppEnv>, root: RootLogger, route: FrontRoute): Fetch {
+export function frontFetch(app: Hono<AppEnv>, root: RootLogger, route: FrontRoute, observe?: RequestObserver): Fetch {
   return (request, env) => {
     // The path as the app itself would read it, so "is this /mcp" has one answer.
     if (app.getPath(request, { env }) !== route.path || !route.takes(request)) return app.fetch(request, env);
@@ -70,12 +70,14 @@ export function frontFetch(app: Hono<AppEnv>, root: RootLogger, route: FrontRout
           status: response.status,
           started,
         });
+        observe?.(method, route.path, response.status, started);
         return withRequestId(response, requestId);
       },
       (error: unknown) => {
         const logger = lazyChildLogger(root, { requestId });
         logger.error({ event: 'http.unhandled', err: error }, 'unhandled error');
         writeRequestLine(root, logger, { method, route: route.path, status: 500, started });
+        observe?.(method, route.path, 500, started);
         return internalError(requestId);
       },
     );

@@ -59,6 +59,9 @@ export interface RequestLine {
   started: number;
 }
 
+/** Told of every request answered, as its log line is (the metrics): method, route pattern, status, arrival. */
+export type RequestObserver = (method: string, route: string, status: number, started: number) => void;
+
 /** Writes the one `http.request` line: at error for a 5xx, else at info; nothing when that level is off. */
 export function writeRequestLine(root: Logger, logger: Logger, line: RequestLine): void {
   const level = line.status >= 500 ? 'error' : 'info';
@@ -77,12 +80,15 @@ export function writeRequestLine(root: Logger, logger: Logger, line: RequestLine
  * path or query, because links and OAuth codes travel in URLs. Every line written while handling
  * the request carries its `requestId`; nothing is built for a line whose level is off.
  */
-export function requestLogger(root: Logger): MiddlewareHandler<AppEnv> {
+export function requestLogger(root: Logger, observe?: RequestObserver): MiddlewareHandler<AppEnv> {
   return async function logRequest(c, next) {
     const started = performance.now();
     const logger = lazyChildLogger(root, { requestId: c.get('requestId') });
     c.set('logger', logger);
     await next();
-    writeRequestLine(root, logger, { method: c.req.method, route: routePath(c), status: c.res.status, started });
+    const route = routePath(c);
+    const status = c.res.status;
+    writeRequestLine(root, logger, { method: c.req.method, route, status, started });
+    observe?.(c.req.method, route, status, started);
   };
 }

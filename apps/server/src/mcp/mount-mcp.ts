@@ -4,7 +4,7 @@ import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
 import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet, type FormNotices } from '@sess/hosted';
-import { createSessMcpHttpHandler } from '@sess/mcp';
+import { createSessMcpHttpHandler, type SessMcpHttpHandlerOptions } from '@sess/mcp';
 import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
 import type { Hono } from 'hono';
 import type { Config } from '../config.ts';
@@ -34,6 +34,8 @@ export interface McpMountDeps {
   notices?: FormNotices | undefined;
   /** The bounds on requests in flight: a tool call counts under `mcp`, one that parks under `waits`. */
   admission: Admission;
+  /** Told of every tool call when it ends (the metrics). */
+  onToolCall?: SessMcpHttpHandlerOptions['onToolCall'];
 }
 
 /**
@@ -86,6 +88,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): FrontRoute {
     receipts: { keys: createRuntimeKeySet(deps.runtime), issuer: deps.runtime.publicUrl },
     logger: deps.logger,
     now: deps.now,
+    ...(deps.onToolCall ? { onToolCall: deps.onToolCall } : {}),
     rateLimit: {
       perIp: deps.config.mcp.ratePerIp > 0 ? { limit: deps.config.mcp.ratePerIp, windowMs: 60_000 } : false,
       perPrincipal: deps.config.mcp.ratePerPrincipal > 0 ? { limit: deps.config.mcp.ratePerPrincipal, windowMs: 60_000 } : false,

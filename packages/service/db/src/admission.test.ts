@@ -157,6 +157,40 @@ describe('pool gate', () => {
     expect(classifyDatabaseError(error)).toEqual({ kind: 'unavailable', unsent: true, busy: true });
     expect(clock.pending()).toBe(2);
   });
+
+  it('reports its use and waits (stats, for metrics): in use by kind, waiting, and the totals of waits and refusals', async () => {
+    const clock = manualTimers();
+    const gate = createPoolGate({ max: 2, readReserve: 1, waitMs: 500, maxWaiting: 2, timers: clock.timers });
+    const empty = { max: 2, active: 0, activeWrites: 0, waiting: 0, waited: 0, waitedSeconds: 0 };
+    expect(gate.stats()).toEqual({ ...empty, refused: { POOL_TIMEOUT: 0, POOL_QUEUE_FULL: 0 } });
+    const [write, read, queued, late] = [held(), held(), held(), held()];
+    void gate.run('write', write.run);
+    void gate.run('read', read.run);
+    const waits = gate.run('write', queued.run);
+    const timesOut = rejection(gate.run('read', late.run));
+    const full = await rejection(gate.run('read', held().run));
+    expect((full as DatabaseWaitError).code).toBe('POOL_QUEUE_FULL');
+    expect(gate.stats()).toMatchObject({ active: 2, activeWrites: 1, waiting: 2, waited: 0, refused: { POOL_QUEUE_FULL: 1 } });
+    write.end();
+    await settle();
+    // The queued write took the freed connection; the read behind it times out.
+    expect(gate.stats()).toMatchObject({ active: 2, activeWrites: 1, waiting: 1, waited: 1 });
+    clock.advance(500);
+    expect(((await timesOut) as DatabaseWaitError).code).toBe('POOL_TIMEOUT');
+    queued.end();
+    read.end();
+    await waits;
+    await settle();
+    const after = gate.stats();
+    expect(after).toMatchObject({
+      active: 0,
+      activeWrites: 0,
+      waiting: 0,
+      waited: 2,
+      refused: { POOL_TIMEOUT: 1, POOL_QUEUE_FULL: 1 },
+    });
+    expect(after.waitedSeconds).toBeGreaterThanOrEqual(0);
+  });
 });
 
 describe('keyed gate (writes per workspace)', () => {

@@ -32,6 +32,7 @@ export {
   defaultReadReserve,
   type GateKind,
   type PoolGate,
+  type PoolStats,
 } from './pool-gate.ts';
 export { DELETE_CHUNK, deleteInChunks, PreparedSql, queryRows } from './rows.ts';
 export {

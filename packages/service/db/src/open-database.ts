@@ -119,6 +119,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   const gate: PoolGate = {
     run: (kind, operation) =>
       breaker.isOpen ? Promise.reject(new DatabaseWaitError('DATABASE_DOWN')) : pool.run(kind, () => breaker.guard(operation)),
+    stats: () => pool.stats(),
   };
   const db = drizzlePostgres(withPreparedStatements(client, gate), { schema }) as unknown as Db;
   const bus = createPostgresBus({
@@ -136,6 +137,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
       await withinMs(client`select 1`, pingTimeoutMs);
     },
     whenReachable: () => breaker.whenClosed(),
+    poolStats: () => pool.stats(),
     async close() {
       breaker.stop();
       await bus.close();
@@ -205,6 +207,7 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
     },
     // In this process: never refused.
     whenReachable: async () => {},
+    poolStats: () => gate.stats(),
     async close() {
       checkpoints?.stop();
       await bus.close();

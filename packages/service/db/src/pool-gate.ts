@@ -59,6 +59,24 @@ export function gateKindOf(text: string): GateKind {
 /** Admits at most `max` top-level database operations at once; the rest wait, but not forever. */
 export interface PoolGate {
   run<T>(kind: GateKind, operation: () => PromiseLike<T>): Promise<T>;
+  /** The gate now, and its totals since it was made (for metrics, read when scraped). */
+  stats(): PoolStats;
+}
+
+/** A pool gate's use and waits: counts only. */
+export interface PoolStats {
+  /** Operations let through at once (the pool's size). */
+  max: number;
+  /** Operations holding a connection now, and how many of them are writes. */
+  active: number;
+  activeWrites: number;
+  /** Operations waiting for their turn now. */
+  waiting: number;
+  /** Since the gate was made: operations that had to wait for their turn, and the seconds they waited in all. */
+  waited: number;
+  waitedSeconds: number;
+  /** Since the gate was made: operations refused, by why (nothing was sent for any of them). */
+  refused: { POOL_TIMEOUT: number; POOL_QUEUE_FULL: number };
 }
 
 export interface PoolGateOptions {
@@ -109,6 +127,10 @@ export function createPoolGate(options: PoolGateOptions): PoolGate {
   let active = 0;
   let writes = 0;
   const waiting: Array<{ kind: GateKind; admit: () => void }> = [];
+  // Totals for `stats`: plain numbers, bumped only on the slow paths (a wait, a refusal).
+  let waited = 0;
+  let waitedMs = 0;
+  const refused = { POOL_TIMEOUT: 0, POOL_QUEUE_FULL: 0 };
 
   const fits = (kind: GateKind) => active < max && (kind === 'read' || writes < writeMax);
   const enter = (kind: GateKind) => {
@@ -162,22 +184,40 @@ export function createPoolGate(options: PoolGateOptions): PoolGate {
       };
       // A turn being handed over (yieldAfterMs) is for the one first in line.
       if (fits(kind) && !handingOver) return start();
-      if (waiting.length >= maxWaiting) return Promise.reject(new DatabaseWaitError('POOL_QUEUE_FULL'));
+      if (waiting.length >= maxWaiting) {
+        refused.POOL_QUEUE_FULL++;
+        return Promise.reject(new DatabaseWaitError('POOL_QUEUE_FULL'));
+      }
+      const queuedAt = performance.now();
       return new Promise<T>((resolve, reject) => {
         const entry = {
           kind,
           admit: () => {
             timers.clearTimeout(timer);
+            waited++;
+            waitedMs += performance.now() - queuedAt;
             start().then(resolve, reject);
           },
         };
         const timer = timers.setTimeout(() => {
           const at = waiting.indexOf(entry);
           if (at >= 0) waiting.splice(at, 1);
+          waited++;
+          waitedMs += performance.now() - queuedAt;
+          refused.POOL_TIMEOUT++;
           reject(new DatabaseWaitError('POOL_TIMEOUT', waitMs));
         }, waitMs);
         waiting.push(entry);
       });
     },
+    stats: () => ({
+      max,
+      active,
+      activeWrites: writes,
+      waiting: waiting.length,
+      waited,
+      waitedSeconds: waitedMs / 1000,
+      refused: { ...refused },
+    }),
   };
 }

@@ -1,4 +1,5 @@
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PoolStats } from './pool-gate.ts';
 import type * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -46,5 +47,7 @@ export interface Database {
    * breaker (PostgreSQL), then when its probe connected.
    */
   whenReachable(): Promise<void>;
+  /** The pool gate's use and waits now (counts only; metrics read it when scraped). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }

@@ -42,6 +42,7 @@ export {
   type ApiKeyNotices,
   type AskAnswerEvent,
   createFormsRuntime,
+  type FormsObserver,
   type FormsRuntime,
   type FormsRuntimeOptions,
   WORKSPACE_WRITE_DEFAULTS,

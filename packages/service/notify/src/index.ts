@@ -34,6 +34,7 @@ export {
   type NotificationKind,
   type NotificationMessage,
 } from './message.ts';
+export { type OutboxBacklog, readOutboxBacklog } from './outbox-backlog.ts';
 export {
   classifyPushStatus,
   type PushOptions,

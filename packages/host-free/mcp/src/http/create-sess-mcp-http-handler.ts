@@ -8,6 +8,7 @@ import type {
   ReceiptVerification,
   RequestScope,
   SessBackend,
+  ToolCallReport,
   ToolDeps,
 } from '@sess/interactions';
 import { createServerFactory, createToolRunner } from '../tools/build-server.ts';
@@ -76,6 +77,8 @@ export interface SessMcpHttpHandlerOptions {
   /** Where the edge and the tools log: fixed dotted events and codes, object first; never a link, a token or an answer. */
   logger?: Logger;
   now?: () => Date;
+  /** Told of every tool call when it ends (tool, outcome, time; never arguments): a host's metrics. */
+  onToolCall?: (report: ToolCallReport) => void;
 }
 
 /** The edge. */
@@ -148,7 +151,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     maxWaitMs: Math.min(options.maxWaitMs ?? MAX_WAIT_MS, MAX_WAIT_MS),
   };
   // The deadline ends when the client leaves (the socket closes or the request aborts) or time is up.
-  const tools = createToolRunner(toolDeps, { deadlineCoversRequest: true });
+  const tools = createToolRunner(toolDeps, { deadlineCoversRequest: true, onToolCall: options.onToolCall });
   const buildServer = createServerFactory(tools, (ctx) => (ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined));
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const mcp = createMcpHandler(buildServer, {

@@ -17,6 +17,7 @@ import {
   type RequestScope,
   resultText,
   runTool,
+  type ToolCallReport,
   type ToolDeps,
 } from '@sess/interactions';
 
@@ -70,6 +71,8 @@ export interface ToolRunnerOptions {
    * where a client cancels a call by message, leaves it off.
    */
   deadlineCoversRequest?: boolean;
+  /** Told of every call when it ends, as the log line is (a host's metrics): tool, outcome and time. */
+  onToolCall?: ((report: ToolCallReport) => void) | undefined;
 }
 
 /** The tools, runnable by a host: through the SDK's server (`createServerFactory`) or directly (the HTTP edge). */
@@ -132,7 +135,10 @@ export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}
       requestSignal,
       deadlineCoversRequest: options.deadlineCoversRequest,
       fault: (error) => deps.logger?.error({ event: 'mcp.tool.failed', tool: name, err: error }, 'tool failed'),
-      report: (report) => deps.logger?.info({ event: 'mcp.tool', ...report }, 'tool call'),
+      report: (report) => {
+        deps.logger?.info({ event: 'mcp.tool', ...report }, 'tool call');
+        options.onToolCall?.(report);
+      },
     }).then((outcome) => (outcome.ok ? toolResult(operation, outcome.value) : toolError(outcome.error)));
   }
 

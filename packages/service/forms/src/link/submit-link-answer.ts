@@ -7,7 +7,7 @@ import { alreadyAnswered, linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken } from '../model/link-tokens.ts';
 import { isoParam, stateAllows } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
-import { FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
+import { answerWrittenAtMs, FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
 import { admitAnswer } from './admit-answer.ts';
 
 /** What the answer page posts. */
@@ -81,10 +81,13 @@ async function submitInteractionAnswer(
              and s.deadline_at > ${at}::timestamptz
           on conflict (session_id, revision) where respondent_id is null do nothing
           returning id, session_id, revision)
-        select id, pg_notify(${FORM_EVENTS_CHANNEL}, session_id || ' ' || revision) as notified from ins`,
+        select id, pg_notify(${FORM_EVENTS_CHANNEL}, session_id || ' ' || revision || ' ' || ${answerWrittenAtMs()}) as notified from ins`,
     ),
   );
-  if (rows.length === 1) return { ok: true, eventId, revision: input.revision };
+  if (rows.length === 1) {
+    runtime.observer?.answered('interaction');
+    return { ok: true, eventId, revision: input.revision };
+  }
 
   // Nothing went in: find out why, from a fresh read.
   const fresh = await runtime.queries.sessionByTokenHash(hashSecret(token));
@@ -142,7 +145,7 @@ async function submitRespondentAnswer(
                where id in (select respondent_id from ins) returning id),
         c as (update form_sessions set ask_answered = ask_answered + 1
                where id in (select session_id from ins) returning id, ask_answered, ask_max)
-        select ins.id, ins.session_id, ins.workspace_id, pg_notify(${FORM_EVENTS_CHANNEL}, ins.session_id || ' 1') as notified,
+        select ins.id, ins.session_id, ins.workspace_id, pg_notify(${FORM_EVENTS_CHANNEL}, ins.session_id || ' 1 ' || ${answerWrittenAtMs()}) as notified,
                (select count(*) from r) as r, c.ask_answered as answered, c.ask_max as max
           from ins join c on c.id = ins.session_id`,
     );
@@ -162,7 +165,10 @@ async function submitRespondentAnswer(
         })
       : record(runtime.database.db),
   );
-  if (rows.length === 1) return { ok: true, eventId, revision: 1 };
+  if (rows.length === 1) {
+    runtime.observer?.answered('ask');
+    return { ok: true, eventId, revision: 1 };
+  }
 
   const fresh = await runtime.queries.respondentByTokenHash(hashSecret(token));
   if (!fresh) throw linkNotFound();

@@ -10,6 +10,9 @@ import { CreateBatcher } from '../sessions/create-batcher.ts';
 import { KeyedQueue } from '../sessions/keyed-queue.ts';
 import type { CreateCompanion } from '../sessions/session-rows.ts';
 import { type WaitClock, WaiterHub } from '../waits/waiter-hub.ts';
+import type { FormsObserver } from './forms-observer.ts';
+
+export type { FormsObserver } from './forms-observer.ts';
 
 export interface FormsRuntimeOptions {
   database: Database;
@@ -41,6 +44,8 @@ export interface FormsRuntimeOptions {
    * is unchanged (the group-commit path). Without this option nobody is told.
    */
   apiKeyNotices?: ApiKeyNotices;
+  /** Told of creates, answers and wakes (apps/server's metrics); nothing is told when absent. */
+  observer?: FormsObserver;
 }
 
 /** How many writes of one workspace hold a database connection at once, and how many wait, how long. */
@@ -138,6 +143,8 @@ export interface FormsRuntime {
   readonly onAskAnswer: FormsRuntimeOptions['onAskAnswer'];
   /** Internal: the hooks of `FormsRuntimeOptions.apiKeyNotices`. */
   readonly apiKeyNotices: FormsRuntimeOptions['apiKeyNotices'];
+  /** Internal: `FormsRuntimeOptions.observer`. */
+  readonly observer: FormsObserver | undefined;
   /**
    * Deletes idempotency keys past their replay window, at most hourly per process; creates call
    * it without awaiting (see `createSweeper`). Returns the sweep, or undefined when not due.
@@ -166,7 +173,7 @@ function workspaceWriteGate(given: Partial<WorkspaceWriteBound> = {}): KeyedGate
 export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
   const now = options.now ?? (() => new Date());
   const keys = new KeyRingCache(options.database.db, options.secret, now, options.logger);
-  const waiters = new WaiterHub(options.database.bus, options.logger, options.waitClock);
+  const waiters = new WaiterHub(options.database.bus, options.logger, options.waitClock, options.observer);
   let queries: Queries | undefined;
   const createCompanions: CreateCompanion[] = [];
   const creates = new CreateBatcher(options.database.db, options.logger, createCompanions);
@@ -202,6 +209,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
     waiters,
     onAskAnswer: options.onAskAnswer,
     apiKeyNotices: options.apiKeyNotices,
+    observer: options.observer,
     sweepIfDue,
     async keyRing() {
       // Listening first means a rotation committed after this load is never missed.

@@ -168,6 +168,7 @@ export async function prepareNewSession<R>(
   build: (plan: Plan, now: Date) => { session: NewSession; result: R },
 ): Promise<PreparedCreate<R>> {
   const { runtime, workspaceId } = ctx;
+  const began = performance.now();
   void runtime.sweepIfDue();
   const plan = ctx.plan !== undefined ? planFor(ctx.plan) : await readPlan(ctx.tx ?? runtime.database.db, workspaceId);
   const { session, result } = build(plan, runtime.now());
@@ -194,7 +195,10 @@ export async function prepareNewSession<R>(
     const outcome = tx
       ? ((await insertSessionRows(tx, [row], companions)).get(session.id) ?? { stored: false })
       : await runtime.creates.store(row);
-    if (outcome.stored) return { result, written: new Set(outcome.written) };
+    if (outcome.stored) {
+      observeCreate(runtime, session.kind, began);
+      return { result, written: new Set(outcome.written) };
+    }
     if (outcome.refusedBy === undefined) {
       if (!resolved) throw new Error('A create without an idempotency key was not stored.');
       return { result: await replayStored<R>(runtime.secret, tx ?? runtime.database.db, resolved), written: NONE };
@@ -216,6 +220,7 @@ export async function prepareNewSession<R>(
         },
         tx,
       );
+      if (!replayed) observeCreate(runtime, session.kind, began);
       return { result: value, written: replayed ? NONE : written };
     };
     // Inside a caller's transaction it runs there; otherwise one at a time per workspace.
@@ -242,10 +247,12 @@ export async function storeNewSession<R>(
   ownersNotice?: OwnersNotice<R>,
 ): Promise<R> {
   const { runtime } = ctx;
+  const began = performance.now();
   const notice = ownersNotice && (await ownersWantNotice(ctx)) ? ownersNotice : undefined;
   if (!notice) return (await prepareNewSession(ctx, idempotency, build)).store();
   void runtime.sweepIfDue();
-  const { value } = await runIdempotent(
+  let kind: NewSession['kind'] = 'interaction';
+  const { value, replayed } = await runIdempotent(
     runtime,
     ctx.workspaceId,
     idempotency,
@@ -253,10 +260,17 @@ export async function storeNewSession<R>(
       const now = runtime.now();
       const plan = await admitCreate(tx, ctx, now);
       const { session, result } = build(plan, now);
+      kind = session.kind;
       await insertSessionRows(tx, [{ session }], runtime.createCompanions);
       return { value: await tellOwners(tx, runtime, session, result, notice) };
     },
     ctx.tx,
   );
+  if (!replayed) observeCreate(runtime, kind, began);
   return value;
+}
+
+/** Tells the runtime's observer (metrics) of a create stored, with the time since it `began` (`performance.now()`). */
+function observeCreate(runtime: FormsRuntime, kind: NewSession['kind'], began: number): void {
+  runtime.observer?.created(kind, (performance.now() - began) / 1000);
 }

@@ -1,12 +1,22 @@
 import type { Logger } from '@sess/core';
 import type { NotifyBus } from '@sess/db';
+import type { FormsObserver } from '../runtime/forms-observer.ts';
 
-/** Channel of session changes; the payload is `<sessionId> <revision>`. */
+/** Channel of session changes; the payload is `<sessionId> <revision>`, an answer's with a third field (`answerWrittenAtMs`). */
 export const FORM_EVENTS_CHANNEL = 'form_events';
 
 /** The payload of a session change notification. */
 export function formEventPayload(sessionId: string, revision: number): string {
   return `${sessionId} ${revision}`;
+}
+
+/**
+ * An answer's notification carries a third field, the wall-clock milliseconds it was written at
+ * (`<sessionId> <revision> <ms>`), so the process it wakes can tell how long the wake took (the
+ * `woken` of `FormsObserver`). A reader of the id alone (an older release) is unaffected.
+ */
+export function answerWrittenAtMs(): string {
+  return String(Date.now());
 }
 
 /**
@@ -50,6 +60,7 @@ export class WaiterHub {
     private readonly bus: NotifyBus,
     private readonly logger: Logger,
     readonly clock: WaitClock = REAL_WAIT_CLOCK,
+    private readonly observer?: Pick<FormsObserver, 'woken'>,
   ) {}
 
   /**
@@ -82,7 +93,16 @@ export class WaiterHub {
     const sessionId = space === -1 ? payload : payload.slice(0, space);
     const set = this.#waiters.get(sessionId);
     if (!set) return;
+    if (this.observer && space !== -1) this.#observeWake(payload, space);
     for (const waiter of [...set]) waiter.wake();
+  }
+
+  /** An answer's notification (see `answerWrittenAtMs`) tells the observer how long it took to get here. */
+  #observeWake(payload: string, space: number): void {
+    const second = payload.indexOf(' ', space + 1);
+    if (second === -1) return;
+    const writtenAt = Number(payload.slice(second + 1));
+    if (Number.isFinite(writtenAt)) this.observer!.woken(Math.max(0, Date.now() - writtenAt) / 1000);
   }
 
   /** Registers a waiter for a session; `unpark` removes it (call it exactly once). */
