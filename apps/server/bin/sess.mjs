@@ -22,19 +22,21 @@ function stale() {
   } catch {
     return true;
   }
-  for (const file of [...sources, 'scripts/build.mjs', 'node_modules/.package-lock.json']) {
+  for (const file of [...sources, 'scripts/build.mjs']) {
     try {
       if (statSync(join(root, file)).mtimeMs > builtAt) return true;
     } catch {
       return true; // a source gone (moved, renamed): the bundle may name it
     }
   }
-  return false;
+  // npm rewrites it on every install (npm ci, npm install): dependencies may have changed.
+  const installedAt = statSync(join(root, 'node_modules', '.package-lock.json'), { throwIfNoEntry: false })?.mtimeMs;
+  return installedAt !== undefined && installedAt > builtAt;
 }
 
 if (stale()) {
   // Build output goes to stderr: stdout is the command's (an API key, a verified receipt).
-  process.stderr.write('sess: building dist/sess.mjs first (missing, or older than its sources)…\n');
+  process.stderr.write('sess: building dist/sess.mjs first (missing, or older than its sources or the last install)…\n');
   const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: ['ignore', 2, 2] });
   if (build.status !== 0) {
     process.stderr.write('sess: building dist/sess.mjs failed (above).\n');
