@@ -6,6 +6,7 @@
 //
 // The default build also packs the client packages the server serves at /packages
 // (scripts/build-packages.mjs: skipped when their sources are unchanged), at the same time.
+import { writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { buildClientPackages } from './build-packages.mjs';
 
@@ -21,6 +22,7 @@ const outfile = option('--outfile', 'dist/sess.mjs');
 const withPackages = outfile === 'dist/sess.mjs' && !process.argv.includes('--entry');
 
 const server = build({
+  metafile: true,
   entryPoints: [option('--entry', 'apps/server/src/cli.ts')],
   outfile,
   bundle: true,
@@ -33,4 +35,13 @@ const server = build({
   // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __sessRequire } from 'node:module'; const require = __sessRequire(import.meta.url);" },
 });
-await Promise.all([server, withPackages ? buildClientPackages({ log: (line) => process.stderr.write(`${line}\n`) }) : undefined]);
+const [result] = await Promise.all([
+  server,
+  withPackages ? buildClientPackages({ log: (line) => process.stderr.write(`${line}\n`) }) : undefined,
+]);
+
+// The workspace files the bundle was built from, beside it: the checkout's `sess` bin
+// (apps/server/bin/sess.mjs) rebuilds when one is newer than the bundle. Dependencies are left
+// out; an install rewrites node_modules/.package-lock.json, which the bin checks instead.
+const sources = Object.keys(result.metafile.inputs).filter((path) => !path.includes('node_modules/'));
+writeFileSync(outfile.replace(/\.m?js$/, '.inputs.json'), `${JSON.stringify(sources)}\n`);

@@ -148,7 +148,7 @@ const setups: Setup[] = [
   },
   {
     name: 'http (/v1)',
-    backend: createHttpBackend({ origin, allowInsecureLocalhost: true }),
+    backend: createHttpBackend({ origin }),
     receipts: createHttpReceipts({ origin }),
   },
 ];

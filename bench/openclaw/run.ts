@@ -114,7 +114,7 @@ const packed = await buildAndPack();
 const home = await createOpenclawHome();
 const install = await home.run(installArgs(packed.tarball));
 if (install.code !== 0) throw new Error(`install failed:\n${install.stdout}\n${install.stderr}`);
-await home.writeEnvFile({ SESS_API_KEY: key, SESS_API_ORIGIN: origin, SESS_OPENCLAW_TEST_ALLOW_INSECURE_LOCALHOST: '1' });
+await home.writeEnvFile({ SESS_API_KEY: key, SESS_API_ORIGIN: origin });
 const gateway = await startGateway(home, GATEWAY_TOKEN);
 const setupSeconds = ((Date.now() - setupStarted) / 1000).toFixed(0);
 

@@ -121,7 +121,6 @@ await stdioClient.connect(
       PATH: process.env.PATH ?? '',
       SESS_API_KEY: key,
       SESS_API_ORIGIN: origin,
-      SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST: '1',
       SESS_MCP_STATE_DIR: join(work, 'state'),
     },
     stderr: 'ignore',

@@ -4,7 +4,6 @@ export { keyLine, runSetup, type SetupOptions } from './cli/run-setup.ts';
 export {
   API_KEY_VARIABLE,
   DEFAULT_API_ORIGIN,
-  INSECURE_LOCALHOST_VARIABLE,
   OPENCLAW_WAIT_MS,
   type PluginConfig,
   readPluginConfig,

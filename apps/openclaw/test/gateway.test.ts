@@ -103,7 +103,6 @@ describe.runIf(onDriver && openclawInstalled)('the plugin in a real OpenClaw Gat
       ...(withKey ? { SESS_API_KEY: workspace.apiKey } : {}),
       SESS_API_ORIGIN: relay.origin,
       SESS_RECEIPT_ISSUER: server.url,
-      SESS_OPENCLAW_TEST_ALLOW_INSECURE_LOCALHOST: '1',
     };
   }
 

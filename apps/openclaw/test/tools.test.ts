@@ -359,7 +359,6 @@ describe('the OpenClaw tools against the real app', () => {
     const plugin = h.tools({
       SESS_API_KEY: workspace.apiKey,
       SESS_API_ORIGIN: 'http://user:pw@sess.example/path',
-      SESS_OPENCLAW_TEST_ALLOW_INSECURE_LOCALHOST: '',
     });
     const error = errorOf(await plugin.call('sess_response', { handle: 'hdl_x', revision: 1 }));
     expect(error.code).toBe('NOT_CONFIGURED');

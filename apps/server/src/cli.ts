@@ -11,9 +11,12 @@ import { type Config, ConfigError, embeddedDatabaseDir, loadConfig } from './con
 import { lanAddresses } from './lan-address.ts';
 import { resolveSecret } from './secret.ts';
 import { startServer } from './server.ts';
+import { writeServerRecord } from './server-record.ts';
 import { buildStartupText } from './startup-text.ts';
 
 const USAGE = `Usage: sess [command]
+  From a checkout: npx sess <command> (e.g. npx sess receipt verify <file>); in a deployment:
+  node dist/sess.mjs <command>. Both find the server npm start runs on the same data dir.
 
 Commands:
   serve     Start the server (default). Embedded database unless DATABASE_URL is set.
@@ -68,6 +71,10 @@ async function serve(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   const server = await startServer(config);
+  // Where the other commands (doctor, receipt verify) find this server when PUBLIC_URL is unset.
+  const recordError = writeServerRecord(config, server.url);
+  if (recordError)
+    server.logger.warn({ event: 'server.record_failed', err: recordError }, 'cannot record the server in the data dir');
   let stopping = false;
   stop = (signal: string) => {
     if (stopping) return; // the first signal decides how this process stops

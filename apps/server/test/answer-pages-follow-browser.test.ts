@@ -282,7 +282,7 @@ describe('after an answer (phone and desktop)', () => {
       expect(jws).toBe(held.receipt);
       const verified = await verifyAgainstJwks(h, jws, link.sessionId, held);
       expect(verified.ok && verified.claims.event_id).toBe(held.eventId);
-      await page.getByText('sess receipt verify <file>').waitFor();
+      await page.getByText('npx sess receipt verify <file>').waitFor();
       await screenshot(page, `own-answer-sent-${size}`);
 
       await completeLink(h, link.sessionId);

@@ -119,8 +119,6 @@ describe.runIf(onPglite)('Claude Code as the MCP host of the installed sess-mcp'
         '-e',
         `SESS_API_ORIGIN=${server.url}`,
         '-e',
-        'SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST=1',
-        '-e',
         `SESS_MCP_STATE_DIR=${stateDir}`,
         '--',
         sessMcp,

@@ -214,7 +214,6 @@ describe.runIf(onDriver)('@sess.si/mcp packed and installed in an empty project'
       env: bareEnv({
         SESS_API_KEY: mine.apiKey,
         SESS_API_ORIGIN: server.url,
-        SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST: '1',
         SESS_MCP_STATE_DIR: stateDir,
       }),
       stderr: 'pipe',

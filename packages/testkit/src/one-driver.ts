@@ -36,6 +36,7 @@ export const ONE_DRIVER_TESTS = {
   'server: tool calls at their bound': { driver: 'postgres', reason: OTHER_SESSION },
   'server: async hooks in a running Sess': { driver: 'pglite', reason: CHILD_PROCESS },
   'server: sess doctor': { driver: 'pglite', reason: CHILD_PROCESS },
+  'server: npx sess, the bundled CLI': { driver: 'pglite', reason: CHILD_PROCESS },
   'server: npm run demo': { driver: 'pglite', reason: 'the demo runs on the embedded database' },
   'server: first run': { driver: 'pglite', reason: 'npm start with no DATABASE_URL is the embedded database' },
   'server: the embedded database after kill -9': { driver: 'pglite', reason: 'the embedded database’s own recovery' },

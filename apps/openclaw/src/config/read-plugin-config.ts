@@ -1,5 +1,5 @@
 import { isAbsolute, join } from 'node:path';
-import { SessError } from '@sess/core';
+import { checkApiOrigin, SessError } from '@sess/core';
 
 /*
  * The plugin's configuration, from the Gateway's own environment only (OpenClaw loads
@@ -20,8 +20,6 @@ export const API_KEY_VARIABLE = 'SESS_API_KEY';
 export const OPENCLAW_WAIT_MS = 15_000;
 /** The profile of every plugin record: one Gateway, one key. */
 export const PLUGIN_PROFILE = 'default';
-/** Testing only: `1` allows `http://localhost`, `127.0.0.1` or `[::1]` as SESS_API_ORIGIN. */
-export const INSECURE_LOCALHOST_VARIABLE = 'SESS_OPENCLAW_TEST_ALLOW_INSECURE_LOCALHOST';
 
 /** What the tools run with (no key: it is read from the environment on each first call). */
 export interface PluginConfig {
@@ -29,7 +27,6 @@ export interface PluginConfig {
   /** The receipts' `iss`; the origin unless SESS_RECEIPT_ISSUER says otherwise. */
   receiptIssuer: string;
   expectedWorkspaceId: string | undefined;
-  allowInsecureLocalhost: boolean;
   /** `<OpenClaw state dir>/sess`: the file store's state directory. */
   stateDir: string;
   maxWaitMs: number;
@@ -38,7 +35,6 @@ export interface PluginConfig {
 type Env = Record<string, string | undefined>;
 
 const WORKSPACE_ID_PATTERN = /^ws_[a-z2-7]{26}$/;
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** An empty variable is an unset one. */
 function read(env: Env, name: string): string | undefined {
@@ -52,26 +48,16 @@ function notConfigured(message: string): SessError {
 }
 
 /**
- * An origin as sess-mcp takes it: `https://host[:port]` without path, query, fragment or
- * credentials; plain http only for loopback under the test-only flag. (@sess/client checks the
- * origin again when it is used; this check only names the variable.)
+ * An origin as sess-mcp takes it (core's `checkApiOrigin`): `https://host[:port]` without path,
+ * query, fragment or credentials, or plain http to a loopback host (a local Sess). (@sess/client
+ * checks the origin again when it is used; this check only names the variable.)
  */
-function parseOrigin(variable: string, raw: string, allowInsecureLocalhost: boolean): string {
-  const refuse = () =>
-    notConfigured(
-      `${variable} in the Gateway's environment must be an https:// origin without path, query or credentials. The owner fixes it in ~/.openclaw/.env and restarts the Gateway.`,
-    );
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw refuse();
-  }
-  const bare = url.username === '' && url.password === '' && url.search === '' && url.hash === '' && !/[?#]/.test(raw);
-  if (!bare || url.pathname !== '/' || /^[a-z]+:\/\/[^/]+\/./i.test(raw)) throw refuse();
-  if (url.protocol === 'https:') return url.origin;
-  if (url.protocol === 'http:' && allowInsecureLocalhost && LOOPBACK_HOSTS.has(url.hostname)) return url.origin;
-  throw refuse();
+function parseOrigin(variable: string, raw: string): string {
+  const checked = checkApiOrigin(raw);
+  if (checked.ok) return checked.origin;
+  throw notConfigured(
+    `${variable} in the Gateway's environment must be an https:// origin without path, query or credentials (plain http:// only to this computer: localhost, 127.0.0.1 or [::1]). The owner fixes it in ~/.openclaw/.env and restarts the Gateway.`,
+  );
 }
 
 /**
@@ -79,14 +65,10 @@ function parseOrigin(variable: string, raw: string, allowInsecureLocalhost: bool
  * @throws SessError NOT_CONFIGURED naming the variable to fix.
  */
 export function readPluginConfig(env: Env, openclawStateDir: string): PluginConfig {
-  const flag = read(env, INSECURE_LOCALHOST_VARIABLE);
-  if (flag !== undefined && flag !== '0' && flag !== '1') {
-    throw notConfigured(`${INSECURE_LOCALHOST_VARIABLE} must be 1 or unset (tests only).`);
-  }
-  const allowInsecureLocalhost = flag === '1';
-  const origin = parseOrigin('SESS_API_ORIGIN', read(env, 'SESS_API_ORIGIN') ?? DEFAULT_API_ORIGIN, allowInsecureLocalhost);
+  // SESS_OPENCLAW_TEST_ALLOW_INSECURE_LOCALHOST, once needed for http://localhost, is ignored: loopback is always taken.
+  const origin = parseOrigin('SESS_API_ORIGIN', read(env, 'SESS_API_ORIGIN') ?? DEFAULT_API_ORIGIN);
   const issuer = read(env, 'SESS_RECEIPT_ISSUER');
-  const receiptIssuer = issuer === undefined ? origin : parseOrigin('SESS_RECEIPT_ISSUER', issuer, allowInsecureLocalhost);
+  const receiptIssuer = issuer === undefined ? origin : parseOrigin('SESS_RECEIPT_ISSUER', issuer);
   const expectedWorkspaceId = read(env, 'SESS_EXPECTED_WORKSPACE_ID');
   if (expectedWorkspaceId !== undefined && !WORKSPACE_ID_PATTERN.test(expectedWorkspaceId)) {
     throw notConfigured('SESS_EXPECTED_WORKSPACE_ID must be a workspace id (ws_ and 26 letters or digits).');
@@ -98,7 +80,6 @@ export function readPluginConfig(env: Env, openclawStateDir: string): PluginConf
     origin,
     receiptIssuer,
     expectedWorkspaceId,
-    allowInsecureLocalhost,
     stateDir: join(openclawStateDir, 'sess'),
     maxWaitMs: OPENCLAW_WAIT_MS,
   };

@@ -141,7 +141,6 @@ export function createSessTools(options: SessToolsOptions): SessAgentTool[] {
     const deps: ToolDeps = {
       backend: createHttpBackend({
         origin: config.origin,
-        allowInsecureLocalhost: config.allowInsecureLocalhost,
         expectedWorkspaceId: config.expectedWorkspaceId,
         userAgent: USER_AGENT,
         fetch: options.fetch,

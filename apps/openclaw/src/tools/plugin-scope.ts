@@ -50,7 +50,6 @@ export function createPluginScope(options: PluginScopeOptions): () => Promise<Re
     resolveApiKeyScope(
       {
         origin: config.origin,
-        allowInsecureLocalhost: config.allowInsecureLocalhost,
         expectedWorkspaceId: config.expectedWorkspaceId,
         profile: PLUGIN_PROFILE,
         clientId: OPENCLAW_CLIENT_ID,

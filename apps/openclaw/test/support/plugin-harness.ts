@@ -50,7 +50,7 @@ export async function startPluginHarness(server: AppServer): Promise<PluginHarne
       const stateDir = existing ?? join(root, `gateway-${++sets}`);
       const lines: string[] = [];
       const tools = createSessTools({
-        env: { SESS_API_ORIGIN: server.url, SESS_OPENCLAW_TEST_ALLOW_INSECURE_LOCALHOST: '1', ...env },
+        env: { SESS_API_ORIGIN: server.url, ...env },
         openclawStateDir: stateDir,
         log: (line) => lines.push(line),
       });

@@ -184,7 +184,7 @@ export async function runDemo(args: readonly string[], io: CommandIo): Promise<n
     const checked = await verifyStandalone(answer.receipt, createRemoteKeySet(`${base}${JWKS_PATH}`), config.publicUrl);
     if (!checked.ok) throw new DemoStopped(`The answer's receipt did not verify (${checked.reason}).`);
     out.write(`Verified: the receipt is signed by ${checked.claims.iss} with key ${checked.kid}.\n`);
-    out.write(`  Check it again while Sess runs (npm start): node dist/sess.mjs receipt verify ${answer.receipt}\n`);
+    out.write(`  Check it again while Sess runs (npm start): npx sess receipt verify ${answer.receipt}\n`);
 
     const completed = await call('sess_complete', {
       handle: created.handle,

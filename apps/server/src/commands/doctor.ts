@@ -13,8 +13,9 @@ import {
   type OpenFileLimit,
   readOpenFileLimit,
 } from '../capacity.ts';
-import { type Config, ConfigError, embeddedDatabaseDir, loadConfig } from '../config.ts';
+import { type Config, ConfigError, embeddedDatabaseDir } from '../config.ts';
 import { resolveSecret } from '../secret.ts';
+import { loadCommandConfig, SERVER_RECORD_FILE, type ServerRecord } from '../server-record.ts';
 import { type CommandIo, exitWith, parseArgs, processIo, UsageError } from './args.ts';
 
 /*
@@ -42,8 +43,9 @@ function describeDatabase(config: Config): string {
   return `PostgreSQL at ${host}${url.port ? `:${url.port}` : ''}${url.pathname}`;
 }
 
-function describeConfig(config: Config): string {
-  const parts = [`PUBLIC_URL ${config.publicUrl}`];
+function describeConfig(config: Config, server: ServerRecord | undefined): string {
+  const recorded = server ? ` (the running Sess's, process ${server.pid}, from ${join(config.dataDir, SERVER_RECORD_FILE)})` : '';
+  const parts = [`PUBLIC_URL ${config.publicUrl}${recorded}`];
   if (config.linkUrl !== config.publicUrl) parts.push(`answer links at ${config.linkUrl}`);
   parts.push(`listening on ${config.host}:${config.port}`, `NODE_ENV ${config.nodeEnv}`, describeDatabase(config));
   return parts.join(', ');
@@ -263,8 +265,9 @@ export async function runDoctor(args: readonly string[], io: CommandIo): Promise
     io.stdout.write(`${check.status.padEnd(5)} ${check.name.padEnd(14)} ${check.detail}\n`);
   };
   let config: Config;
+  let server: ServerRecord | undefined;
   try {
-    config = loadConfig(io.env);
+    ({ config, server } = loadCommandConfig(io.env));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     print({
@@ -274,10 +277,11 @@ export async function runDoctor(args: readonly string[], io: CommandIo): Promise
     });
     return 1;
   }
-  print({ status: 'ok', name: 'configuration', detail: describeConfig(config) });
+  print({ status: 'ok', name: 'configuration', detail: describeConfig(config, server) });
   print(checkOpenFiles(config, readOpenFileLimit()));
 
-  let serverExpected = false;
+  // A server that recorded itself in the data dir is running: its address must answer.
+  let serverExpected = server !== undefined;
   const dataDir = embeddedDatabaseDir(config);
   if (!config.databaseUrl && !existsSync(join(dataDir, 'PG_VERSION'))) {
     print({

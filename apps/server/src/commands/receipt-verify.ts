@@ -10,7 +10,7 @@ import {
   verifyReceipt,
 } from '@sess/receipts';
 import { JWKS_PATH } from '@sess/v1-api';
-import { loadConfig } from '../config.ts';
+import { loadCommandConfig } from '../server-record.ts';
 import { type CommandIo, exitWith, parseArgs, processIo, UsageError } from './args.ts';
 
 export const RECEIPT_VERIFY_USAGE = 'sess receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>]';
@@ -194,8 +194,8 @@ export async function runReceiptVerify(args: readonly string[], io: CommandIo): 
     const jwks = options.get('jwks');
     issuer = options.get('issuer')?.replace(/\/+$/, '');
     if (!jwks) {
-      // The configured server's own keys, and its PUBLIC_URL as the issuer it must name.
-      const publicUrl = loadConfig(io.env).publicUrl;
+      // The configured (or running) server's own keys, and its PUBLIC_URL as the issuer it must name.
+      const publicUrl = loadCommandConfig(io.env).config.publicUrl;
       issuer ??= publicUrl;
       source = await keySourceFor(`${publicUrl}${JWKS_PATH}`);
     } else {

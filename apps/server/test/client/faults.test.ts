@@ -168,8 +168,7 @@ describe('AbortSignal', () => {
 });
 
 describe('answers that are not Sess', () => {
-  const client = (url: string) =>
-    createSessClient({ origin: url, apiKey: mine.apiKey, allowInsecureLocalhost: true, timeoutMs: 5_000 });
+  const client = (url: string) => createSessClient({ origin: url, apiKey: mine.apiKey, timeoutMs: 5_000 });
 
   it('a 200 whose body does not fit the contract is protocol', async () => {
     const server = await startFixedServer({
@@ -217,7 +216,6 @@ describe('answers that are not Sess', () => {
       const pinned = createSessClient({
         origin: server.url,
         apiKey: mine.apiKey,
-        allowInsecureLocalhost: true,
         expectedWorkspaceId: mine.workspaceId,
       });
       expect((await pinned.sessions.list()).workspaceId).toBe(mine.workspaceId);

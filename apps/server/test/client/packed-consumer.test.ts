@@ -109,7 +109,6 @@ import { askPersonTool, handleAskPerson } from './own-agent.mjs';
 const client = createSessClient({
   origin: process.env.SESS_ORIGIN,
   apiKey: process.env.SESS_API_KEY,
-  allowInsecureLocalhost: true,
 });
 const say = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
 const toolUse = {

@@ -13,9 +13,8 @@
  *     run by bash in a fresh OpenClaw home with openclaw-host's real OpenClaw, which then lists
  *     the plugin, enabled.
  *
- * The server is plain http on loopback: sess-mcp is given SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST=1
- * (it refused such an origin without it; issue 35 lifts that, and the test passes either way) and
- * the client's script `allowInsecureLocalhost`.
+ * The server is plain http on loopback, which sess-mcp, the client and the plugin take with no
+ * flag or option (as the lines a person copies give it).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -78,7 +77,6 @@ const CLIENT_RUNNER = `import { createSessClient } from '@sess/client';
 const client = createSessClient({
   origin: process.env.SESS_API_ORIGIN,
   apiKey: process.env.SESS_API_KEY,
-  allowInsecureLocalhost: true,
 });
 const say = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
 const created = await client.sessions.create({
@@ -155,8 +153,6 @@ describe.runIf(onlyOn('server: the install lines of the served packages'))(
           ...machine.env,
           SESS_API_ORIGIN: origin!,
           SESS_API_KEY: mine.apiKey,
-          // sess-mcp refused plain http to loopback without it (issue 35 lifts that); either way it passes.
-          SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST: '1',
           SESS_MCP_STATE_DIR: join(machine.dir, 'state'),
         },
         stderr: 'pipe',

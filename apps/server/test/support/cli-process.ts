@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { childLogLevel, createChildOutputSplitter } from '@sess/testkit';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+/** The checkout's `sess` bin (what `npx sess` runs): dist/sess.mjs, built first when stale. Pass it as `bundle`. */
+export const LAUNCHER = fileURLToPath(new URL('../../bin/sess.mjs', import.meta.url));
 
 /** A running `sess` child process (the real CLI from the sources, through tsx). */
 export interface CliProcess {

@@ -300,7 +300,7 @@ async function startRemote(
   };
 
   return {
-    backend: createHttpBackend({ origin, allowInsecureLocalhost: true, fetch: faultyFetch }),
+    backend: createHttpBackend({ origin, fetch: faultyFetch }),
     // The receipts name the runtime's public URL as their issuer (a split deployment: SESS_RECEIPT_ISSUER).
     receipts: createHttpReceipts({ origin, issuer: runtime.publicUrl }),
     async close() {

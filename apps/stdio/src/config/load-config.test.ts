@@ -23,7 +23,6 @@ describe('loadConfig', () => {
       maxWaitMs: 45_000,
       receiptIssuer: 'https://api.sess.si',
       expectedWorkspaceId: undefined,
-      allowInsecureLocalhost: false,
       pauseAt: undefined,
     });
   });
@@ -51,20 +50,34 @@ describe('loadConfig', () => {
     ['https://user:secret@api.example.com'],
     ['ftp://api.example.com'],
     ['not a url'],
-    ['http://localhost:8787'],
+    ['http://192.168.1.23:8787'],
+    ['http://localhost.example.com'],
   ])('SESS_API_ORIGIN %s is refused without repeating it', (origin) => {
     const error = refusal({ SESS_API_ORIGIN: origin });
     expect(error.variable).toBe('SESS_API_ORIGIN');
     expect(error.message).not.toContain(origin);
   });
 
-  it('SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST=1 allows http on localhost, 127.0.0.1 and [::1], never elsewhere', () => {
-    const allow = { SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST: '1' };
-    for (const origin of ['http://localhost:8787', 'http://127.0.0.1:1', 'http://[::1]:2']) {
-      expect(loadConfig({ ...base, ...allow, SESS_API_ORIGIN: origin }, 'linux').origin).toBe(origin);
+  it('plain http to localhost, 127.0.0.0/8 and [::1] is taken with no flag (the home page line), never elsewhere', () => {
+    for (const origin of ['http://localhost:8787', 'http://127.0.0.1:1', 'http://127.8.9.10:3', 'http://[::1]:2']) {
+      expect(loadConfig({ ...base, SESS_API_ORIGIN: origin }, 'linux').origin).toBe(origin);
+      expect(
+        loadConfig({ ...base, SESS_API_ORIGIN: 'https://a.example', SESS_RECEIPT_ISSUER: origin }, 'linux').receiptIssuer,
+      ).toBe(origin);
     }
-    expect(refusal({ ...allow, SESS_API_ORIGIN: 'http://10.0.0.1' }).variable).toBe('SESS_API_ORIGIN');
-    expect(refusal({ SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST: 'yes' }).variable).toBe('SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST');
+    const refused = refusal({ SESS_API_ORIGIN: 'http://10.0.0.1' });
+    expect(refused.variable).toBe('SESS_API_ORIGIN');
+    expect(refused.message).toContain('plain http:// only to this computer');
+  });
+
+  it('the retired SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST is ignored, whatever its value', () => {
+    for (const value of ['1', '0', 'yes']) {
+      const env = { ...base, SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST: value };
+      expect(loadConfig({ ...env, SESS_API_ORIGIN: 'http://localhost:8787' }, 'linux').origin).toBe('http://localhost:8787');
+      expect(refusal({ SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST: value, SESS_API_ORIGIN: 'http://10.0.0.1' }).variable).toBe(
+        'SESS_API_ORIGIN',
+      );
+    }
   });
 
   it('a https origin keeps its port and loses a trailing slash', () => {

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, win32 } from 'node:path';
+import { checkApiOrigin } from '@sess/core';
 import { z } from 'zod';
 
 /*
@@ -18,7 +19,6 @@ export const WAIT_CEILING_MS = 45_000;
 export const PAUSE_POINTS = ['after_create_intent', 'after_mutation_saved'] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** The file store's own rule: one path segment, not starting with a dot. */
 const PROFILE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const WORKSPACE_ID_PATTERN = /^ws_[a-z2-7]{26}$/;
@@ -44,7 +44,6 @@ export interface StdioConfig {
   /** The receipts' `iss`; the origin unless SESS_RECEIPT_ISSUER says otherwise. */
   receiptIssuer: string;
   expectedWorkspaceId: string | undefined;
-  allowInsecureLocalhost: boolean;
   /** Test-only: stop (and wait to be killed) right after this durable step. */
   pauseAt: PausePoint | undefined;
 }
@@ -62,7 +61,6 @@ const EnvSchema = z.object({
   SESS_MCP_MAX_WAIT_MS: optional,
   SESS_RECEIPT_ISSUER: optional,
   SESS_EXPECTED_WORKSPACE_ID: optional,
-  SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST: optional,
   SESS_MCP_TEST_PAUSE_AT: optional,
   XDG_STATE_HOME: optional,
   LOCALAPPDATA: optional,
@@ -71,28 +69,16 @@ const EnvSchema = z.object({
 type Env = z.infer<typeof EnvSchema>;
 
 /**
- * An origin as the seed allows it: `https://host[:port]` without path, query, fragment or
- * credentials; plain http only for a loopback host under SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST=1.
+ * An origin as core's `checkApiOrigin` allows it: `https://host[:port]` without path, query,
+ * fragment or credentials, or plain http to a loopback host (a local Sess), with no flag.
  */
-function parseOrigin(variable: string, raw: string, allowInsecureLocalhost: boolean): string {
-  const refuse = () =>
-    new ConfigError(
-      variable,
-      `${variable} must be an https:// origin without path, query or credentials (http:// only for localhost under SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST=1).`,
-    );
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw refuse();
-  }
-  const bare = url.username === '' && url.password === '' && url.search === '' && url.hash === '';
-  // `new URL` turns an empty path into "/": anything longer, or a raw value with a "?" or "#", is a path/query.
-  const noPath = url.pathname === '/' && !/[?#]/.test(raw) && !/^[a-z]+:\/\/[^/]+\/./i.test(raw);
-  if (!bare || !noPath) throw refuse();
-  if (url.protocol === 'https:') return url.origin;
-  if (url.protocol === 'http:' && allowInsecureLocalhost && LOOPBACK_HOSTS.has(url.hostname)) return url.origin;
-  throw refuse();
+function parseOrigin(variable: string, raw: string): string {
+  const checked = checkApiOrigin(raw);
+  if (checked.ok) return checked.origin;
+  throw new ConfigError(
+    variable,
+    `${variable} must be an https:// origin without path, query or credentials (plain http:// only to this computer: localhost, 127.0.0.1 or [::1]).`,
+  );
 }
 
 /** The seed's default: `$XDG_STATE_HOME/sess-mcp`, `~/.local/state/sess-mcp`, or `%LOCALAPPDATA%\sess-mcp`. */
@@ -123,13 +109,8 @@ export function loadConfig(
 ): StdioConfig {
   const env = EnvSchema.parse(environment);
 
-  const insecureFlag = env.SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST;
-  if (insecureFlag !== undefined && insecureFlag !== '0' && insecureFlag !== '1') {
-    throw new ConfigError('SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST', 'SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST must be 1 or unset.');
-  }
-  const allowInsecureLocalhost = insecureFlag === '1';
-
-  const origin = parseOrigin('SESS_API_ORIGIN', env.SESS_API_ORIGIN ?? DEFAULT_API_ORIGIN, allowInsecureLocalhost);
+  // SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST, once needed for http://localhost, is ignored: loopback is always taken.
+  const origin = parseOrigin('SESS_API_ORIGIN', env.SESS_API_ORIGIN ?? DEFAULT_API_ORIGIN);
 
   const profile = env.SESS_MCP_PROFILE ?? 'default';
   if (!PROFILE_PATTERN.test(profile)) {
@@ -161,9 +142,7 @@ export function loadConfig(
   }
 
   const receiptIssuer =
-    env.SESS_RECEIPT_ISSUER === undefined
-      ? origin
-      : parseOrigin('SESS_RECEIPT_ISSUER', env.SESS_RECEIPT_ISSUER, allowInsecureLocalhost);
+    env.SESS_RECEIPT_ISSUER === undefined ? origin : parseOrigin('SESS_RECEIPT_ISSUER', env.SESS_RECEIPT_ISSUER);
 
   const expectedWorkspaceId = env.SESS_EXPECTED_WORKSPACE_ID;
   if (expectedWorkspaceId !== undefined && !WORKSPACE_ID_PATTERN.test(expectedWorkspaceId)) {
@@ -188,7 +167,6 @@ export function loadConfig(
     maxWaitMs,
     receiptIssuer,
     expectedWorkspaceId,
-    allowInsecureLocalhost,
     pauseAt: pauseAt as PausePoint | undefined,
   };
 }

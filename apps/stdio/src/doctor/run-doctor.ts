@@ -34,7 +34,6 @@ async function checkApi(
       const client = createSessClient({
         origin: config.origin,
         apiKey: key,
-        allowInsecureLocalhost: config.allowInsecureLocalhost,
         expectedWorkspaceId: config.expectedWorkspaceId,
         fetch: fetchImpl,
         userAgent: 'sess-mcp-doctor',

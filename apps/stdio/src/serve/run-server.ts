@@ -31,7 +31,6 @@ export function runServer(config: StdioConfig, env: Record<string, string | unde
     // No key here: each call's principal carries it (read on the first tool call).
     backend: createHttpBackend({
       origin: config.origin,
-      allowInsecureLocalhost: config.allowInsecureLocalhost,
       expectedWorkspaceId: config.expectedWorkspaceId,
       userAgent: USER_AGENT,
     }),

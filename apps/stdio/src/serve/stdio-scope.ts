@@ -58,7 +58,6 @@ export function createStdioScope(options: StdioScopeOptions): () => Promise<Requ
     return resolveApiKeyScope(
       {
         origin: config.origin,
-        allowInsecureLocalhost: config.allowInsecureLocalhost,
         expectedWorkspaceId: config.expectedWorkspaceId,
         profile: config.profile,
         clientId: STDIO_CLIENT_ID,

@@ -1,8 +1,8 @@
 /*
  * The stdio server's integration harness: the real app (apps/server's buildApp via @sess/testkit)
  * on 127.0.0.1:0, workspaces with real API keys, and `sess-mcp` spawned as a host spawns it (the
- * workspace bin through tsx) with the SDK client's stdio transport, a temp state directory and
- * SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST=1. Every process's stderr is kept, and `stderrLeaks()`
+ * workspace bin through tsx) with the SDK client's stdio transport and a temp state directory
+ * (plain http to the loopback origin needs no flag). Every process's stderr is kept, and `stderrLeaks()`
  * says which secret the tests used (keys, links, link tokens, answers) appears in any of it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -101,7 +101,6 @@ export async function startStdioHarness(options: { server?: AppServer } = {}): P
       return {
         ...baseEnv(),
         SESS_API_ORIGIN: server.url,
-        SESS_MCP_TEST_ALLOW_INSECURE_LOCALHOST: '1',
         SESS_MCP_STATE_DIR: stateDir,
         ...(apiKey ? { SESS_API_KEY: apiKey } : {}),
         ...extra,

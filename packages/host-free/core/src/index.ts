@@ -1,3 +1,4 @@
+export { type ApiOriginCheck, type ApiOriginProblem, checkApiOrigin } from './api-origin.ts';
 export { type BearerChallengeInput, bearerChallenge, hasBearerCredential, readBearerToken } from './bearer.ts';
 export {
   type BodyBytesRead,

@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:f
 import { resolve } from 'node:path';
 
 /** True when a process with this pid is alive (signal 0 only checks). */
-function isAlive(pid: number): boolean {
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -17,7 +17,7 @@ const heldHere = new Set<string>();
 /** Whether the process named in a lock file holds it: alive, or this process itself having taken it. */
 function holdsLock(path: string, holder: number): boolean {
   if (!Number.isInteger(holder) || holder <= 0) return false;
-  return holder === process.pid ? heldHere.has(path) : isAlive(holder);
+  return holder === process.pid ? heldHere.has(path) : isProcessAlive(holder);
 }
 
 /** A live process holds the embedded database's lock: `holder` is its pid (a running Sess, or a command). */

@@ -12,7 +12,7 @@ export {
   UNSTORABLE_INPUT_MESSAGE,
   unavailableMessage,
 } from './classify-database-error.ts';
-export { assertDataDirFree, DataDirInUseError } from './data-dir-lock.ts';
+export { assertDataDirFree, DataDirInUseError, isProcessAlive } from './data-dir-lock.ts';
 export {
   type AppliedMigrations,
   dumpEmbeddedDatabase,

@@ -22,8 +22,7 @@ export async function startClientHarness(): Promise<ClientHarness> {
   return {
     server,
     workspace: (plan = 'pro') => createWorkspaceWithKey(server.database.db, { plan }),
-    client: (workspace, options = {}) =>
-      createSessClient({ origin: server.url, apiKey: workspace.apiKey, allowInsecureLocalhost: true, ...options }),
+    client: (workspace, options = {}) => createSessClient({ origin: server.url, apiKey: workspace.apiKey, ...options }),
     close: () => server.close(),
   };
 }

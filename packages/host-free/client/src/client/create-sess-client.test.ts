@@ -60,7 +60,10 @@ describe('createSessClient', () => {
 
   it('refuses a bad origin before anything else', () => {
     expect(configurationError({ origin: 'http://api.sess.si', apiKey: KEY }).message).toMatch(/https/);
-    expect(configurationError({ origin: 'http://localhost:8787', apiKey: KEY }).message).toMatch(/allowInsecureLocalhost/);
+    expect(configurationError({ origin: 'http://192.168.1.23:8787', apiKey: KEY }).message).toMatch(
+      /plain http only to this computer/,
+    );
+    expect(createSessClient({ origin: 'http://localhost:8787', apiKey: KEY }).origin).toBe('http://localhost:8787');
   });
 
   it('never puts the key in an error', () => {

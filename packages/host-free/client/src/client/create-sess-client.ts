@@ -38,7 +38,10 @@ export interface SessClientOptions {
   timeoutMs?: number | undefined;
   /** Put in front of this client's own `User-Agent` (`@sess/client/0.1.0`). */
   userAgent?: string | undefined;
-  /** Allow plain `http://` to `localhost`, `127.0.0.1` or `[::1]` (a local Sess). Never for a remote origin. */
+  /**
+   * @deprecated Ignored: plain `http://` to a loopback host (`localhost`, `127.0.0.1`, `[::1]`) is
+   * always taken, and to any other host never.
+   */
   allowInsecureLocalhost?: boolean | undefined;
   /** The receipts' `iss`, when it is not the origin (a split deployment). */
   receiptIssuer?: string | undefined;
@@ -105,7 +108,7 @@ function refuse(message: string): SessClientError {
  * @throws SessClientError `configuration`.
  */
 export function createSessClient(options: SessClientOptions): SessClient {
-  const origin = checkOrigin(options?.origin, { allowInsecureLocalhost: options.allowInsecureLocalhost });
+  const origin = checkOrigin(options?.origin);
   const { apiKey } = options;
   let credential: () => Promise<string>;
   if (options.credential !== undefined) {

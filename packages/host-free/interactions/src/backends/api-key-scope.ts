@@ -21,7 +21,6 @@ export interface KeyedHandleStore {
 
 export interface ApiKeyScopeOptions {
   origin: string;
-  allowInsecureLocalhost?: boolean | undefined;
   expectedWorkspaceId?: string | undefined;
   /** The profile: principal and grant of every handle. */
   profile: string;
@@ -56,7 +55,6 @@ export async function resolveApiKeyScope(options: ApiKeyScopeOptions, key: strin
     const client = createSessClient({
       origin: options.origin,
       apiKey: key,
-      allowInsecureLocalhost: options.allowInsecureLocalhost,
       expectedWorkspaceId: options.expectedWorkspaceId,
       fetch: options.fetch,
       userAgent: options.userAgent,

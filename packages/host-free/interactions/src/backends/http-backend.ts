@@ -15,7 +15,7 @@ import { type BackendContext, type InWorkspace, NotAppliedFailure, type SessBack
 
 /** Options of `createHttpBackend`. */
 export interface HttpBackendOptions {
-  /** The runtime's API origin (`https://api.sess.si`; plain http only for loopback with `allowInsecureLocalhost`). */
+  /** The runtime's API origin (`https://api.sess.si`; plain http only to a loopback host, a local Sess). */
   origin: string;
   /**
    * The API key of a single-key host (stdio, OpenClaw). A principal's own `credential()` (the
@@ -28,8 +28,6 @@ export interface HttpBackendOptions {
   timeoutMs?: number | undefined;
   /** Put in front of the client's own `User-Agent`. */
   userAgent?: string | undefined;
-  /** Allow `http://localhost`, `127.0.0.1` or `[::1]` (a local Sess). */
-  allowInsecureLocalhost?: boolean | undefined;
   /** Read the session statuses of sess_list this many at a time (default 8). */
   listConcurrency?: number | undefined;
   /**
@@ -202,7 +200,6 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
     fetch: options.fetch,
     timeoutMs: options.timeoutMs,
     userAgent: options.userAgent ?? 'sess-interactions',
-    allowInsecureLocalhost: options.allowInsecureLocalhost,
     expectedWorkspaceId: options.expectedWorkspaceId,
   };
   // Checks the origin (and the key, when one is configured) once, at construction.

@@ -104,7 +104,7 @@ describe('after an answer: the summary and the receipt', () => {
     expect(html).toContain('<dt>You chose</dt><dd>Stop</dd>');
     expect(html).toContain('<dt>Commit message</dt><dd>No answer</dd>');
     expect(html).toContain('<a class="button secondary wide" href="/s/tok/receipt" download="">Download your receipt</a>');
-    expect(html).toContain('<code>sess receipt verify &lt;file&gt;</code>');
+    expect(html).toContain('<code>npx sess receipt verify &lt;file&gt;</code> in a Sess checkout.');
   });
 
   it('done: the answer and the receipt stay on the page', () => {

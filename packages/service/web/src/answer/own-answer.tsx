@@ -78,7 +78,7 @@ export function OwnAnswer({ answer, heading = 'Your answer' }: { answer: OwnAnsw
       </p>
       <p class="muted">
         The receipt is signed by Sess: it proves this answer was given on this link. Check it with{' '}
-        <code>{'sess receipt verify <file>'}</code>.
+        <code>{'npx sess receipt verify <file>'}</code> in a Sess checkout.
       </p>
     </section>
   );
