@@ -25,9 +25,9 @@ import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { createPackageRoutes } from './http/package-routes.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
-import { loadServedPackages, type ServedPackages, servedPackageUrls } from './packages/served-packages.ts';
 import { mountMetricsRoute } from './metrics/metrics-endpoint.ts';
 import { createSessMetrics, type SessMetrics } from './metrics/sess-metrics.ts';
+import { loadServedPackages, type ServedPackages, servedPackageUrls } from './packages/served-packages.ts';
 
 export interface AppDeps {
   config: Config;

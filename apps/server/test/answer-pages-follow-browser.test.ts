@@ -104,7 +104,11 @@ describe('an open form follows its session (phone)', () => {
     expect(await typed(page)).toBe('Half-written message');
     // Nothing under the notice still offers to send: the form's own buttons are disabled, and look it.
     expect(await formButtons(page).count()).toBeGreaterThan(0);
-    expect(await formButtons(page).first().evaluate((button) => getComputedStyle(button).opacity)).toBe('0.45');
+    expect(
+      await formButtons(page)
+        .first()
+        .evaluate((button) => getComputedStyle(button).opacity),
+    ).toBe('0.45');
     expect(await formButtons(page).evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled))).not.toContain(
       false,
     );
