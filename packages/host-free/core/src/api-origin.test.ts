@@ -18,6 +18,7 @@ describe('checkApiOrigin', () => {
   it.each([
     ['http://api.sess.si', 'insecure'],
     ['http://localhost.evil.example', 'insecure'],
+    ['http://app.localhost:8787', 'insecure'],
     ['http://192.168.1.23:8787', 'insecure'],
     ['http://[fd00::2]:8787', 'insecure'],
     ['http://127.example.com', 'insecure'],
