@@ -1,6 +1,7 @@
-import { markDatabaseError } from '@sess/core';
+import { activeTracer, markDatabaseError } from '@sess/core';
 import type { Sql } from 'postgres';
-import { type GateKind, gateKindOf, type PoolGate } from './pool-gate.ts';
+import { gateKindOf, type PoolGate } from './pool-gate.ts';
+import { traceStatement, traceTransaction } from './trace-statements.ts';
 
 /**
  * The postgres.js client drizzle should get: every query it sends becomes a named prepared
@@ -27,7 +28,11 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
       if (property === 'unsafe') {
         return (text: string, params?: unknown[], options?: Record<string, unknown>) => {
           const query = target.unsafe(text, params as never, { ...options, prepare: true });
-          return gate ? gatedQuery(gate, gateKindOf(text), query) : query;
+          const sent = query as unknown as PromiseLike<unknown>;
+          const gated = gate ? () => gate.run(gateKindOf(text), () => sent) : undefined;
+          const tracer = activeTracer();
+          if (tracer) return deferredQuery(query, () => traceStatement(tracer, text, gated ?? (() => sent)));
+          return gated ? deferredQuery(query, gated) : query;
         };
       }
       if (property === 'begin' || property === 'savepoint') {
@@ -42,7 +47,9 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
                 if (isSystemError(error)) markDatabaseError(error);
                 throw error;
               });
-          return gate && property === 'begin' ? gate.run('write', run) : run();
+          const gated = gate && property === 'begin' ? () => gate.run('write', run) : run;
+          const tracer = activeTracer();
+          return tracer ? traceTransaction(tracer, property === 'begin' ? 'transaction' : 'savepoint', gated) : gated();
         };
       }
       return Reflect.get(target, property, receiver);
@@ -57,12 +64,13 @@ function isSystemError(error: unknown): boolean {
 }
 
 /**
- * A postgres.js query is lazy: nothing is sent until it is awaited. This wrapper awaits it only
- * once the gate admits it, and keeps `.values()` (drizzle's array mode) working.
+ * A postgres.js query is lazy: nothing is sent until it is awaited. This wrapper sends it through
+ * `send` (the gate's turn, a span) when it is first awaited, and keeps `.values()` (drizzle's
+ * array mode) working.
  */
-function gatedQuery<Q extends { values(): unknown }>(gate: PoolGate, kind: GateKind, query: Q): Q {
+function deferredQuery<Q extends { values(): unknown }>(query: Q, send: () => PromiseLike<unknown>): Q {
   let running: Promise<unknown> | undefined;
-  const run = () => (running ??= gate.run(kind, () => query as unknown as PromiseLike<unknown>));
+  const run = () => (running ??= Promise.resolve(send()));
   const wrapper: Q = new Proxy(query, {
     get(target, property, receiver) {
       switch (property) {
