@@ -1,8 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as api from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { activeTracer, createLogger, installTracer, SessError, type Tracer } from '@sess/core';
+import { createEgress } from '@sess/core/egress';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOtelTracer, errorType } from './otel-tracer.ts';
 
@@ -108,5 +111,48 @@ describe('the OpenTelemetry tracer', () => {
     expect(inside!.traceId).toBe(named('request').spanContext().traceId);
     expect(inside!.spanId).toBe('the line wins');
     expect(plain).not.toHaveProperty('traceId');
+  });
+
+  it("puts an egress request's method, host, port and status on its span, never its path, query, headers or body", async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(201).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const egress = createEgress({ policy: 'loopback-only' });
+    installTracer(tracer);
+    try {
+      await tracer.span('request', {}, async () => {
+        const sent = await egress.request({
+          url: `http://127.0.0.1:${port}/push/subscription-token-9c1e?auth=key-4d2a`,
+          method: 'POST',
+          headers: { authorization: 'vapid t=header-secret-77' },
+          body: 'body-secret-3b',
+          timeoutMs: 5_000,
+          maxBytes: 1_000,
+        });
+        expect(sent).toMatchObject({ ok: true, status: 201 });
+        expect(await egress.request({ url: 'http://10.1.2.3/x', timeoutMs: 5_000, maxBytes: 1_000 })).toMatchObject({
+          ok: false,
+        });
+      });
+    } finally {
+      egress.close();
+      server.close();
+    }
+    const [post, refused] = spans().filter((span) => span.name !== 'request');
+    expect(post!.name).toBe('POST');
+    expect(post!.parentSpanContext?.spanId).toBe(named('request').spanContext().spanId);
+    expect(post!.attributes).toEqual({
+      'http.request.method': 'POST',
+      'server.address': '127.0.0.1',
+      'server.port': port,
+      'http.response.status_code': 201,
+    });
+    expect(refused!.attributes['error.type']).toBe('address_not_allowed');
+    const exported = JSON.stringify(spans().map((span) => [span.name, span.attributes, span.events]));
+    for (const secret of ['subscription-token', 'key-4d2a', 'header-secret', 'body-secret', '/push/'])
+      expect(exported).not.toContain(secret);
   });
 });
