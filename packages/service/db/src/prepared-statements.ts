@@ -1,4 +1,4 @@
-import { activeTracer, markDatabaseError } from '@sess/core';
+import { activeTracer, markDatabaseError, type Tracer } from '@sess/core';
 import type { Sql } from 'postgres';
 import { gateKindOf, type PoolGate } from './pool-gate.ts';
 import { traceStatement, traceTransaction } from './trace-statements.ts';
@@ -28,11 +28,8 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
       if (property === 'unsafe') {
         return (text: string, params?: unknown[], options?: Record<string, unknown>) => {
           const query = target.unsafe(text, params as never, { ...options, prepare: true });
-          const sent = query as unknown as PromiseLike<unknown>;
-          const gated = gate ? () => gate.run(gateKindOf(text), () => sent) : undefined;
           const tracer = activeTracer();
-          if (tracer) return deferredQuery(query, () => traceStatement(tracer, text, gated ?? (() => sent)));
-          return gated ? deferredQuery(query, gated) : query;
+          return gate || tracer ? deferredQuery(query, text, gate, tracer) : query;
         };
       }
       if (property === 'begin' || property === 'savepoint') {
@@ -47,9 +44,11 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
                 if (isSystemError(error)) markDatabaseError(error);
                 throw error;
               });
-          const gated = gate && property === 'begin' ? () => gate.run('write', run) : run;
+          const gated = gate && property === 'begin' ? gate : undefined;
           const tracer = activeTracer();
-          return tracer ? traceTransaction(tracer, property === 'begin' ? 'transaction' : 'savepoint', gated) : gated();
+          if (!tracer) return gated ? gated.run('write', run) : run();
+          const kind = property === 'begin' ? 'transaction' : 'savepoint';
+          return traceTransaction(tracer, kind, () => (gated ? gated.run('write', run) : run()));
         };
       }
       return Reflect.get(target, property, receiver);
@@ -63,14 +62,20 @@ function isSystemError(error: unknown): boolean {
   return typeof syscall === 'string' || (typeof code === 'string' && /^E[A-Z]{2,}$/.test(code));
 }
 
+/** Sends a lazy query: after its turn at the gate, when there is one. */
+function send(query: PromiseLike<unknown>, text: string, gate: PoolGate | undefined): Promise<unknown> {
+  return gate ? gate.run(gateKindOf(text), () => query) : Promise.resolve(query);
+}
+
 /**
- * A postgres.js query is lazy: nothing is sent until it is awaited. This wrapper sends it through
- * `send` (the gate's turn, a span) when it is first awaited, and keeps `.values()` (drizzle's
- * array mode) working.
+ * A postgres.js query is lazy: nothing is sent until it is awaited. This wrapper sends it when it
+ * is first awaited — once the gate admits it, in its span when tracing is on — and keeps
+ * `.values()` (drizzle's array mode) working.
  */
-function deferredQuery<Q extends { values(): unknown }>(query: Q, send: () => PromiseLike<unknown>): Q {
+function deferredQuery<Q extends { values(): unknown }>(query: Q, text: string, gate?: PoolGate, tracer?: Tracer): Q {
   let running: Promise<unknown> | undefined;
-  const run = () => (running ??= Promise.resolve(send()));
+  const sent = query as unknown as PromiseLike<unknown>;
+  const run = () => (running ??= tracer ? traceStatement(tracer, text, () => send(sent, text, gate)) : send(sent, text, gate));
   const wrapper: Q = new Proxy(query, {
     get(target, property, receiver) {
       switch (property) {
