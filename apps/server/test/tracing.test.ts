@@ -173,6 +173,9 @@ async function askOnce(extraEnv: Record<string, string>): Promise<ServerRun> {
     };
     expect(result.structuredContent.interaction.state).toBe('waiting');
     await client.close();
+    // The person opens the link: a page route, named by its pattern.
+    const page = await fetch(`${base}${new URL(result.structuredContent.interaction.humanUrl).pathname}`);
+    await page.text();
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
     const logs = stdout
@@ -238,6 +241,11 @@ describe('tracing in the bundled server', () => {
         expect(span.traceId).toBe(tool.traceId);
         expect(span.kind).toBe(3); // CLIENT
       }
+
+      // The answer page's request: its edge span named by Hono's route pattern, never its path.
+      const pages = spans.filter((span) => attribute(span, 'http.route') === '/s/:token');
+      expect(pages.map((span) => span.name)).toEqual(['GET /s/:token']);
+      expect(pages[0]!.parentSpanId ?? '').toBe('');
 
       // The trace id is on that request's log lines: its http.request line and the tool's line.
       const traced = run.logs.filter((line) => line.traceId === tool.traceId);

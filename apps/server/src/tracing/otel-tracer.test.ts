@@ -6,6 +6,8 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { activeTracer, createLogger, installTracer, SessError, type Tracer } from '@sess/core';
 import { createEgress } from '@sess/core/egress';
+import { createMailSender } from '@sess/notify';
+import { startSmtpSink } from '@sess/testkit/smtp-sink';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOtelTracer, errorType } from './otel-tracer.ts';
 
@@ -154,5 +156,33 @@ describe('the OpenTelemetry tracer', () => {
     const exported = JSON.stringify(spans().map((span) => [span.name, span.attributes, span.events]));
     for (const secret of ['subscription-token', 'key-4d2a', 'header-secret', 'body-secret', '/push/'])
       expect(exported).not.toContain(secret);
+  });
+
+  it("puts an e-mail's server host and port and its outcome on its span, nothing of the message or the address", async () => {
+    const sink = await startSmtpSink();
+    const sender = createMailSender({ smtpUrl: sink.url, from: 'sess@example.com' });
+    installTracer(tracer);
+    try {
+      const sent = await sender.send('person-3e9a@example.com', {
+        kind: 'form',
+        title: 'Mailtitle-71c',
+        body: 'Mailbody-5d0',
+        url: 'http://localhost/s/mail-token-88f',
+      });
+      expect(sent.outcome).toBe('accepted');
+      expect(sink.messages).toHaveLength(1);
+    } finally {
+      sender.close();
+      await sink.close();
+    }
+    const span = named('smtp send');
+    expect(span.kind).toBe(api.SpanKind.CLIENT);
+    expect(span.attributes).toEqual({
+      'server.address': '127.0.0.1',
+      'server.port': Number(new URL(sink.url).port),
+      'sess.outcome': 'accepted',
+    });
+    const exported = JSON.stringify(spans().map((each) => [each.name, each.attributes, each.events]));
+    for (const secret of ['person-3e9a', 'Mailtitle', 'Mailbody', 'mail-token']) expect(exported).not.toContain(secret);
   });
 });
