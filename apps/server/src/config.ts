@@ -99,7 +99,7 @@ const EnvSchema = z.object({
   // The client packages the server serves at /packages (scripts/build.mjs packs them there).
   SESS_PACKAGES_DIR: z.string().min(1, 'must not be empty').default('./dist/packages'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-  // OpenTelemetry tracing (docs/observability.md): on when an OTLP endpoint is set, unless the SDK
+  // OpenTelemetry tracing (docs/tracing.md): on when an OTLP endpoint is set, unless the SDK
   // is disabled or its traces exporter is none. The other OTEL_* variables (protocol, headers,
   // sampler, batch delays, resource) are the OpenTelemetry SDK's own, read by it.
   OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint.optional(),

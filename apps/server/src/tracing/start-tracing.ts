@@ -9,7 +9,7 @@ import { createOtelTracer, diagLogger } from './otel-tracer.ts';
  * every traced call site takes its plain path. The SDK reads the standard OTEL_* variables
  * itself (protocol, headers, sampler, batch delays, resource); Sess adds no instrumentation
  * library — a bundle has nothing for require hooks to patch — but makes its own spans (edge,
- * tools, statements, outbound requests: docs/observability.md).
+ * tools, statements, outbound requests: docs/tracing.md).
  */
 
 export interface Tracing {

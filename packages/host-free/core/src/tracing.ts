@@ -2,7 +2,7 @@
  * The tracing hook: what code that makes spans sees of tracing. A structural interface, so no
  * package below apps/server names OpenTelemetry (the published host-free packages bundle none of
  * it); apps/server installs its OpenTelemetry adapter here when OTEL_EXPORTER_OTLP_ENDPOINT is set
- * (docs/observability.md). Until then `activeTracer()` is undefined and every call site takes
+ * (docs/tracing.md). Until then `activeTracer()` is undefined and every call site takes
  * its untraced path: one read of a module variable, nothing allocated.
  *
  * A span's name and attributes are fixed vocabulary — a route pattern, a tool name, a statement's
