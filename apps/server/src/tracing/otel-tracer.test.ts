@@ -6,6 +6,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { activeTracer, createLogger, installTracer, SessError, type Tracer } from '@sess/core';
 import { createEgress } from '@sess/core/egress';
+import { createKeyedGate, createPoolGate } from '@sess/db';
 import { createMailSender } from '@sess/notify';
 import { startSmtpSink } from '@sess/testkit/smtp-sink';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -184,5 +185,26 @@ describe('the OpenTelemetry tracer', () => {
     });
     const exported = JSON.stringify(spans().map((each) => [each.name, each.attributes, each.events]));
     for (const secret of ['person-3e9a', 'Mailtitle', 'Mailbody', 'mail-token']) expect(exported).not.toContain(secret);
+  });
+
+  it.each([
+    ['the pool gate', () => createPoolGate({ max: 1, waitMs: 60_000 })],
+    ['a workspace gate', () => createKeyedGate({ perKey: 1, maxWaitingPerKey: 10, waitMs: 60_000 })],
+  ] as const)('%s runs a queued operation in its own trace, though another trace lets it in', async (_, make) => {
+    installTracer(tracer);
+    const gate = make();
+    const run = (operation: () => PromiseLike<unknown>) => gate.run('write', operation);
+    let release!: () => void;
+    const holding = tracer.span('holder', {}, () => run(() => new Promise<void>((resolve) => (release = resolve))));
+    let seen: string | undefined;
+    const queued = tracer.span('queued', {}, () =>
+      run(async () => {
+        seen = tracer.ids()?.traceId;
+      }),
+    );
+    release();
+    await Promise.all([holding, queued]);
+    expect(seen).toBe(named('queued').spanContext().traceId);
+    expect(seen).not.toBe(named('holder').spanContext().traceId);
   });
 });
