@@ -2,7 +2,8 @@
 // Bundles the server (our packages and their pure-JS dependencies) into dist/sess.mjs, so a
 // start loads one file instead of hundreds of transpiled modules. PGlite stays external (it
 // loads its wasm and data files beside its own module), and so does pino (worker-based
-// transports resolve files at run time).
+// transports resolve files at run time), and OpenTelemetry: imported only when tracing is on,
+// so a start without it never reads a byte of the SDK.
 //
 // The default build also packs the client packages the server serves at /packages
 // (scripts/build-packages.mjs: skipped when their sources are unchanged), at the same time.
@@ -31,7 +32,7 @@ const server = build({
   target: 'node20',
   sourcemap: 'linked',
   logLevel: 'warning',
-  external: ['@electric-sql/pglite', 'pino'],
+  external: ['@electric-sql/pglite', 'pino', '@opentelemetry/*'],
   // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __sessRequire } from 'node:module'; const require = __sessRequire(import.meta.url);" },
 });

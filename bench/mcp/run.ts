@@ -27,7 +27,11 @@
  * BENCH_PROFILE=dir writes the server's CPU profile there; BENCH_ALLOCATIONS=file.heapprofile
  * writes what the server allocated while the wake section answered (V8's sampling heap profiler);
  * BENCH_WAKES=file.json writes each wake's [answered, returned] and both processes' collections
- * ([start, duration], epoch ms), for a closer look at the tail.
+ * ([start, duration], epoch ms), for a closer look at the tail. BENCH_TRACING=1 turns the server's
+ * OpenTelemetry tracing on (OTEL_EXPORTER_OTLP_ENDPOINT, default http/protobuf) towards a sink in
+ * this process that reads and drops every export (bench/support/otlp-sink.ts); other OTEL_* given
+ * here reach the server too (OTEL_BSP_SCHEDULE_DELAY, OTEL_TRACES_SAMPLER…). Compare a run with it
+ * and one without, on the same machine, back to back.
  * The load average (`uptime`) is printed at the start and the end: on a busy machine read the
  * ratios and the server CPU per call rather than the absolute rates.
  *
@@ -46,6 +50,7 @@ import { parseHtmlForms } from '@sess/testkit';
 import autocannon from 'autocannon';
 import { overlapsCollection, recordCollections } from '../support/collections.ts';
 import { closedLoop, type LoopFigures, openLoop, post, postOnOwnSocket, type SocketOutcome } from '../support/load.ts';
+import { startOtlpSink } from '../support/otlp-sink.ts';
 import { notifyListenFloor, wakeStepsFloor } from '../support/pg-floor.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { serverEntry } from '../support/server-entry.ts';
@@ -100,12 +105,19 @@ function loadAverage(): string {
 }
 
 const scratch = await createScratchDatabase('sess_bench_mcp', ADMIN_URL);
+// BENCH_TRACING=1: the server exports its spans here.
+const otlpSink = process.env.BENCH_TRACING === '1' ? await startOtlpSink() : undefined;
 
 let server: ChildProcess | undefined;
 async function cleanup() {
   server?.kill('SIGTERM');
   await sleep(500);
   await scratch.drop();
+  if (otlpSink) {
+    const { exports, bytes } = otlpSink.received();
+    console.log(`tracing on: ${exports} OTLP exports received (${(bytes / 1024).toFixed(0)} KiB)`);
+    otlpSink.close();
+  }
 }
 
 interface Ready {
@@ -149,6 +161,7 @@ function startServer(): Promise<Ready> {
           // The limiter still runs on every request (its cost is measured) but never refuses the bench.
           SESS_MCP_RATE_PER_IP: '100000000',
           SESS_MCP_RATE_PER_PRINCIPAL: '100000000',
+          ...(otlpSink ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink.url } : {}),
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       },

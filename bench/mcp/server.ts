@@ -36,7 +36,7 @@ import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet 
 import type { RequestScope } from '@sess/interactions';
 import { createServerFactory } from '@sess/mcp';
 import { createAccessTokenVerifier } from '@sess/oauth';
-import { buildApp, loadConfig } from '@sess/server';
+import { buildApp, loadConfig, startTracing } from '@sess/server';
 import { type CookieJar, createTestUser, createTestWorkspace, sampleSurface, signInAndAuthorize } from '@sess/testkit';
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
@@ -101,7 +101,11 @@ const config = loadConfig({
   SESS_MCP_RATE_PER_PRINCIPAL: process.env.SESS_MCP_RATE_PER_PRINCIPAL ?? '600',
   // BENCH_METRICS=1: metrics on, as METRICS_TOKEN turns them on (/metrics on the edge's listener).
   ...(process.env.BENCH_METRICS === '1' ? { METRICS_TOKEN: newSecret(32) } : {}),
+  // Tracing on when run.ts is given BENCH_TRACING=1 (it passes its loopback OTLP sink's address).
+  ...(process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
 });
+// Before the logger and the app, as startServer does: the logger then puts trace ids on its lines.
+await startTracing(config);
 const logger = createLogger({ level: 'warn' });
 const app = buildApp({ config, database, logger, secret: SECRET, now: () => new Date() });
 // With metrics on, a scrape every 5 s (three times Prometheus's usual 15 s), so its cost is in the figures too.

@@ -1,6 +1,6 @@
 import { createAccountRoutes, createApiKeyAuthenticator } from '@sess/accounts';
 import { createPageRoutes } from '@sess/answer-pages';
-import type { RootLogger } from '@sess/core';
+import { activeTracer, type RootLogger } from '@sess/core';
 import { createEgress, type Egress } from '@sess/core/egress';
 import { type Database, defaultReadReserve, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
@@ -24,6 +24,7 @@ import { limitBodies } from './http/limit-bodies.ts';
 import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { createPackageRoutes } from './http/package-routes.ts';
 import { requestLogger } from './http/request-logger.ts';
+import { namedFrontRoute, nameRouteSpans, traceRequests } from './http/trace-edge.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountMetricsRoute } from './metrics/metrics-endpoint.ts';
 import { createSessMetrics, type SessMetrics } from './metrics/sess-metrics.ts';
@@ -80,6 +81,9 @@ export function buildApp(deps: AppDeps): SessApp {
   // Metrics (METRICS_PORT or METRICS_TOKEN): off, nothing records anything.
   const metrics = deps.metrics ?? (deps.config.metrics ? createSessMetrics({ logger: deps.logger }) : undefined);
   if (metrics && !deps.metrics) deps.onClose?.(async () => metrics.close());
+  // Tracing on (OTEL_EXPORTER_OTLP_ENDPOINT): each request's edge span is named by its route.
+  const tracer = activeTracer();
+  if (tracer) app.use(nameRouteSpans());
   app.use(requestId({ limitLength: 64 }));
   app.use(requestLogger(deps.logger, metrics?.observeRequest));
   app.use(limitBodies());
@@ -252,7 +256,8 @@ export function buildApp(deps: AppDeps): SessApp {
       clientAddress,
     }),
   );
-  return { hono: app, fetch: frontFetch(app, deps.logger, mcp, metrics?.observeRequest), metrics };
+  const fetch = frontFetch(app, deps.logger, tracer ? namedFrontRoute(mcp) : mcp, metrics?.observeRequest);
+  return { hono: app, fetch: tracer ? traceRequests(fetch, tracer) : fetch, metrics };
 }
 
 /** The process's egress (docs/egress.md), from SESS_TEST_LOOPBACK_EGRESS and SESS_EGRESS_DNS_SERVERS; closed with the app. */

@@ -202,3 +202,27 @@ describe('METRICS_PORT, METRICS_HOST, METRICS_TOKEN', () => {
     }
   });
 });
+
+describe('tracing (OTEL_*)', () => {
+  const endpoint = 'http://127.0.0.1:4318';
+
+  it('is off without an OTLP endpoint, and on with either the general or the traces one', () => {
+    expect(loadConfig({}).tracing).toBe(false);
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'sess-eu' }).tracing).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }).tracing).toBe(true);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${endpoint}/v1/traces` }).tracing).toBe(true);
+  });
+
+  it('stays off when the SDK is disabled or its traces exporter is none, as the SDK itself would', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SDK_DISABLED: 'TRUE' }).tracing).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SDK_DISABLED: 'false' }).tracing).toBe(true);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_EXPORTER: 'none' }).tracing).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_EXPORTER: 'otlp' }).tracing).toBe(true);
+  });
+
+  it('refuses an endpoint that is not an http(s) URL, without echoing it (it may carry credentials)', () => {
+    const error = refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://user:pw@collector:4317' });
+    expect(error.message).toBe('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL, such as http://127.0.0.1:4318.');
+    expect(refusal({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'collector:4318' }).variable).toBe('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  });
+});

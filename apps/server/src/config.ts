@@ -47,6 +47,11 @@ const httpUrl = z
   })
   .transform((value) => new URL(value).toString().replace(/\/+$/, ''));
 
+/** An OTLP/HTTP endpoint: http(s), as the OpenTelemetry SDK reads it (the SDK reads the value itself). */
+const otlpEndpoint = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+  message: 'must be an http:// or https:// URL, such as http://127.0.0.1:4318',
+});
+
 const smtpUrl = z.string().superRefine((value, ctx) => {
   if (!URL.canParse(value))
     return void ctx.addIssue({ code: 'custom', message: 'must be a URL such as smtps://user:password@smtp.example.com:465' });
@@ -94,6 +99,13 @@ const EnvSchema = z.object({
   // The client packages the server serves at /packages (scripts/build.mjs packs them there).
   SESS_PACKAGES_DIR: z.string().min(1, 'must not be empty').default('./dist/packages'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  // OpenTelemetry tracing (docs/tracing.md): on when an OTLP endpoint is set, unless the SDK
+  // is disabled or its traces exporter is none. The other OTEL_* variables (protocol, headers,
+  // sampler, batch delays, resource) are the OpenTelemetry SDK's own, read by it.
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpEndpoint.optional(),
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_TRACES_EXPORTER: z.string().optional(),
   SESS_SECRET: z.string().min(32, 'must be at least 32 characters (for example: openssl rand -base64 32)').optional(),
   SHUTDOWN_GRACE_MS: integer(0, 600_000).default(10_000),
   // On SIGTERM: how long /readyz answers 503 while everything else is still served, so the
@@ -222,6 +234,11 @@ export interface Config {
   /** Where the packed client packages and their manifest.json are (docs/packages.md); served at /packages. */
   packagesDir: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /**
+   * OpenTelemetry tracing: on when OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) is set and
+   * neither OTEL_SDK_DISABLED=true nor OTEL_TRACES_EXPORTER=none; off, nothing of the SDK is loaded.
+   */
+  tracing: boolean;
   /** Undefined until resolved: generated into the data dir when absent outside production. */
   secret: string | undefined;
   shutdownGraceMs: number;
@@ -283,7 +300,15 @@ export interface MetricsConfig {
 }
 
 // Values of these variables are never echoed back in an error (they can hold credentials).
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'SESS_SECRET', 'OIDC_CLIENT_SECRET', 'SMTP_URL', 'METRICS_TOKEN']);
+const SECRET_VARIABLES = new Set([
+  'DATABASE_URL',
+  'SESS_SECRET',
+  'OIDC_CLIENT_SECRET',
+  'SMTP_URL',
+  'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+]);
 
 /**
  * Parses the environment into a Config, or throws a ConfigError naming the first variable
@@ -326,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     dataDir: e.SESS_DATA_DIR,
     packagesDir: e.SESS_PACKAGES_DIR,
     logLevel: e.LOG_LEVEL,
+    tracing: tracingOn(e),
     secret: e.SESS_SECRET,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS ?? (e.NODE_ENV === 'production' ? PRODUCTION_DRAIN_MS : 0),
@@ -448,6 +474,14 @@ function loadLinkUrl(value: string | undefined, publicUrl: string): string {
   if (origin !== pub.origin && (link.host === pub.host || endpoint(link) === endpoint(pub)))
     throw new ConfigError('SESS_LINK_URL', `must name another host than PUBLIC_URL, or the same origin (got "${value}").`);
   return origin;
+}
+
+/** Tracing is on with an OTLP endpoint, unless the SDK is disabled or its traces exporter is none (the SDK's own rules). */
+function tracingOn(e: z.infer<typeof EnvSchema>): boolean {
+  if (!e.OTEL_EXPORTER_OTLP_ENDPOINT && !e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
+  if (e.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const exporters = (e.OTEL_TRACES_EXPORTER ?? '').split(',').map((name) => name.trim().toLowerCase());
+  return !exporters.includes('none');
 }
 
 /** OIDC_* come as a set: all three or none; http:// only outside production. */

@@ -13,6 +13,7 @@ import { ConnectionCap } from './http/connection-cap.ts';
 import { answerWhileStarting } from './http/while-starting.ts';
 import { type MetricsListener, startMetricsListener } from './metrics/metrics-endpoint.ts';
 import { resolveSecret } from './secret.ts';
+import { startTracing } from './tracing/start-tracing.ts';
 
 /** Pending-connection queue: a storm of reconnecting parked waits overflowed Node's default 511 (the kernel caps it at somaxconn). */
 export const LISTEN_BACKLOG = 4096;
@@ -61,7 +62,10 @@ export interface StartOptions {
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  // Tracing first (OTEL_EXPORTER_OTLP_ENDPOINT; nothing loaded when unset), so the logger puts trace ids on its lines.
+  const tracing = await startTracing(config);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
+  tracing?.logTo(logger);
   // Bounds from the open-file limit and the pool (issue 33): connections below the limit, requests in flight per class.
   const capacity = deriveCapacity(config, readOpenFileLimit());
   const connections = capacity.connections ? new ConnectionCap(capacity.connections, logger, capacity.reserve) : undefined;
@@ -104,7 +108,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     new Promise<void>((resolve) => {
       server.close(() => resolve());
       if ('closeAllConnections' in server) server.closeAllConnections();
-    });
+    }).then(() => tracing?.stop());
 
   let secret: string;
   let database: Database;
@@ -226,6 +230,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await worker?.close().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
       egress.close();
       await database.close();
+      // The spans of the last requests are exported before the process ends.
+      await tracing?.stop().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
       logger.info({ event: 'server.stopped' }, 'stopped');
     })();
     return closing;

@@ -48,3 +48,11 @@ export {
   type TextRuleOptions,
 } from './text-rules.ts';
 export { REAL_TIMERS, type Timers } from './timers.ts';
+export {
+  activeTracer,
+  installTracer,
+  type Tracer,
+  type TraceSpan,
+  type TraceSpanOptions,
+  type TraceValue,
+} from './tracing.ts';

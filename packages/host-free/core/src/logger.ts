@@ -1,5 +1,6 @@
 import { type LoggerOptions, type Logger as PinoLogger, pino } from 'pino';
 import { summarizeError } from './summarize-error.ts';
+import { activeTracer, type Tracer } from './tracing.ts';
 
 /**
  * Everything that must never reach a log line: credentials, codes, links and answers.
@@ -84,10 +85,25 @@ function summarizeErrorFields(object: Record<string, unknown>): Record<string, u
   return out;
 }
 
+/** No ids outside a span: one shared object, never merged into (see `mergeTraceIds`), nothing made per line. */
+const NO_TRACE = Object.freeze({});
+
+/** The active span's `traceId` and `spanId`, added to every line written inside one. */
+function traceIdsOf(tracer: Tracer): () => object {
+  return () => tracer.ids() ?? NO_TRACE;
+}
+
+/** pino's own merge (the line's fields over the mixin's, into the mixin's fresh object), but none outside a span. */
+function mergeTraceIds(mergeObject: object, ids: object): object {
+  return ids === NO_TRACE ? mergeObject : Object.assign(ids, mergeObject);
+}
+
 /**
  * The one root logger. Children carry `requestId` and workspace; events use a dotted `event`.
  * Errors go through `summarizeError` wherever they are put: as `err`, under any other key, or
- * as the first argument (whose message pino would otherwise make the line's `msg`).
+ * as the first argument (whose message pino would otherwise make the line's `msg`). With a
+ * tracer installed (`installTracer`, before the logger is made) every line written inside a
+ * span carries its `traceId` and `spanId`; without one the logger has no mixin at all.
  */
 export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): RootLogger {
   const config: LoggerOptions = {
@@ -114,5 +130,10 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
       },
     },
   };
+  const tracer = activeTracer();
+  if (tracer) {
+    config.mixin = traceIdsOf(tracer);
+    config.mixinMergeStrategy = mergeTraceIds;
+  }
   return options.destination ? pino(config, options.destination) : pino(config);
 }

@@ -1,4 +1,4 @@
-import { REAL_TIMERS, type Timers } from '@sess/core';
+import { activeTracer, REAL_TIMERS, type Timers } from '@sess/core';
 import { DatabaseWaitError } from './pool-gate.ts';
 
 /** Runs at most `perKey` operations of one key at once; others of that key wait their turn, briefly. */
@@ -63,11 +63,13 @@ export function createKeyedGate(options: KeyedGateOptions): KeyedGate {
       }
       if (own.waiting.length >= maxWaitingPerKey) return Promise.reject(new DatabaseWaitError('WRITES_BUSY', 0));
       return new Promise<T>((resolve, reject) => {
-        // Admitted by `release`, which hands over its slot (`active` stays as it is).
-        const admit = () => {
+        // Admitted by `release`, which hands over its slot (`active` stays as it is), from another
+        // operation's work: bound to this one's trace when tracing is on.
+        const admitNow = () => {
           timers.clearTimeout(timer);
           start().then(resolve, reject);
         };
+        const admit = activeTracer()?.bind(admitNow) ?? admitNow;
         const timer = timers.setTimeout(() => {
           const at = own.waiting.indexOf(admit);
           if (at >= 0) own.waiting.splice(at, 1);

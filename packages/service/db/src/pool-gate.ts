@@ -1,4 +1,4 @@
-import { markDatabaseError, REAL_TIMERS, type Timers } from '@sess/core';
+import { activeTracer, markDatabaseError, REAL_TIMERS, type Timers } from '@sess/core';
 
 /** Why a wait of ours on the database ended without the database being asked anything. */
 export type DatabaseWaitCode =
@@ -190,15 +190,14 @@ export function createPoolGate(options: PoolGateOptions): PoolGate {
       }
       const queuedAt = performance.now();
       return new Promise<T>((resolve, reject) => {
-        const entry = {
-          kind,
-          admit: () => {
-            timers.clearTimeout(timer);
-            waited++;
-            waitedMs += performance.now() - queuedAt;
-            start().then(resolve, reject);
-          },
+        const admit = () => {
+          timers.clearTimeout(timer);
+          waited++;
+          waitedMs += performance.now() - queuedAt;
+          start().then(resolve, reject);
         };
+        // Admitted from whichever operation leaves: bound to this one's trace when tracing is on.
+        const entry = { kind, admit: activeTracer()?.bind(admit) ?? admit };
         const timer = timers.setTimeout(() => {
           const at = waiting.indexOf(entry);
           if (at >= 0) waiting.splice(at, 1);

@@ -1,6 +1,7 @@
-import { markDatabaseError } from '@sess/core';
+import { activeTracer, markDatabaseError, type Tracer } from '@sess/core';
 import type { Sql } from 'postgres';
-import { type GateKind, gateKindOf, type PoolGate } from './pool-gate.ts';
+import { gateKindOf, type PoolGate } from './pool-gate.ts';
+import { traceStatement, traceTransaction } from './trace-statements.ts';
 
 /**
  * The postgres.js client drizzle should get: every query it sends becomes a named prepared
@@ -27,7 +28,8 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
       if (property === 'unsafe') {
         return (text: string, params?: unknown[], options?: Record<string, unknown>) => {
           const query = target.unsafe(text, params as never, { ...options, prepare: true });
-          return gate ? gatedQuery(gate, gateKindOf(text), query) : query;
+          const tracer = activeTracer();
+          return gate || tracer ? deferredQuery(query, text, gate, tracer) : query;
         };
       }
       if (property === 'begin' || property === 'savepoint') {
@@ -42,7 +44,11 @@ export function withPreparedStatements(client: Sql, gate?: PoolGate): Sql {
                 if (isSystemError(error)) markDatabaseError(error);
                 throw error;
               });
-          return gate && property === 'begin' ? gate.run('write', run) : run();
+          const gated = gate && property === 'begin' ? gate : undefined;
+          const tracer = activeTracer();
+          if (!tracer) return gated ? gated.run('write', run) : run();
+          const kind = property === 'begin' ? 'transaction' : 'savepoint';
+          return traceTransaction(tracer, kind, () => (gated ? gated.run('write', run) : run()));
         };
       }
       return Reflect.get(target, property, receiver);
@@ -56,13 +62,20 @@ function isSystemError(error: unknown): boolean {
   return typeof syscall === 'string' || (typeof code === 'string' && /^E[A-Z]{2,}$/.test(code));
 }
 
+/** Sends a lazy query: after its turn at the gate, when there is one. */
+function send(query: PromiseLike<unknown>, text: string, gate: PoolGate | undefined): Promise<unknown> {
+  return gate ? gate.run(gateKindOf(text), () => query) : Promise.resolve(query);
+}
+
 /**
- * A postgres.js query is lazy: nothing is sent until it is awaited. This wrapper awaits it only
- * once the gate admits it, and keeps `.values()` (drizzle's array mode) working.
+ * A postgres.js query is lazy: nothing is sent until it is awaited. This wrapper sends it when it
+ * is first awaited — once the gate admits it, in its span when tracing is on — and keeps
+ * `.values()` (drizzle's array mode) working.
  */
-function gatedQuery<Q extends { values(): unknown }>(gate: PoolGate, kind: GateKind, query: Q): Q {
+function deferredQuery<Q extends { values(): unknown }>(query: Q, text: string, gate?: PoolGate, tracer?: Tracer): Q {
   let running: Promise<unknown> | undefined;
-  const run = () => (running ??= gate.run(kind, () => query as unknown as PromiseLike<unknown>));
+  const sent = query as unknown as PromiseLike<unknown>;
+  const run = () => (running ??= tracer ? traceStatement(tracer, text, () => send(sent, text, gate)) : send(sent, text, gate));
   const wrapper: Q = new Proxy(query, {
     get(target, property, receiver) {
       switch (property) {

@@ -1,3 +1,4 @@
+import { activeTracer } from '@sess/core';
 import nodemailer from 'nodemailer';
 import type { NotificationMessage } from './message.ts';
 
@@ -53,27 +54,44 @@ export function createMailSender(config: MailConfig, options: { timeoutMs?: numb
     socketTimeout: timeoutMs,
     logger: false,
   });
+  // A span's view of the mail server (tracing on): its host and port, never the URL (it may hold a password).
+  const server = new URL(config.smtpUrl);
+  const spanAttributes = {
+    'server.address': server.hostname,
+    ...(server.port ? { 'server.port': Number(server.port) } : {}),
+  };
+  async function send(to: string, message: NotificationMessage): Promise<MailResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<MailResult>((resolve) => {
+      timer = setTimeout(() => resolve({ outcome: 'retry', responseCode: null }), timeoutMs);
+    });
+    const sent = transport
+      .sendMail({
+        from: config.from,
+        to,
+        subject: message.title,
+        text: mailText(message),
+        // RFC 3834: an automatic message; autoresponders do not answer it.
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      })
+      .then((): MailResult => ({ outcome: 'accepted', responseCode: 250 }), classifyMailError);
+    try {
+      return await Promise.race([sent, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
   return {
-    async send(to, message) {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<MailResult>((resolve) => {
-        timer = setTimeout(() => resolve({ outcome: 'retry', responseCode: null }), timeoutMs);
-      });
-      const sent = transport
-        .sendMail({
-          from: config.from,
-          to,
-          subject: message.title,
-          text: mailText(message),
-          // RFC 3834: an automatic message; autoresponders do not answer it.
-          headers: { 'Auto-Submitted': 'auto-generated' },
-        })
-        .then((): MailResult => ({ outcome: 'accepted', responseCode: 250 }), classifyMailError);
-      try {
-        return await Promise.race([sent, late]);
-      } finally {
-        clearTimeout(timer);
-      }
+    send(to, message) {
+      const tracer = activeTracer();
+      if (!tracer) return send(to, message);
+      return tracer.span('smtp send', { kind: 'client', attributes: spanAttributes }, (span) =>
+        send(to, message).then((result) => {
+          span.set('sess.outcome', result.outcome);
+          if (result.outcome !== 'accepted') span.fail(String(result.responseCode ?? result.outcome));
+          return result;
+        }),
+      );
     },
     close: () => transport.close(),
   };

@@ -10,6 +10,7 @@ import { loadVapidKeys } from './vapid.ts';
 import { createDeliveries } from './worker/deliveries.ts';
 import { createRowHandler } from './worker/handle-row.ts';
 import { createOutboxLoop } from './worker/outbox-loop.ts';
+import { tracedRows } from './worker/trace-row.ts';
 
 export { backoffMs, MAX_ATTEMPTS } from './worker/retry-rules.ts';
 
@@ -145,7 +146,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     sealers,
     logger,
     now,
-    handleRow: createRowHandler({ db, logger, sealers, deliveries, mail }),
+    handleRow: tracedRows(createRowHandler({ db, logger, sealers, deliveries, mail })),
     leaseMs,
     batch: options.batch ?? 20,
     maxInFlight: options.maxInFlight ?? 100,

@@ -8,8 +8,10 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
+import { activeTracer } from '../tracing.ts';
 import { checkAddress, checkEgressUrl, type EgressPolicy, isLocalhostName } from './check-url.ts';
 import { createHostResolver, type HostResolver, type ResolvedAddress } from './resolve-host.ts';
+import { traceEgress } from './trace-egress.ts';
 
 /*
  * Every request Sess makes to a URL it did not choose goes out through here: one policy (which
@@ -130,7 +132,7 @@ export function createEgress(options: EgressOptions): Egress {
     if (socket.connecting) socket.once('connect', check);
   }
 
-  function request(input: EgressRequest): Promise<EgressResult> {
+  function send(input: EgressRequest): Promise<EgressResult> {
     let url: URL;
     try {
       url = new URL(input.url);
@@ -193,7 +195,10 @@ export function createEgress(options: EgressOptions): Egress {
 
   return {
     policy,
-    request,
+    request(input) {
+      const tracer = activeTracer();
+      return tracer ? traceEgress(tracer, input, send) : send(input);
+    },
     close() {
       agents['http:'].destroy();
       agents['https:'].destroy();

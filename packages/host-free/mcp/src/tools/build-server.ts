@@ -7,7 +7,7 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import { listedTools, SERVER_INSTRUCTIONS, TOOL_NAMES, type ToolName } from '@sess/contract';
-import { SessError } from '@sess/core';
+import { activeTracer, SessError, type TraceSpan } from '@sess/core';
 import {
   errorBody,
   type InteractionResult,
@@ -119,7 +119,7 @@ export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}
    * handle, outcome and timing only: never arguments, links or answers). A promise chain, not an
    * async function: a parked wait would keep one more frame for up to 45 s.
    */
-  function call(
+  function run(
     name: ToolName,
     args: unknown,
     resolveScope: () => ReturnType<ScopeResolver>,
@@ -142,6 +142,20 @@ export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}
     }).then((outcome) => (outcome.ok ? toolResult(operation, outcome.value) : toolError(outcome.error)));
   }
 
+  /** A call, in a span of its own when tracing is on (`tools/call <tool>`). */
+  function call(
+    name: ToolName,
+    args: unknown,
+    resolveScope: () => ReturnType<ScopeResolver>,
+    requestSignal?: AbortSignal,
+  ): Promise<CallToolResult> {
+    const tracer = activeTracer();
+    if (tracer === undefined) return run(name, args, resolveScope, requestSignal);
+    return tracer.span(`tools/call ${name}`, { attributes: toolSpanAttributes(name) }, (span) =>
+      run(name, args, resolveScope, requestSignal).then((result) => traceToolOutcome(span, result)),
+    );
+  }
+
   const names: ReadonlySet<string> = new Set(outputs.keys());
   return {
     listing,
@@ -150,6 +164,25 @@ export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}
     call,
     outputSchema: (name) => outputs.get(name)!,
   };
+}
+
+/** A tool span's attributes (the MCP semantic conventions): the tool's name, one of ours, and nothing of the call. */
+function toolSpanAttributes(name: ToolName): Record<string, string> {
+  return { 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name };
+}
+
+/** Puts a call's outcome on its span: the interaction's state, `ok` for a list, or the error's code (failed). */
+function traceToolOutcome(span: TraceSpan, result: CallToolResult): CallToolResult {
+  const structured = result.structuredContent as { error?: { code?: unknown }; interaction?: { state?: unknown } } | undefined;
+  if (result.isError) {
+    const code = String(structured?.error?.code ?? 'INTERNAL');
+    span.set('sess.outcome', code);
+    span.fail(code);
+  } else {
+    const state = structured?.interaction?.state;
+    span.set('sess.outcome', typeof state === 'string' ? state : 'ok');
+  }
+  return result;
 }
 
 /**
