@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit';
 // committed; the server applies them at start-up (never `drizzle-kit push`).
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './packages/db/src/schema/index.ts',
+  schema: './packages/service/db/src/schema/index.ts',
   out: './migrations',
 });

@@ -43,6 +43,8 @@ export const formSessions = pgTable(
     askRespondentSeconds: integer('ask_respondent_seconds'),
     askStarted: integer('ask_started').notNull().default(0),
     askAnswered: integer('ask_answered').notNull().default(0),
+    /** Whether the agent's chat may show the form and take its answer inline (an MCP App); an Ask never is. */
+    answerInChat: boolean('answer_in_chat').notNull().default(true),
   },
   (t) => [
     uniqueIndex('form_sessions_link_token_hash_key').on(t.linkTokenHash),
@@ -117,6 +119,12 @@ export const formAnswers = pgTable(
     answerSha256: text('answer_sha256').notNull(),
     receipt: text('receipt').notNull(),
     answeredAt: at('answered_at').notNull(),
+    /** Which way the answer came: `link` (the answer page) or `chat` (the form inside the agent's chat). */
+    via: text('via', { enum: ['link', 'chat'] })
+      .notNull()
+      .default('link'),
+    /** For `via = 'chat'`: the OAuth principal whose connector carried the answer; null for a link answer. */
+    viaPrincipalId: text('via_principal_id'),
   },
   (t) => [
     uniqueIndex('form_answers_session_revision_key').on(t.sessionId, t.revision).where(sql`${t.respondentId} is null`),
