@@ -129,6 +129,24 @@ export {
   toolInputJsonSchema,
   toolOutputJsonSchema,
 } from './tools/tools.ts';
+export {
+  CHAT_VIEW_META_KEY,
+  CHAT_VIEW_STATES,
+  type ChatViewPayload,
+  ChatViewPayloadSchema,
+  type ChatViewState,
+  type ListedViewTool,
+  listedViewTools,
+  type SessViewAnswerInput,
+  SessViewAnswerInputSchema,
+  type SessViewStatusInput,
+  SessViewStatusInputSchema,
+  VIEW_TOKEN_MAX_LENGTH,
+  VIEW_TOOL_NAMES,
+  VIEW_TOOLS,
+  type ViewToolContract,
+  type ViewToolName,
+} from './tools/view-tools.ts';
 export { buildV1OpenApiDocument } from './v1/openapi.ts';
 export {
   type CompleteSessionRequest,

@@ -1,3 +1,5 @@
+export type { ChatAnswerOutcome, ChatViews, ChatViewTarget, RenderedChatView } from './apps/chat-views.ts';
+export { RESOURCE_MIME_TYPE } from './apps/ui-extension.ts';
 export {
   type Authenticate,
   type AuthenticateRequest,

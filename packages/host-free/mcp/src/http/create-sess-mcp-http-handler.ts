@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
-import { MAX_WAIT_MS } from '@sess/contract';
+import { listedTools, MAX_WAIT_MS } from '@sess/contract';
 import { createRateLimiter, type Logger, type RateLimiter, type Timers } from '@sess/core';
 import type {
   HandleBinding,
@@ -11,6 +11,9 @@ import type {
   ToolCallReport,
   ToolDeps,
 } from '@sess/interactions';
+import { type ChatViewService, createChatViewService } from '../apps/chat-view-service.ts';
+import type { ChatViews } from '../apps/chat-views.ts';
+import { initializeShowsUi, newUiSessionId, requestShowsUi } from '../apps/ui-extension.ts';
 import { createServerFactory, createToolRunner } from '../tools/build-server.ts';
 import { Deadline } from './deadline.ts';
 import type { Authenticate, EdgeRequest, EdgeSettings, Incoming } from './edge-request.ts';
@@ -79,6 +82,11 @@ export interface SessMcpHttpHandlerOptions {
   now?: () => Date;
   /** Told of every tool call when it ends (tool, outcome, time; never arguments): a host's metrics. */
   onToolCall?: (report: ToolCallReport) => void;
+  /**
+   * The form inside the chat (MCP Apps) for hosts that render apps: the host's views and the key
+   * of the views' tokens. Without it, every client is served as one that renders nothing.
+   */
+  chat?: { views: ChatViews; secret: string; statusPerMinute?: number };
 }
 
 /** The edge. */
@@ -152,7 +160,17 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
   };
   // The deadline ends when the client leaves (the socket closes or the request aborts) or time is up.
   const tools = createToolRunner(toolDeps, { deadlineCoversRequest: true, onToolCall: options.onToolCall });
-  const buildServer = createServerFactory(tools, (ctx) => (ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined));
+  const chat: ChatViewService | undefined = options.chat
+    ? createChatViewService({ ...options.chat, now: toolDeps.now, logger }, listedTools())
+    : undefined;
+  // The requests the edge found to come from a host that renders apps (read by the server factory).
+  const uiRequests = new WeakSet<Request>();
+  const buildServer = createServerFactory(
+    tools,
+    (ctx) => (ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined),
+    {},
+    chat && { service: chat, showsUi: (ctx) => ctx.requestInfo !== undefined && uiRequests.has(ctx.requestInfo) },
+  );
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const mcp = createMcpHandler(buildServer, {
     legacy: 'stateless',
@@ -173,6 +191,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     principalLimiter: limiterOf(options.rateLimit?.perPrincipal, DEFAULT_PER_PRINCIPAL),
     toolsList: options.cacheToolsList === false ? undefined : createToolsListCache(mcp),
     callFrames,
+    showsUi: chat ? requestShowsUi : () => false,
     logger,
   };
 
@@ -205,15 +224,20 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
         return deadline.signal;
       },
     };
+    const ui = chat !== undefined && requestShowsUi(incoming.headers, body);
     const toSdk = (): Promise<Response> => {
       // The SDK's AuthInfo is pure pass-through; it never carries the bearer token.
       const authInfo: AuthInfo = { token: '[not forwarded]', clientId: who.clientId, scopes: [...who.scopes] };
       if (who.expiresAt !== undefined) authInfo.expiresAt = who.expiresAt;
       const request = incoming.sdkRequest();
       scopes.set(request, scope);
-      return mcp.fetch(request, { authInfo, parsedBody: body });
+      if (ui) uiRequests.add(request);
+      const answered = mcp.fetch(request, { authInfo, parsedBody: body });
+      // A 2025-era client said it renders apps in initialize: its session id says so from then on.
+      return ui && initializeShowsUi(body) ? answered.then(withUiSession) : answered;
     };
-    const call = callFrames ? plainToolCall(incoming.headers, body, tools.names) : undefined;
+    // A host that renders apps is answered by the SDK: its results carry the view's payload.
+    const call = callFrames && !ui ? plainToolCall(incoming.headers, body, tools.names) : undefined;
     if (!call || !callFrames) return toSdk();
     return callFrames
       .frame(call.era)
@@ -224,6 +248,14 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
               .then((result) => callFrames.answer(frame, call.id, result, tools.outputSchema(call.name)))
           : toSdk(),
       );
+  }
+
+  /** The answer to a 2025-era initialize that declared the UI extension, with its session id. */
+  function withUiSession(response: Response): Response {
+    if (response.status !== 200) return response;
+    const headers = new Headers(response.headers);
+    headers.set('mcp-session-id', newUiSessionId());
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
 
   async function run(incoming: Incoming, deadline: Deadline, admission: RequestAdmission | undefined): Promise<Response> {

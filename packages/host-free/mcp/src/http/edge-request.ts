@@ -60,6 +60,8 @@ export interface EdgeSettings {
   toolsList: ToolsListCache | undefined;
   /** The SDK's framing of a tool result, per era (also for the unsafe-key tool error); undefined when plain calls are off. */
   callFrames: CallFrames | undefined;
+  /** Whether a request comes from a host that renders apps (its tools/list is not the cached one). */
+  showsUi: (headers: Headers, body: unknown) => boolean;
   logger: Logger | undefined;
 }
 

@@ -205,9 +205,9 @@ const refuseUnsafeKeys: Step = ({ incoming, body }, edge) => {
     : undefined;
 };
 
-/** A plain tools/list is the same for everyone: the SDK's own answer, made once. */
+/** A plain tools/list is the same for everyone but a host that renders apps: the SDK's own answer, made once. */
 const answerToolsListFromCache: Step = async ({ incoming, body }, edge) => {
-  const plain = edge.toolsList ? plainToolsListEra(incoming.headers, body) : undefined;
+  const plain = edge.toolsList && !edge.showsUi(incoming.headers, body) ? plainToolsListEra(incoming.headers, body) : undefined;
   return plain ? await edge.toolsList!.respond(plain.era, plain.id) : undefined;
 };
 

@@ -20,6 +20,8 @@ import {
   type ToolCallReport,
   type ToolDeps,
 } from '@sess/interactions';
+import type { ChatViewService } from '../apps/chat-view-service.ts';
+import { EXTENSION_ID } from '../apps/ui-extension.ts';
 
 /*
  * The MCP SDK adapter: the seven operations of @sess/interactions as MCP tools, listed as the
@@ -98,12 +100,23 @@ export interface ToolRunner {
   outputSchema(name: ToolName): Record<string, unknown>;
 }
 
-/** The server every host speaks as: its identity, instructions and capabilities. */
-export function newSessServer(): Server {
+/**
+ * The server every host speaks as: its identity, instructions and capabilities. To a host that
+ * renders apps (`ui`) it also offers its one UI resource and the UI extension.
+ */
+export function newSessServer(ui = false): Server {
   return new Server(SERVER_INFO, {
     instructions: SERVER_INSTRUCTIONS,
-    capabilities: { tools: { listChanged: false } },
+    capabilities: ui
+      ? { tools: { listChanged: false }, resources: {}, extensions: { [EXTENSION_ID]: {} } }
+      : { tools: { listChanged: false } },
   });
+}
+
+/** The form inside the chat: its service, and whether a request comes from a host that renders apps. */
+export interface ChatViewHosting {
+  service: ChatViewService;
+  showsUi: (ctx: McpRequestContext) => boolean;
 }
 
 /** The tools with everything costly made once: the tools/list result and the output schemas. */
@@ -129,7 +142,7 @@ export function createToolRunner(deps: ToolDeps, options: ToolRunnerOptions = {}
     return runTool(name, operation, args, {
       open: async () => {
         const scope = await resolveScope();
-        if (!scope) throw new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
+        if (!scope) throw noScope();
         return { deps, scope };
       },
       requestSignal,
@@ -196,19 +209,46 @@ export function createServerFactory(
   tools: ToolDeps | ToolRunner,
   scopeOf: ScopeResolver,
   options: ToolRunnerOptions = {},
+  chat?: ChatViewHosting,
 ): (ctx: McpRequestContext) => Server {
   const runner = 'call' in tools ? tools : createToolRunner(tools, options);
   return function buildServer(ctx) {
-    const server = newSessServer();
-    server.setRequestHandler('tools/list', () => runner.listing);
+    const ui = chat?.showsUi(ctx) === true;
+    const server = newSessServer(ui);
+    if (ui && chat) serveChatView(server, chat.service);
+    server.setRequestHandler('tools/list', () => (ui && chat ? chat.service.listing : runner.listing));
     // Not an async function: a parked wait would keep one more suspended frame for up to 45 s.
     server.setRequestHandler('tools/call', (request, handlerCtx) => {
       const { name, arguments: args } = request.params;
+      if (ui && chat?.service.isViewTool(name)) {
+        return Promise.resolve(scopeOf(ctx)).then((scope) =>
+          scope ? chat.service.callViewTool(name, args, scope) : toolError(noScope()),
+        );
+      }
       if (!runner.has(name)) return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`));
-      return runner
-        .call(name, args, () => scopeOf(ctx), handlerCtx.mcpReq.signal)
-        .then((result) => server.projectCallToolResult(result, runner.outputSchema(name)));
+      const called = runner.call(name, args, () => scopeOf(ctx), handlerCtx.mcpReq.signal);
+      const shown =
+        ui && chat
+          ? called.then((result) =>
+              Promise.resolve(scopeOf(ctx)).then((scope) => (scope ? chat.service.withView(name, result, scope) : result)),
+            )
+          : called;
+      return shown.then((result) => server.projectCallToolResult(result, runner.outputSchema(name)));
     });
     return server;
   };
+}
+
+function noScope(): SessError {
+  return new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
+}
+
+/** resources/list and resources/read of the one UI resource (an unknown URI is -32602, as the SDK's McpServer answers). */
+function serveChatView(server: Server, service: ChatViewService): void {
+  server.setRequestHandler('resources/list', () => service.resources);
+  server.setRequestHandler('resources/read', (request) => {
+    const read = service.readResource(request.params.uri);
+    if (!read) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${request.params.uri} not found`);
+    return read;
+  });
 }
