@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ApiKeyAuthenticator } from '@sess/accounts';
+import { createChatViews } from '@sess/answer-pages';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
@@ -88,6 +89,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): FrontRoute {
     receipts: { keys: createRuntimeKeySet(deps.runtime), issuer: deps.runtime.publicUrl },
     logger: deps.logger,
     now: deps.now,
+    // The form inside the chat for hosts that render MCP Apps: the answer page's own view and admission.
+    chat: { views: createChatViews({ runtime: deps.runtime, secret: deps.secret }), secret: deps.secret },
     ...(deps.onToolCall ? { onToolCall: deps.onToolCall } : {}),
     rateLimit: {
       perIp: deps.config.mcp.ratePerIp > 0 ? { limit: deps.config.mcp.ratePerIp, windowMs: 60_000 } : false,

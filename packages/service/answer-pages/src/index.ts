@@ -9,3 +9,4 @@ export {
   type PageRoutesDeps,
   RESPONDENT_COOKIE,
 } from './create-page-routes.ts';
+export { type ChatRender, type ChatTarget, type ChatViewsDeps, createChatViews } from './chat/create-chat-views.ts';

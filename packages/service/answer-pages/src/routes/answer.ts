@@ -1,7 +1,6 @@
-import { isSessError } from '@sess/core';
-import { openLink, submitLinkAnswer } from '@sess/forms';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { answerLink } from '../answer-link.ts';
 import type { PageEnv, PageKit } from '../page-kit.ts';
 import { readPostedForm } from '../read-posted-form.ts';
 import { pagePaths } from '../to-page-view.ts';
@@ -9,10 +8,6 @@ import { pagePaths } from '../to-page-view.ts';
 /** Largest form post: 24 fields of 4,000 characters, percent-encoded, fit with room to spare. */
 export const PAGE_BODY_LIMIT_BYTES = 1024 * 1024;
 
-const NOTICES = {
-  changed: 'The form changed since you opened it. Nothing was sent: check it and answer again.',
-  notSent: 'Your answer was not sent.',
-} as const;
 
 /**
  * `POST /s/:token`: the person's answer (CSRF token bound to link and revision), then a redirect
@@ -29,30 +24,18 @@ export function mountAnswer(app: Hono<PageEnv>, kit: PageKit): void {
       return kit.refused(c, token, 403);
     }
     try {
-      const result = await submitLinkAnswer(runtime, token, {
-        revision,
-        actionId: form.control.action,
-        submitted: form.values,
-      });
-      if (result.ok) return c.redirect(pagePaths(token).page, 303);
-      const view = await openLink(runtime, token);
-      const page = kit.pageView(view, token);
-      if (page.state !== 'open' || view.revision !== revision) return kit.sendPage(c, page, 409);
-      return kit.sendPage(c, { ...page, posted: form.values, errors: result.errors }, 422);
-    } catch (error) {
-      if (!isSessError(error)) return kit.sendError(c, error);
-      switch (error.code) {
-        case 'ALREADY_ANSWERED':
-          return kit.showCurrent(c, token, 409, { alreadyAnswered: true });
-        case 'REVISION_MISMATCH':
-          return kit.showCurrent(c, token, 409, { notice: NOTICES.changed });
-        case 'LINK_CLOSED':
-          return kit.showCurrent(c, token, 410, { notice: NOTICES.notSent });
-        case 'INVALID_STATE':
-          return kit.showCurrent(c, token, 409);
-        default:
-          return kit.sendError(c, error);
+      const input = { revision, actionId: form.control.action, submitted: form.values };
+      const outcome = await answerLink(runtime, token, input, { via: 'link' });
+      switch (outcome.kind) {
+        case 'accepted':
+          return c.redirect(pagePaths(token).page, 303);
+        case 'invalid':
+          return kit.sendPage(c, { ...kit.pageView(outcome.view, token), posted: form.values, errors: outcome.errors }, 422);
+        case 'current':
+          return kit.showCurrent(c, token, outcome.status, outcome.options);
       }
+    } catch (error) {
+      return kit.sendError(c, error);
     }
   });
 }
