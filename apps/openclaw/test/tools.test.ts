@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createApiKey } from '@sess/accounts';
 import { ASK_OPEN_LINE } from '@sess/contract';
+import { formSessions } from '@sess/db';
 import {
   answerAskOnPage,
   answerOnPage,
@@ -20,6 +21,7 @@ import {
   sampleSurface,
 } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSessTools, type OpenclawToolName, type SessToolResult, STOP_AND_CONTINUE_LINE } from '../src/index.ts';
 import { type PluginHarness, type PluginTools, startPluginHarness } from './support/plugin-harness.ts';
@@ -226,6 +228,26 @@ describe('the OpenClaw tools against the real app', () => {
     expect(result.content[0]!.text.startsWith(`${ASK_OPEN_LINE}\n\n`)).toBe(true);
   });
 
+  it('answer_in_chat reaches the stored form in both forms (false when given, an Ask always false)', async () => {
+    const workspace = await createWorkspaceWithKey(server.database.db, { plan: 'pro' });
+    h.secret(workspace.apiKey);
+    const plugin = h.tools({ SESS_API_KEY: workspace.apiKey });
+    const stored = async () => {
+      const rows = await server.database.db
+        .select({ answerInChat: formSessions.answerInChat })
+        .from(formSessions)
+        .where(eq(formSessions.workspaceId, workspace.workspaceId));
+      return rows.map((row) => row.answerInChat).sort();
+    };
+    h.link(interactionOf(await plugin.call('sess_ask', { interaction: sampleSurface(), answer_in_chat: false })).humanUrl!);
+    const { respondents: _, ...plain } = sampleAskArguments({ max: 3 });
+    h.link(interactionOf(await plugin.call('sess_ask', { ...plain, answer_in_chat: false })).humanUrl!);
+    h.link(interactionOf(await plugin.call('sess_ask', sampleAskArguments({ max: 3 }))).humanUrl!);
+    expect(await stored()).toEqual([false, false, false]);
+    h.link(interactionOf(await plugin.call('sess_ask', plain)).humanUrl!);
+    expect(await stored()).toEqual([false, false, false, true]);
+  });
+
   it('binds handles as sess-mcp does: another key of the workspace is BINDING_MISMATCH, another workspace HANDLE_NOT_FOUND', async () => {
     const workspace = await createWorkspaceWithKey(server.database.db, { plan: 'pro' });
     h.secret(workspace.apiKey);
@@ -273,6 +295,10 @@ describe('the OpenClaw tools against the real app', () => {
       interaction: { ...sampleSurface(), actions: [{ id: 'approve', label: 'x'.repeat(25), intent: 'approve' }] },
     });
     expect(deep).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/interaction/actions/0/label', limit: 24, length: 25 });
+
+    // An Ask's link is for others: it is never answered in the chat.
+    const askInChat = await refusedBoth(plugin, 'sess_ask', { ...sampleAskArguments({ max: 3 }), answer_in_chat: true });
+    expect(askInChat).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/answer_in_chat' });
 
     // Both forms at once: the full form's parse refuses the shortcut's argument.
     const both = await refusedBoth(plugin, 'sess_ask', { interaction: sampleSurface(), question: 'Both?', fields });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, STRUCTURE_LIMITS } from './limits.ts';
-import { ExpiresInSchema, machineName, readableText } from './schema.ts';
+import { AnswerInChatSchema, ExpiresInSchema, machineName, readableText } from './schema.ts';
 
 /** The seed's complete, good sess_ask call; it is carried in the tool's input schema. */
 export const SESS_ASK_EXAMPLE = Object.freeze({
@@ -155,6 +155,7 @@ export const AskArgumentsSchema = z
     ).optional(),
     expires_in: ExpiresInSchema.optional(),
     respondents: RespondentsSchema.optional(),
+    answer_in_chat: AnswerInChatSchema.optional(),
   })
   .describe(
     `Ask a short question with up to ${STRUCTURE_LIMITS.askFields} simple fields. Lengths are Unicode code points; nothing is truncated. One complete good call: ${JSON.stringify(SESS_ASK_EXAMPLE)}`,

@@ -93,6 +93,13 @@ describe('sess_ask arguments', () => {
       /Give it once/,
     ],
     [
+      'answer_in_chat true for an Ask',
+      { ...askExample(), respondents: { max: 2 }, answer_in_chat: true },
+      '/answer_in_chat',
+      /An Ask's link is for others: it is never answered in the chat\./,
+    ],
+    ['an answer_in_chat that is not a boolean', { ...askExample(), answer_in_chat: 'yes' }, '/answer_in_chat', /boolean/],
+    [
       'a field that takes the respondent name',
       { ...ask({ name: RESPONDENT_NAME_FIELD, label: 'Name', type: 'text' }), respondents: { max: 3, name: true } },
       '/fields/0/name',
@@ -102,6 +109,16 @@ describe('sess_ask arguments', () => {
     const issue = collectAskArgumentsIssues(args)[0];
     expect(issue?.field).toBe(field);
     expect(issue?.message).toMatch(message);
+  });
+
+  it('takes answer_in_chat either way for one person, and false (or nothing) for an Ask', () => {
+    for (const args of [
+      { ...askExample(), answer_in_chat: true },
+      { ...askExample(), answer_in_chat: false },
+      { ...askExample(), respondents: { max: 2 }, answer_in_chat: false },
+    ]) {
+      expect(parseAskArguments(args)).toEqual(args);
+    }
   });
 
   it('allows respondent_name as an ordinary field when no name is asked', () => {

@@ -12,8 +12,9 @@ import { fromZodIssues } from './zod-issues.ts';
  * sess_ask is checked on its own arguments, so every pointer names what the agent sent
  * (`/fields/0/label`, not a pointer into the generated interaction). The phases are those of
  * `validate.ts`: raw structure, shape (zod), then lengths and rules in reading order (question,
- * details, each field, submit_label, respondents), and last the size of the interaction it
- * becomes. The rules are those of the interaction, so the result of `toSurface` always passes.
+ * details, each field, submit_label, respondents, answer_in_chat), and last the size of the
+ * interaction it becomes. The rules are those of the interaction, so the result of `toSurface`
+ * always passes.
  */
 
 /** The field name sess_ask keeps for itself, and what for. */
@@ -61,6 +62,13 @@ function checkAskRules(args: AskArguments): ArgumentIssue[] {
       field: '/respondents/expires_in',
       message:
         '/respondents/expires_in and /expires_in both set the deadline. Give it once: respondents.expires_in for an Ask, or expires_in alone.',
+    });
+  }
+  if (args.respondents !== undefined && args.answer_in_chat === true) {
+    issues.push({
+      field: '/answer_in_chat',
+      message:
+        "/answer_in_chat is true with respondents. An Ask's link is for others: it is never answered in the chat. Leave answer_in_chat out, or drop respondents to ask only the person in this chat.",
     });
   }
   return issues;

@@ -257,10 +257,22 @@ export const ExpiresInSchema = z
     `Advanced: how long the link stays open, in whole seconds from creation: at least ${STRUCTURE_LIMITS.minExpiresIn}, at most your plan's link lifetime (Sess checks the ceiling). Example: 3600`,
   );
 
-/** sess_request's arguments: one interaction and an optional lifetime. */
+/**
+ * `answer_in_chat` of sess_request and sess_ask (issue 36): whether a host that shows apps may
+ * render the form in the agent's chat for the person there to answer. Absent means true, except
+ * for an Ask, whose link is for others and which is never answered in the chat.
+ */
+export const AnswerInChatSchema = z
+  .boolean()
+  .describe(
+    "Whether the person in this chat may answer right here: hosts that show apps may render the form in the chat (default true). Pass false when the answer must come from someone other than the person in this chat, or must be given on the link's page (on their phone, say). Never true for an Ask (sess_ask with respondents): its link is for others.",
+  );
+
+/** sess_request's arguments: one interaction, an optional lifetime, and whether it may be answered in the chat. */
 export const RequestArgumentsSchema = z.strictObject({
   interaction: SurfaceSchema,
   expires_in: ExpiresInSchema.optional(),
+  answer_in_chat: AnswerInChatSchema.optional(),
 });
 
 export type RequestArguments = z.infer<typeof RequestArgumentsSchema>;

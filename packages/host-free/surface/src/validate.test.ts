@@ -18,6 +18,9 @@ describe('valid interactions come back deep-equal', () => {
   it("accepts the seed's sample", () => {
     const sample = sampleSurface();
     expect(parseRequestArguments({ interaction: sample, expires_in: 3600 })).toEqual({ interaction: sample, expires_in: 3600 });
+    const inChat = { interaction: sample, answer_in_chat: false };
+    expect(parseRequestArguments(inChat)).toEqual(inChat);
+    expect(collectRequestArgumentsIssues({ interaction: sample, answer_in_chat: 1 })[0]?.field).toBe('/answer_in_chat');
   });
 
   it('accepts a form with every kind of field, 24 fields and 5 actions', () => {

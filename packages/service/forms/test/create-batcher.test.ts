@@ -51,6 +51,7 @@ function row(overrides: { workspaceId?: string; claimKey?: string } = {}): Sessi
       times: { createdAt: now, expiresAt, deadlineAt: expiresAt, horizonAt: null, closesAt: expiresAt, extendable: false },
       surface,
       surfaceSha256: hashSurface(surface),
+      answerInChat: true,
     },
     claim: overrides.claimKey
       ? { scope: 'test', key: overrides.claimKey, requestSha256: 'a'.repeat(64), response: { value: 1 } }

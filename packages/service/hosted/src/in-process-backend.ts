@@ -8,6 +8,7 @@ import {
   prepareAsk,
   prepareSession,
   publishSession,
+  type RequestArguments,
   readAsk,
   readSession,
   type SessionView,
@@ -23,7 +24,6 @@ import {
 } from '@sess/interactions';
 import { FORM_NOTICE_COMPANION } from '@sess/notify';
 import type { ReceiptKeySet } from '@sess/receipts';
-import type { Surface } from '@sess/surface';
 import type { FormNotices } from './form-notices.ts';
 import {
   commitFailure,
@@ -136,8 +136,9 @@ export function createInProcessBackend(
    * replay and no idempotency record to write.
    */
   async function prepareSessionCreate(ctx: BackendContext, input: CreateSessionInput, joined: boolean) {
-    const args: { interaction: Surface; expires_in?: number } = { interaction: input.surface };
+    const args: RequestArguments = { interaction: input.surface };
     if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
+    if (input.answerInChat !== undefined) args.answer_in_chat = input.answerInChat;
     // The Surface was validated by the tool layer (parseRequestArguments) and is not parsed again.
     const prepared = await prepareSession({
       ctx: ctxOf(ctx, await planOf(ctx.workspaceId)),

@@ -39,6 +39,10 @@ const OVER_LIMIT =
 export const NOTIFIED_SENTENCE =
   "When interaction.notified is true, Sess has already sent the link to the person's phone or e-mail: say so, and there is no need to make them copy it (still show it, for another device).";
 
+/** Where the person may answer (issue 36): both create tools' descriptions say when to forbid the chat. */
+const ANSWER_IN_CHAT =
+  "A host that shows apps may also show the form here in the chat, for the person in this chat to answer. Pass answer_in_chat: false when the answer must come from someone else, or must be given on the link's page.";
+
 const COMPLETE_IS_THE_RULE =
   'Once sess_response gives you state "answered" and you have no follow-up question, calling sess_complete next is required, not optional: until you do, the person\'s page keeps waiting for your next step. Call sess_publish instead only to show them a follow-up.';
 
@@ -48,6 +52,7 @@ export const SESS_REQUEST_DESCRIPTION = [
   'It creates a hosted Sess form and returns at once with a private link (interaction.humanUrl) and a handle, in state "waiting".',
   NOTIFIED_SENTENCE,
   LINK_IS_PRIVATE,
+  ANSWER_IN_CHAT,
   'Next, call sess_response with the handle and revision. Never call sess_request a second time for the same question.',
   'Keep it short, because it is read on a phone: a title of about 40 characters (at most 80), button labels a verb of one to three words (at most 24), field labels at most 60, help text one hint (at most 160).',
   OVER_LIMIT,
@@ -59,10 +64,11 @@ export const SESS_ASK_DESCRIPTION = [
   LINK_IS_PRIVATE,
   `A shortcut for sess_request: give a question and 1 to ${STRUCTURE_LIMITS.askFields} simple fields (${ASK_FIELD_TYPES.join(', ')}). It creates the same kind of hosted form and returns at once with a private link (interaction.humanUrl) and a handle, in state "waiting". It never waits and never returns an answer.`,
   NOTIFIED_SENTENCE,
+  ANSWER_IN_CHAT,
   'Then carry on exactly as after sess_request: give the link only to the person you mean, then call sess_response. Never call sess_ask again for the same question.',
   'Keep it short: the question is a short heading of about 40 characters (at most 80), the button a verb of one to three words (at most 24), labels and options at most 60.',
   OVER_LIMIT,
-  'Advanced: to ask several people through one link, add respondents with max. Share that link with everyone who should answer; each gets their own page, and sess_response shows their answers.',
+  'Advanced: to ask several people through one link, add respondents with max. Share that link with everyone who should answer; each gets their own page, and sess_response shows their answers. An Ask is never answered in the chat.',
   `One complete, good call: ${JSON.stringify(SESS_ASK_EXAMPLE)}`,
 ].join(' ');
 

@@ -16,14 +16,17 @@ import { SessionListStatusSchema } from '../states/session-states.ts';
  * with a JSON pointer, a limit and a length. Every body is closed: an unknown field is refused.
  */
 
-/** `POST /v1/sessions`: sess_request's arguments, `{ interaction, expires_in? }`. */
+/** `POST /v1/sessions`: sess_request's arguments, `{ interaction, expires_in?, answer_in_chat? }`. */
 export const CreateSessionRequestSchema = RequestArgumentsSchema;
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>;
 
 /** An Ask for ten people, the one good call of sess_ask with `respondents`. */
 export const CREATE_ASK_EXAMPLE = Object.freeze({ ...SESS_ASK_EXAMPLE, respondents: { max: 10 } });
 
-/** `POST /v1/asks`: sess_ask's arguments, with `respondents` required (without it, create a session). */
+/**
+ * `POST /v1/asks`: sess_ask's arguments, with `respondents` required (without it, create a
+ * session). `answer_in_chat` may only be false: an Ask is never answered in the chat.
+ */
 export const CreateAskRequestSchema = AskArgumentsSchema.extend({ respondents: RespondentsSchema })
   .describe(
     `An Ask: a short question with up to ${STRUCTURE_LIMITS.askFields} simple fields for many people through one link (respondents.max). Lengths are Unicode code points; nothing is truncated.`,

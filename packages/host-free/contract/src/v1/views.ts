@@ -73,6 +73,12 @@ export const CreatedSessionSchema = z
     horizonAt,
     extendable,
     surfaceSha256,
+    answerInChat: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Whether a host that shows apps may render the form in the agent's chat for the person there to answer (answer_in_chat as created). A server older than this field leaves it out: read that as true.",
+      ),
     notified: z
       .boolean()
       .default(false)

@@ -36,12 +36,14 @@ export type InWorkspace<T> = T & { workspaceId: string };
 export interface CreateSessionInput {
   surface: Surface;
   expiresIn?: number;
+  /** sess_request's `answer_in_chat`: false forbids answering in the agent's chat; absent means true. */
+  answerInChat?: boolean;
   idempotencyKey: string;
   /** When given, `hashSurface(surface)`: the caller has it, so a backend need not hash again. */
   surfaceSha256?: string;
 }
 
-/** What `createAsk` takes: sess_ask's arguments (with `respondents`). */
+/** What `createAsk` takes: sess_ask's arguments (with `respondents`; an Ask is never answered in the chat). */
 export interface CreateAskInput {
   ask: AskArguments;
   idempotencyKey: string;

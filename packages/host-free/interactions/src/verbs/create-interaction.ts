@@ -13,6 +13,8 @@ interface CreatePlan {
   tool: 'sess_request' | 'sess_ask';
   surface: Surface;
   expiresIn?: number;
+  /** `answer_in_chat` as given (absent: true); an Ask's is in its arguments. */
+  answerInChat?: boolean;
   /** sess_ask's arguments when they ask many people (an Ask). */
   ask?: AskArguments;
   /** The request's hash for a saved create intent; computed only when an intent is saved. */
@@ -28,6 +30,7 @@ export function planRequest(args: unknown): CreatePlan {
     requestSha256: () => sha256CanonicalJson({ tool: 'sess_request', args: parsed }),
   };
   if (parsed.expires_in !== undefined) plan.expiresIn = parsed.expires_in;
+  if (parsed.answer_in_chat !== undefined) plan.answerInChat = parsed.answer_in_chat;
   return plan;
 }
 
@@ -40,6 +43,7 @@ export function planAsk(args: unknown): CreatePlan {
     requestSha256: () => sha256CanonicalJson({ tool: 'sess_ask', args: parsed }),
   };
   if (parsed.expires_in !== undefined) plan.expiresIn = parsed.expires_in;
+  if (parsed.answer_in_chat !== undefined) plan.answerInChat = parsed.answer_in_chat;
   if (parsed.respondents) plan.ask = parsed;
   return plan;
 }
@@ -114,6 +118,7 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
     if (plan.ask) return { ask: plan.ask, idempotencyKey };
     const session: CreateSessionInput = { surface: plan.surface, idempotencyKey, surfaceSha256 };
     if (plan.expiresIn !== undefined) session.expiresIn = plan.expiresIn;
+    if (plan.answerInChat !== undefined) session.answerInChat = plan.answerInChat;
     return session;
   };
   const send = (): Promise<Created> => {

@@ -97,6 +97,8 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
           times,
           surface,
           surfaceSha256,
+          // An Ask's link is for others: never answered in the agent's chat (parseAskArguments refused `true`).
+          answerInChat: false,
           ask,
         },
         result,

@@ -24,7 +24,7 @@ export type { CreatedSession };
 
 export interface CreateSessionInput {
   ctx: WorkspaceContext;
-  /** sess_request's arguments: `{ interaction, expires_in? }` (validated here; errors point into it). */
+  /** sess_request's arguments: `{ interaction, expires_in?, answer_in_chat? }` (validated here; errors point into it). */
   input: unknown;
   /** Makes the create safe to repeat: the same key and arguments return the same session. */
   idempotencyKey?: string | undefined;
@@ -50,9 +50,16 @@ function sessionCreate(ctx: WorkspaceContext, args: RequestArguments, surfaceSha
   if (ctx.plan !== undefined && args.expires_in !== undefined) {
     checkLifetime(planFor(ctx.plan), { seconds: args.expires_in, field: '/expires_in' });
   }
+  const answerInChat = args.answer_in_chat ?? true;
   // The validated arguments, with the Surface as its canonical hash: two requests that mean the
   // same create are the same request, and the Surface is not serialised a second time.
-  const request = { expires_in: args.expires_in ?? null, interaction_sha256: surfaceSha256 };
+  // `answer_in_chat` is named only when false: absent and true are the same create, and a
+  // request without it keeps the hash it had before the field existed.
+  const request = {
+    expires_in: args.expires_in ?? null,
+    interaction_sha256: surfaceSha256,
+    ...(answerInChat ? {} : { answer_in_chat: false }),
+  };
   const idempotency =
     idempotencyKey === undefined ? undefined : { key: idempotencyKey, operation: 'sessions.create', request, sealed: true };
   const build = (plan: Plan, now: Date) => {
@@ -72,6 +79,7 @@ function sessionCreate(ctx: WorkspaceContext, args: RequestArguments, surfaceSha
       horizonAt: times.horizonAt?.toISOString() ?? null,
       extendable: times.extendable,
       surfaceSha256,
+      answerInChat,
       notified: false,
     };
     const session: NewSession = {
@@ -83,6 +91,7 @@ function sessionCreate(ctx: WorkspaceContext, args: RequestArguments, surfaceSha
       times,
       surface: args.interaction,
       surfaceSha256,
+      answerInChat,
     };
     return { session, result };
   };

@@ -30,6 +30,8 @@ export interface NewSession {
   surface: Surface;
   /** `hashSurface(surface)`, computed once by the caller. */
   surfaceSha256: string;
+  /** Whether a host may show the form in the agent's chat for the person there to answer (an Ask: false). */
+  answerInChat: boolean;
   ask?: { max: number; name: boolean; respondentSeconds: number | null };
 }
 
@@ -110,6 +112,7 @@ function toRecord({ session: s, claim, gates, companions }: SessionRow) {
     ask_max: s.ask?.max ?? null,
     ask_name: s.ask?.name ?? null,
     ask_respondent_seconds: s.ask?.respondentSeconds ?? null,
+    answer_in_chat: s.answerInChat,
     surface: s.surface,
     surface_sha256: s.surfaceSha256,
     claim_scope: claim?.scope ?? null,
@@ -145,7 +148,7 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
           select * from json_to_recordset(${sql.placeholder('rows')}::json) as i(
             id text, workspace_id text, kind text, link_token_hash text, lifetime_seconds int, extendable boolean,
             created_at timestamptz, expires_at timestamptz, deadline_at timestamptz, horizon_at timestamptz,
-            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, surface json,
+            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, answer_in_chat boolean, surface json,
             surface_sha256 text, claim_scope text, claim_key text, claim_request_sha256 text, claim_response jsonb,
             gates json, companions json)),
         wanted as (
@@ -180,9 +183,11 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
         s as (
           insert into form_sessions
             (id, workspace_id, kind, state, current_revision, link_token_hash, lifetime_seconds, extendable,
-             created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds)
+             created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
+             answer_in_chat)
           select id, workspace_id, kind, ${stateLiteral(NEW_SESSION_STATE)}, 1, link_token_hash, lifetime_seconds, extendable,
-                 created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds
+                 created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
+                 answer_in_chat
             from admitted
           returning id),
         r as (
