@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createReceiptSigner, generateSigningKey, signReceipt } from '@sess/receipts';
+import { createReceiptSigner, createSigningKeyRing, generateSigningKey, signReceipt } from '@sess/receipts';
 import { createWorkspaceWithKey, onlyOn } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOnPage } from './support/answer-page.ts';
@@ -89,6 +89,7 @@ describe.runIf(onDriver)('sess receipt verify (child process)', () => {
       ['Answered at', new Date((claims.iat as number) * 1000).toISOString()],
       ['Key id', kid],
       ['Issuer', server.url],
+      ['Answered via', 'link \\(the answer page\\)'],
     ]) {
       expect(result.stdout).toMatch(new RegExp(`^ {2}${label} +${String(value)}$`, 'm'));
     }
@@ -104,6 +105,29 @@ describe.runIf(onDriver)('sess receipt verify (child process)', () => {
     const fromStdin = await runCli(['receipt', 'verify', '-', `--jwks=${jwksUrl}`, '--issuer', server.url], {}, `${receipt}\n`);
     expect(fromStdin.code).toBe(0);
     expect(fromStdin.stdout).not.toContain('not pinned');
+  });
+
+  it('says which way an answer came: a chat receipt names the principal whose connector carried it', async () => {
+    const ring = await createSigningKeyRing({ active: await generateSigningKey() });
+    const jwksFile = join(dir, 'jwks-chat.json');
+    writeFileSync(jwksFile, JSON.stringify(ring.jwks));
+    const claims = claimsOf(receipt);
+    const chat = await signReceipt(ring.signer, {
+      issuer: claims.iss as string,
+      workspaceId: claims.workspace_id as string,
+      sessionId: claims.session_id as string,
+      revision: claims.revision as number,
+      eventId: claims.event_id as string,
+      surfaceSha256: claims.surface_sha256 as string,
+      answerSha256: claims.answer_sha256 as string,
+      via: 'chat',
+      viaPrincipalId: 'usr_ffffffffffffffffffffffffff',
+    });
+    const result = await runCli(['receipt', 'verify', chat, '--jwks', jwksFile], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^ {2}Answered via +chat \(the form inside the agent's chat, through the connector of principal usr_f{26}\)$/m,
+    );
   });
 
   it('refuses a receipt with one character of the signature changed', async () => {

@@ -120,7 +120,8 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
       const first = structured<{ interaction: Interaction }>(
         await client.callTool({ name: 'sess_response', arguments: { handle: interaction.handle, revision: 1 } }),
       ).interaction;
-      expect(first.response).toMatchObject({ actionId: 'approve', values: { message: 'Ship it' } });
+      expect(first.response).toMatchObject({ actionId: 'approve', values: { message: 'Ship it' }, via: 'link' });
+      expect(first.response && 'viaPrincipalId' in first.response).toBe(false);
 
       const published = await client.callTool({
         name: 'sess_publish',
@@ -135,11 +136,17 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
       // Only sess_response's waiting result has the re-wait line: a publish result is the JSON alone.
       expect(JSON.parse((published.content as Array<{ text: string }>)[0]!.text)).toEqual(structured(published));
 
-      await submitLinkAnswer(h.runtime, link, { revision: 2, actionId: 'stop', submitted: {} });
+      // The next step answered inside the agent's chat: released with the way its verified receipt signs.
+      const principalId = 'usr_ffffffffffffffffffffffffff';
+      await submitLinkAnswer(h.runtime, link, { revision: 2, actionId: 'stop', submitted: {} }, { via: 'chat', principalId });
       const second = structured<{ interaction: Interaction }>(
         await client.callTool({ name: 'sess_response', arguments: { handle: interaction.handle, revision: 2 } }),
       ).interaction;
-      expect(second).toMatchObject({ state: 'answered', revision: 2, response: { actionId: 'stop' } });
+      expect(second).toMatchObject({
+        state: 'answered',
+        revision: 2,
+        response: { actionId: 'stop', via: 'chat', viaPrincipalId: principalId },
+      });
       const done = await client.callTool({
         name: 'sess_complete',
         arguments: { handle: interaction.handle, expected_revision: 2, response_event_id: second.response!.eventId },

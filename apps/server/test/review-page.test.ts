@@ -1,7 +1,7 @@
 import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { queryRows } from '@sess/db';
-import { createFormsRuntime, createSession } from '@sess/forms';
+import { createFormsRuntime, createSession, submitLinkAnswer } from '@sess/forms';
 import { API_KEY_PRINCIPAL_PREFIX, createPostgresHandleStore } from '@sess/hosted';
 import type { HandleBinding, HandleRecord } from '@sess/interactions';
 import {
@@ -13,6 +13,7 @@ import {
   signInTestUser,
   TEST_SECRET,
   type TestUser,
+  tokenOf,
 } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,8 +94,8 @@ function retire(handle: string, csrf: string) {
   });
 }
 
-/** A new open form in the user's workspace, as a create through forms makes it. */
-async function openForm(user: TestUser) {
+/** A new open form in the user's workspace, as a create through forms makes it; answered inside the agent's chat when asked. */
+async function openForm(user: TestUser, answerInChat = false) {
   const runtime = createFormsRuntime({
     database: server.database,
     publicUrl: server.url,
@@ -102,7 +103,20 @@ async function openForm(user: TestUser) {
     logger: createTestLogger(),
   });
   try {
-    return await createSession({ ctx: { runtime, workspaceId: user.workspaceId }, input: { interaction: sampleSurface() } });
+    const created = await createSession({
+      ctx: { runtime, workspaceId: user.workspaceId },
+      input: { interaction: sampleSurface() },
+    });
+    if (answerInChat) {
+      const answered = await submitLinkAnswer(
+        runtime,
+        tokenOf(created.humanUrl),
+        { revision: 1, actionId: 'approve', submitted: { message: 'From the chat' } },
+        { via: 'chat', principalId: user.userId },
+      );
+      if (!answered.ok) throw new Error('refused');
+    }
+    return created;
   } finally {
     await runtime.close();
   }
@@ -233,6 +247,25 @@ describe('/account/interactions', () => {
     expect((await retire(stuck.handle, csrf)).status).toBe(303);
     expect((await handleRow(stuck.handle))?.state).toBe('cancelled');
     expect(await sessionState(open.sessionId)).toBe('withdrawn');
+  });
+
+  it('says when the answer it stopped on was given in the chat', async () => {
+    const answered = await openForm(person, true);
+    const stuck = record(bindingOf(person), {
+      state: 'blocked',
+      blockedReason: 'moved_on',
+      sessionId: answered.sessionId,
+      title: 'Answered in the chat',
+    });
+    await createPostgresHandleStore({ db: server.database.db, secret: TEST_SECRET }).bind(bindingOf(person)).insert(stuck);
+    const html = await (await get('/account/interactions')).text();
+    expect(html).toContain(
+      'The form moved on after the answer the agent was given, so the agent stopped. It was answered in the chat, not on the link.',
+    );
+    // Only that one: the others were not answered in the chat.
+    expect(html.split('answered in the chat').length).toBe(2);
+    const { csrf } = await retireForm();
+    expect((await retire(stuck.handle, csrf)).status).toBe(303);
   });
 
   it('retires an interaction whose create outcome is unknown (no form to withdraw)', async () => {

@@ -10,7 +10,7 @@ import {
   V1_ROUTES,
   type V1ResponseHeader,
 } from '@sess/contract';
-import { type FormsRuntime, startRespondent, submitLinkAnswer } from '@sess/forms';
+import { type AnswerWay, type FormsRuntime, startRespondent, submitLinkAnswer } from '@sess/forms';
 import { key } from '@sess/forms/test-helpers';
 import { buildApp, loadConfig } from '@sess/server';
 import { RESPONDENT_NAME_FIELD } from '@sess/surface';
@@ -102,12 +102,13 @@ async function call(method: string, path: string, options: Options = {}) {
   return { status: response.status, headers: response.headers, json: json as any };
 }
 
-async function answer(humanUrl: string, revision: number): Promise<string> {
-  const result = await submitLinkAnswer(runtime, tokenOf(humanUrl), {
-    revision,
-    actionId: 'approve',
-    submitted: { message: 'ok' },
-  });
+async function answer(humanUrl: string, revision: number, way?: AnswerWay): Promise<string> {
+  const result = await submitLinkAnswer(
+    runtime,
+    tokenOf(humanUrl),
+    { revision, actionId: 'approve', submitted: { message: 'ok' } },
+    way,
+  );
   if (!result.ok) throw new Error('refused');
   return result.eventId;
 }
@@ -132,17 +133,22 @@ describe('flows over every route', () => {
     expect((await call('GET', `/v1/sessions/${sessionId}`)).json.state).toBe('waiting');
     const first = await answer(humanUrl, 1);
     const answered = await call('GET', `/v1/sessions/${sessionId}?revision=1&wait_ms=1000`);
-    expect(answered.json).toMatchObject({ state: 'answered', response: { eventId: first } });
+    expect(answered.json).toMatchObject({ state: 'answered', response: { eventId: first, via: 'link' } });
+    expect('viaPrincipalId' in answered.json.response).toBe(false);
     const publish = { response_event_id: first, interaction: sampleSurface('Next') };
     expect(PublishSessionRequestSchema.safeParse(publish).success).toBe(true);
     const published = await call('POST', `/v1/sessions/${sessionId}/publish`, { body: publish, headers: { 'if-match': '"1"' } });
     expect(published.json).toMatchObject({ revision: 2, state: 'waiting', response: null });
     expect((await call('GET', `/v1/sessions/${sessionId}?revision=1`)).json.response.eventId).toBe(first);
-    const second = await answer(humanUrl, 2);
+    // The next step answered inside the agent's chat: the answer says so, with the principal.
+    const second = await answer(humanUrl, 2, { via: 'chat', principalId: 'usr_ffffffffffffffffffffffffff' });
     const complete = { response_event_id: second };
     expect(CompleteSessionRequestSchema.safeParse(complete).success).toBe(true);
     const completed = await call('POST', `/v1/sessions/${sessionId}/complete`, { body: complete, headers: { 'if-match': '2' } });
-    expect(completed.json).toMatchObject({ state: 'completed', response: { eventId: second } });
+    expect(completed.json).toMatchObject({
+      state: 'completed',
+      response: { eventId: second, via: 'chat', viaPrincipalId: 'usr_ffffffffffffffffffffffffff' },
+    });
     expect((await call('GET', `/v1/sessions/${sessionId}`)).json.state).toBe('completed');
     // Refusals of a finished session.
     expect((await call('POST', `/v1/sessions/${sessionId}/withdraw`)).status).toBe(409);

@@ -57,8 +57,11 @@ export async function verifyStandalone(jws: string, keys: ReceiptKeySet, issuer?
   return result.ok ? { ok: true, claims: result.claims, kid: result.kid } : result;
 }
 
-/** The payload as it claims to be; placeholders where it cannot be read (verification then refuses it). */
-function unverifiedClaims(jws: string): ReceiptClaims {
+/**
+ * The payload as it claims to be; placeholders where it cannot be read (verification then
+ * refuses it). `via` is not expected of it: the verifier checks its shape and reports it.
+ */
+function unverifiedClaims(jws: string): Omit<ReceiptClaims, 'via' | 'via_principal_id'> {
   let value: Partial<ReceiptClaims> = {};
   try {
     const parsed: unknown = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8'));
@@ -94,6 +97,12 @@ export function describeReceipt(claims: ReceiptClaims, kid: string): string {
     ['Answer hash', `sha256:${claims.answer_sha256}`],
   ];
   if (claims.respondent_id) rows.push(['Respondent', claims.respondent_id]);
+  rows.push([
+    'Answered via',
+    claims.via === 'chat'
+      ? `chat (the form inside the agent's chat, through the connector of principal ${claims.via_principal_id})`
+      : 'link (the answer page)',
+  ]);
   rows.push(['Assurance', `${claims.actorAssurance} (whoever held the link answered; not who they are)`]);
   return rows.map(([name, value]) => `  ${name.padEnd(13)}${value}`).join('\n');
 }

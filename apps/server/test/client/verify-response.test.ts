@@ -74,6 +74,10 @@ describe('a genuine answer', () => {
       values: { message: 'A genuine answer' },
     });
     expect(verified.claims).toMatchObject({ session_id: genuine.sessionId, workspace_id: mine.workspaceId, revision: 1 });
+    // Answered on the page: the answer and its receipt say link, and name no principal.
+    expect(genuine.response.via).toBe('link');
+    expect(verified.via).toBe('link');
+    expect('viaPrincipalId' in verified).toBe(false);
     // eventId may be left out: the answer's own is used.
     expect((await client.receipts.verifyResponse({ ...genuine, eventId: undefined })).eventId).toBe(genuine.eventId);
   });
@@ -141,6 +145,25 @@ describe('refused: protocol VERIFICATION_FAILED, not retryable', () => {
       'a respondent on an interaction',
       () => ({ ...tampered(), respondentId: 'rsp_aaaaaaaaaaaaaaaaaaaaaaaaaa' }),
       'RESPONDENT_MISMATCH',
+    ],
+    [
+      'a link answer that says it came through the chat',
+      () => {
+        const input = tampered();
+        input.response.via = 'chat';
+        input.response.viaPrincipalId = 'usr_ffffffffffffffffffffffffff';
+        return input;
+      },
+      'VIA_MISMATCH',
+    ],
+    [
+      'a response with a way of neither kind',
+      () => {
+        const input = tampered();
+        (input.response as { via: string }).via = 'sms';
+        return input;
+      },
+      'MALFORMED',
     ],
     [
       'a response that is not an answer',

@@ -33,3 +33,7 @@ export const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/);
 /** One field's answer: text, a number, a checkbox, or the options chosen of a multi-choice. */
 export const AnswerValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 export type AnswerValue = z.infer<typeof AnswerValueSchema>;
+
+/** Which way an answer came: `link` (the answer page) or `chat` (the form inside the agent's chat, MCP Apps); the receipt's `via`. */
+export const AnswerViaSchema = z.enum(['link', 'chat']);
+export type AnswerVia = z.infer<typeof AnswerViaSchema>;

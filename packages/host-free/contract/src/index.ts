@@ -8,6 +8,8 @@
 export {
   type AnswerValue,
   AnswerValueSchema,
+  type AnswerVia,
+  AnswerViaSchema,
   idSchema,
   MAX_WAIT_MS,
   RESPONSE_EVENT_ID_MAX_LENGTH,

@@ -31,6 +31,7 @@ export const ERROR_REGISTRY = {
   UNAUTHORIZED: { status: 401, retryable: false, errorClass: 'unauthorized' },
   FORBIDDEN: { status: 403, retryable: false, errorClass: 'forbidden' },
   ALREADY_ANSWERED: { status: 409, retryable: false, errorClass: 'conflict' },
+  ANSWER_IN_CHAT_OFF: { status: 409, retryable: false, errorClass: 'conflict' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, retryable: false, errorClass: 'conflict' },
   PRECONDITION_REQUIRED: { status: 428, retryable: false, errorClass: 'invalid_arguments' },
   LINK_CLOSED: { status: 410, retryable: false, errorClass: 'conflict' },

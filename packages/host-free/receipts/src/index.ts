@@ -11,9 +11,11 @@ export {
   ACTOR_ASSURANCE,
   RECEIPT_ALG,
   RECEIPT_TYP,
+  RECEIPT_VIAS,
   type ReceiptClaims,
   type ReceiptHeader,
   type ReceiptInput,
+  type ReceiptVia,
 } from './receipt/receipt-claims.ts';
 export { buildReceiptClaims, signReceipt } from './receipt/sign-receipt.ts';
 export { RECEIPT_FAILURE_REASONS, type ReceiptFailureReason } from './verify/failure-reasons.ts';

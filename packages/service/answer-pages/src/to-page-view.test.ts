@@ -26,6 +26,7 @@ function interaction(state: InteractionLinkView['state'], extra: Partial<Interac
     extendable: false,
     canExtend: false,
     answer: null,
+    answerInChat: true,
     ...extra,
   };
 }

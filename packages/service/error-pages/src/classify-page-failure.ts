@@ -60,6 +60,7 @@ function pageFailureOfCode(code: ErrorCode): PageFailure {
     case 'UNAUTHORIZED':
     case 'FORBIDDEN':
     case 'ALREADY_ANSWERED':
+    case 'ANSWER_IN_CHAT_OFF':
     case 'IDEMPOTENCY_KEY_REUSED':
     case 'PRECONDITION_REQUIRED':
     case 'LINK_CLOSED':

@@ -38,6 +38,13 @@ export interface VerifiedResponse {
   /** Untrusted human input, though verified to be what the person sent: validate before acting. */
   values: Record<string, AnswerValue>;
   respondentId: string | undefined;
+  /**
+   * Which way the person answered, as the receipt signs it: `link` (the answer page) or `chat`
+   * (the form inside the agent's chat). A receipt from before `via` existed reads `link`.
+   */
+  via: 'link' | 'chat';
+  /** A chat answer only: the OAuth principal whose connector carried it (the receipt's `via_principal_id`). */
+  viaPrincipalId?: string;
   /** The key that signed it (`sk_…`). */
   kid: string;
   claims: ReceiptClaims;
@@ -68,7 +75,8 @@ function refused(reason: ReceiptFailureReason, message: string): SessClientError
  * signs, and the receipt (compact JWS, ES256) verifies with a key from the server's JWKS.
  * A key set that cannot be fetched is `transport` (retryable: nothing is wrong with the answer
  * yet); every other failure is `protocol` with `code` VERIFICATION_FAILED and the verifier's
- * `reason` (`BAD_SIGNATURE`, `UNKNOWN_KEY_ID`, `SESSION_MISMATCH`, …).
+ * `reason` (`BAD_SIGNATURE`, `UNKNOWN_KEY_ID`, `SESSION_MISMATCH`, `VIA_MISMATCH`, …). The result
+ * says which way the person answered (`via`), from the verified receipt.
  */
 export async function verifyResponse(config: ReceiptVerifierConfig, input: VerifyResponseInput): Promise<VerifiedResponse> {
   // What the agent must know for itself; without it there is nothing to verify against.
@@ -108,6 +116,9 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     surfaceSha256: input.surfaceSha256,
     answerSha256,
     respondentId: input.respondentId ?? shownRespondent,
+    // The way the answer says it came must be the way its receipt signs (none said: the link).
+    via: response.via ?? 'link',
+    viaPrincipalId: response.viaPrincipalId ?? null,
   };
   const result = await verifyReceipt(response.receipt, { keys: config.keys, issuer: config.issuer, expected });
   if (!result.ok) {
@@ -128,6 +139,8 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     actionId: response.actionId,
     values: response.values,
     respondentId: response.respondentId,
+    via: result.claims.via,
+    ...(result.claims.via_principal_id !== undefined ? { viaPrincipalId: result.claims.via_principal_id } : {}),
     kid: result.kid,
     claims: result.claims,
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnswerValueSchema, TimestampSchema } from '../common.ts';
+import { AnswerValueSchema, AnswerViaSchema, TimestampSchema } from '../common.ts';
 import { HandleStateSchema } from '../states/handle-states.ts';
 import { ResultStateSchema } from '../states/result-states.ts';
 
@@ -19,6 +19,13 @@ const answerFields = {
   actorAssurance: z.literal('link_holder'),
   answeredAt: TimestampSchema,
   receipt: z.string().describe('The signed receipt (compact JWS) the answer was verified with.'),
+  via: AnswerViaSchema.describe(
+    'Which way the person answered, as the verified receipt signs it: link (the answer page) or chat (the form inside this chat).',
+  ),
+  viaPrincipalId: z
+    .string()
+    .optional()
+    .describe('Chat answers only: the OAuth principal whose connector carried the answer (the receipt’s via_principal_id).'),
 };
 
 /** A verified answer as a tool releases it: only after its receipt verified and a re-read confirmed it. */

@@ -1,6 +1,6 @@
 import { STRUCTURE_LIMITS } from '@sess/surface';
 import { z } from 'zod';
-import { AnswerValueSchema, idSchema, Sha256Schema, TimestampSchema } from '../common.ts';
+import { AnswerValueSchema, AnswerViaSchema, idSchema, Sha256Schema, TimestampSchema } from '../common.ts';
 import { AskStateSchema, SessionListStatusSchema, SessionStateSchema } from '../states/session-states.ts';
 
 /*
@@ -34,6 +34,13 @@ export const AnswerViewSchema = z
     receipt: z.string().describe('Compact JWS (ES256) signed by the server; verify against /.well-known/jwks.json.'),
     respondentId: idSchema('respondent', 'Ask answers only: the respondent (rsp_…).').optional(),
     respondentName: z.string().nullable().optional().describe('Ask answers with respondents.name only: the name they gave.'),
+    via: AnswerViaSchema.optional().describe(
+      'Which way the answer came, as its receipt signs it: link (the answer page) or chat (the form inside the agent’s chat). Sent on every answer; an answer without it (from an older server) came through the link.',
+    ),
+    viaPrincipalId: z
+      .string()
+      .optional()
+      .describe('Chat answers only: the OAuth principal whose connector carried the answer, as the receipt’s via_principal_id.'),
   })
   .describe('An accepted answer with its signed receipt.');
 export type AnswerView = z.infer<typeof AnswerViewSchema>;

@@ -53,6 +53,10 @@ export interface SavedResponse {
   values: ResponseResult['values'];
   receipt: string;
   answeredAt: string;
+  /** The way the verified receipt says the answer came; absent in a record saved before `via` (a link answer). */
+  via?: ResponseResult['via'];
+  /** A chat answer's principal, from the verified receipt. */
+  viaPrincipalId?: string;
 }
 
 /** One handle record, decoded. */

@@ -34,7 +34,15 @@ function sessionIdOf(n: number): string {
   return `ses_${String(n).padStart(26, 'b')}`;
 }
 
-async function answerFor(n: number, overrides: { sessionId?: string } = {}): Promise<AnswerView> {
+interface AnswerOverrides {
+  sessionId?: string;
+  /** The way the receipt signs (default: the signer's, link). */
+  signed?: { via: 'link' } | { via: 'chat'; viaPrincipalId: string };
+  /** The way the backend's view says (default: none, as from a server before `via`). */
+  said?: Pick<AnswerView, 'via' | 'viaPrincipalId'>;
+}
+
+async function answerFor(n: number, overrides: AnswerOverrides = {}): Promise<AnswerView> {
   const values = { message: `answer ${n}` };
   const eventId = `evt_${String(n).padStart(26, 'c')}`;
   const answerSha256 = hashAnswer({ actionId: 'approve', values } as Parameters<typeof hashAnswer>[0]);
@@ -46,6 +54,7 @@ async function answerFor(n: number, overrides: { sessionId?: string } = {}): Pro
     eventId,
     surfaceSha256: SURFACE_SHA,
     answerSha256,
+    ...overrides.signed,
   });
   return {
     eventId,
@@ -56,6 +65,7 @@ async function answerFor(n: number, overrides: { sessionId?: string } = {}): Pro
     answeredAt: '2026-03-01T12:00:00.000Z',
     surfaceSha256: SURFACE_SHA,
     answerSha256,
+    ...overrides.said,
   };
 }
 
@@ -203,6 +213,60 @@ describe('sess_response wake path', () => {
     });
     await expect(readResponse(callWith(backend, store), { handle: r.handle, revision: 1 })).rejects.toMatchObject({
       code: 'VERIFICATION_FAILED',
+    });
+    expect(store.records.get(r.handle)).toMatchObject({ state: 'blocked', blockedReason: 'verification_failed' });
+  });
+});
+
+describe('which way the answer came (via)', () => {
+  const PRINCIPAL = 'usr_ffffffffffffffffffffffffff';
+  const chat = { via: 'chat', viaPrincipalId: PRINCIPAL } as const;
+
+  it('a chat answer is released with via chat and its principal, from the verified receipt, and again from the saved answer', async () => {
+    const r = record(0);
+    const answer = await answerFor(0, { signed: chat, said: chat });
+    const store = memoryStore([r]);
+    const backend = fakeBackend(async (sessionId) => view(sessionId, answer));
+    const first = await readResponse(callWith(backend, store), { handle: r.handle, revision: 1 });
+    expect(first.response).toMatchObject({ eventId: answer.eventId, verified: true, via: 'chat', viaPrincipalId: PRINCIPAL });
+    expect(store.records.get(r.handle)?.response).toMatchObject({ via: 'chat', viaPrincipalId: PRINCIPAL });
+    const again = await readResponse(callWith(backend, store), { handle: r.handle, revision: 1 });
+    expect(again.response).toEqual(first.response);
+  });
+
+  it('a link answer says link and names no principal; so does one from a server that does not say', async () => {
+    for (const said of [{ via: 'link' } as const, undefined]) {
+      const r = record(0);
+      const answer = await answerFor(0, said ? { said } : {});
+      const store = memoryStore([r]);
+      const result = await readResponse(
+        callWith(
+          fakeBackend(async (sessionId) => view(sessionId, answer)),
+          store,
+        ),
+        { handle: r.handle, revision: 1 },
+      );
+      expect(result.response?.via).toBe('link');
+      expect(result.response && 'viaPrincipalId' in result.response).toBe(false);
+    }
+  });
+
+  it.each<[string, AnswerOverrides]>([
+    ['the backend says link, the receipt chat', { signed: chat, said: { via: 'link' } }],
+    ['the backend says nothing, the receipt chat', { signed: chat }],
+    ['the backend says chat, the receipt link', { said: chat }],
+    [
+      'the backend names another principal',
+      { signed: chat, said: { via: 'chat', viaPrincipalId: 'usr_gggggggggggggggggggggggggg' } },
+    ],
+  ])('%s: nothing is released, the handle is blocked (VIA_MISMATCH)', async (_name, overrides) => {
+    const r = record(0);
+    const answer = await answerFor(0, overrides);
+    const store = memoryStore([r]);
+    const backend = fakeBackend(async (sessionId) => view(sessionId, answer));
+    await expect(readResponse(callWith(backend, store), { handle: r.handle, revision: 1 })).rejects.toMatchObject({
+      code: 'VERIFICATION_FAILED',
+      details: { reason: 'VIA_MISMATCH' },
     });
     expect(store.records.get(r.handle)).toMatchObject({ state: 'blocked', blockedReason: 'verification_failed' });
   });

@@ -37,6 +37,8 @@ function released(saved: SavedResponse): ResponseResult {
     actorAssurance: 'link_holder',
     answeredAt: saved.answeredAt,
     receipt: saved.receipt,
+    via: saved.via ?? 'link',
+    ...(saved.viaPrincipalId !== undefined ? { viaPrincipalId: saved.viaPrincipalId } : {}),
   };
 }
 
@@ -260,6 +262,8 @@ async function actOnRead(call: ToolCall, record: HandleRecord, view: SessionView
       values: response.values,
       receipt: response.receipt,
       answeredAt: response.answeredAt,
+      via: response.via,
+      ...(response.viaPrincipalId !== undefined ? { viaPrincipalId: response.viaPrincipalId } : {}),
     };
     const patch = {
       state: 'answered' as const,

@@ -17,7 +17,8 @@ export interface ExpectedAnswer {
 
 /**
  * Verifies an answer's receipt for exactly this session, revision, event, Surface and workspace,
- * and that it signs the very values about to be released. Resolves with the released form of the
+ * and that it signs the very values about to be released and the way the runtime says it came
+ * (`via`, and a chat answer's principal). The released `via` is the receipt's. Resolves with the released form of the
  * answer, or throws: `SESS_UNAVAILABLE` when the key set could not be had (nothing changed), or
  * `VERIFICATION_FAILED` (the caller blocks the handle).
  */
@@ -39,12 +40,16 @@ export async function verifyAnswer(deps: ToolDeps, answer: AnswerView, expected:
       surfaceSha256: expected.surfaceSha256,
       answerSha256: hashAnswer({ actionId: answer.actionId, values: answer.values } as Parameters<typeof hashAnswer>[0]),
       respondentId: expected.respondentId,
+      // What the runtime said of the way must be what the receipt signs (an answer without it is a link answer).
+      via: answer.via ?? 'link',
+      viaPrincipalId: answer.viaPrincipalId ?? null,
     },
   });
   if (!result.ok) {
     deps.logger?.warn({ event: 'mcp.receipt.rejected', reason: result.reason, detail: result.message }, 'receipt did not verify');
     throw toSessError(result.reason);
   }
+  const { via, via_principal_id: viaPrincipalId } = result.claims;
   return {
     eventId: answer.eventId,
     actionId: answer.actionId,
@@ -53,5 +58,7 @@ export async function verifyAnswer(deps: ToolDeps, answer: AnswerView, expected:
     actorAssurance: 'link_holder',
     answeredAt: answer.answeredAt,
     receipt: answer.receipt,
+    via,
+    ...(viaPrincipalId !== undefined ? { viaPrincipalId } : {}),
   };
 }

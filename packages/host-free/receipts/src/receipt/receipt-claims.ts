@@ -16,6 +16,19 @@ export const RECEIPT_TYP = 'sess-receipt+jwt';
 /** What a receipt proves about the person: they held the link. Spelled as in the seed. */
 export const ACTOR_ASSURANCE = 'link_holder';
 
+/**
+ * Which way an answer came: `link` (the answer page behind the link) or `chat` (the form shown
+ * inside the agent's chat, posted through the connector). A receipt signed before `via` existed
+ * has none; it came through the link, and the verifier reports it so.
+ */
+export const RECEIPT_VIAS = ['link', 'chat'] as const;
+export type ReceiptVia = (typeof RECEIPT_VIAS)[number];
+
+/** True for one of `RECEIPT_VIAS`. */
+export function isReceiptVia(value: unknown): value is ReceiptVia {
+  return (RECEIPT_VIAS as readonly unknown[]).includes(value);
+}
+
 /** The protected header of every receipt: nothing else is allowed in it. (A type alias, so jose's header type accepts it.) */
 export type ReceiptHeader = {
   alg: typeof RECEIPT_ALG;
@@ -45,6 +58,10 @@ export interface ReceiptClaims {
   actorAssurance: typeof ACTOR_ASSURANCE;
   /** Present only on an Ask answer: the respondent who gave it. */
   respondent_id?: string;
+  /** Which way the answer came. Signed on every new receipt; the verifier reports an older receipt without it as `link`. */
+  via: ReceiptVia;
+  /** Present exactly when `via` is `chat`: the OAuth principal whose connector carried the answer. */
+  via_principal_id?: string;
 }
 
 /** What a signer is given: the caller's names for the claims (camelCase, like the rest of the code). */
@@ -57,6 +74,10 @@ export interface ReceiptInput {
   surfaceSha256: string;
   answerSha256: string;
   respondentId?: string;
+  /** Which way the answer came; default `link`. */
+  via?: ReceiptVia;
+  /** Required with `via: 'chat'`, refused otherwise: the OAuth principal whose connector carried the answer. */
+  viaPrincipalId?: string;
   /** Defaults to now; injected by tests. */
   issuedAt?: Date;
 }
@@ -77,4 +98,15 @@ export function isReceiptId(value: unknown): value is string {
 /** Revisions start at 1. */
 export function isRevision(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}
+
+/**
+ * The one rule tying `via` and `via_principal_id` together: a chat answer names its principal,
+ * a link answer names none. The signer refuses to break it and the verifier calls a receipt
+ * that does malformed. Returns the name of the claim at fault, or undefined.
+ */
+export function viaProblem(via: unknown, principalId: unknown): 'via' | 'via_principal_id' | undefined {
+  if (!isReceiptVia(via)) return 'via';
+  if (via === 'chat' ? !isReceiptId(principalId) : principalId !== undefined) return 'via_principal_id';
+  return undefined;
 }

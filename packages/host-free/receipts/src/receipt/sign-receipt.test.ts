@@ -20,7 +20,22 @@ describe('buildReceiptClaims', () => {
     expect(buildReceiptClaims(receiptInput({ respondentId: 'rsp_1' })).respondent_id).toBe('rsp_1');
   });
 
+  it('signs via link by default, and a chat answer with its principal', () => {
+    const link = buildReceiptClaims(receiptInput());
+    expect(link.via).toBe('link');
+    expect('via_principal_id' in link).toBe(false);
+    expect(buildReceiptClaims(receiptInput({ via: 'link' }))).toEqual(link);
+    const chat = buildReceiptClaims(receiptInput({ via: 'chat', viaPrincipalId: 'usr_1' }));
+    expect(chat).toMatchObject({ via: 'chat', via_principal_id: 'usr_1' });
+  });
+
   it.each<[string, Partial<ReceiptInput>]>([
+    ['a via of neither kind', { via: 'sms' as never }],
+    ['a chat answer without its principal', { via: 'chat' }],
+    ['a chat answer with an empty principal', { via: 'chat', viaPrincipalId: '' }],
+    ['a chat answer with an over-long principal', { via: 'chat', viaPrincipalId: 'p'.repeat(201) }],
+    ['a link answer with a principal', { via: 'link', viaPrincipalId: 'usr_1' }],
+    ['a principal without via (link by default)', { viaPrincipalId: 'usr_1' }],
     ['a relative issuer', { issuer: '/sess' }],
     ['an empty workspace id', { workspaceId: '' }],
     ['an over-long session id', { sessionId: 's'.repeat(201) }],

@@ -10,6 +10,7 @@ import {
   type ReceiptClaims,
   type ReceiptHeader,
   type ReceiptInput,
+  viaProblem,
 } from './receipt-claims.ts';
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -27,6 +28,12 @@ export function buildReceiptClaims(input: ReceiptInput): ReceiptClaims {
   if (input.respondentId !== undefined && !isReceiptId(input.respondentId)) {
     throw new TypeError('respondentId must be a non-empty string of at most 200 characters');
   }
+  const via = input.via ?? 'link';
+  const viaFault = viaProblem(via, input.viaPrincipalId);
+  if (viaFault === 'via') throw new TypeError("via must be 'link' or 'chat'");
+  if (viaFault) {
+    throw new TypeError("viaPrincipalId is required with via 'chat' (at most 200 characters) and refused with via 'link'");
+  }
   if (!isRevision(input.revision)) throw new TypeError('revision must be a positive integer');
   if (!isSha256Hex(input.surfaceSha256)) throw new TypeError('surfaceSha256 must be 64 lower-case hex characters');
   if (!isSha256Hex(input.answerSha256)) throw new TypeError('answerSha256 must be 64 lower-case hex characters');
@@ -41,8 +48,10 @@ export function buildReceiptClaims(input: ReceiptInput): ReceiptClaims {
     surface_sha256: input.surfaceSha256,
     answer_sha256: input.answerSha256,
     actorAssurance: ACTOR_ASSURANCE,
+    via,
   };
   if (input.respondentId !== undefined) claims.respondent_id = input.respondentId;
+  if (input.viaPrincipalId !== undefined) claims.via_principal_id = input.viaPrincipalId;
   return claims;
 }
 

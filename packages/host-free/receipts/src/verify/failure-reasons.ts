@@ -3,7 +3,7 @@
  * never on message text. Each is triggered by a test in `verify-receipt.test.ts`.
  */
 export const RECEIPT_FAILURE_REASONS = [
-  /** Not a compact JWS, or a header/claims set of the wrong shape. */
+  /** Not a compact JWS, or a header/claims set of the wrong shape (a `via` other than `link`/`chat`, or `via_principal_id` without `via: chat` or the other way round, included). */
   'MALFORMED',
   /** `alg` other than ES256 (`none`, HS256, RS256, …). */
   'ALG_NOT_ALLOWED',
@@ -25,6 +25,8 @@ export const RECEIPT_FAILURE_REASONS = [
   'SURFACE_MISMATCH',
   'ANSWER_MISMATCH',
   'RESPONDENT_MISMATCH',
+  /** `via` (or the chat answer's `via_principal_id`) is not what the caller was told. */
+  'VIA_MISMATCH',
 ] as const;
 
 /** One of `RECEIPT_FAILURE_REASONS`. */

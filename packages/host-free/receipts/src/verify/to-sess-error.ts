@@ -28,6 +28,7 @@ export function toSessError(reason: ReceiptFailureReason): SessError {
     case 'SURFACE_MISMATCH':
     case 'ANSWER_MISMATCH':
     case 'RESPONDENT_MISMATCH':
+    case 'VIA_MISMATCH':
       return new SessError('VERIFICATION_FAILED', `The answer's receipt did not verify (${reason}).`, { reason });
     default: {
       const unreachable: never = reason;

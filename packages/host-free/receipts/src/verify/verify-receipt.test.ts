@@ -57,7 +57,25 @@ describe('round trip', () => {
       surface_sha256: input.surfaceSha256,
       answer_sha256: input.answerSha256,
       actorAssurance: 'link_holder',
+      via: 'link',
     });
+  });
+
+  it('a chat answer carries via chat and its principal, and verifies with them', async () => {
+    const chat = await signReceipt(ring.signer, { ...input, via: 'chat', viaPrincipalId: 'usr_ffffffffffffffffffffffffff' });
+    expect(decodeSegment(chat, 1)).toMatchObject({ via: 'chat', via_principal_id: 'usr_ffffffffffffffffffffffffff' });
+    const result = await verifyReceipt(chat, { keys: ring.keySet, issuer: ISSUER, expected });
+    expect(result.ok && result.claims).toMatchObject({ via: 'chat', via_principal_id: 'usr_ffffffffffffffffffffffffff' });
+    expect(await reasonOf(chat, { via: 'chat', viaPrincipalId: 'usr_ffffffffffffffffffffffffff' })).toBe('OK');
+  });
+
+  it('a receipt signed before via existed verifies and is reported as a link answer', async () => {
+    const { via: _via, ...older } = buildReceiptClaims(input);
+    const jws = await signWithRing(goodHeader(), older);
+    const result = await verifyReceipt(jws, { keys: ring.keySet, issuer: ISSUER, expected });
+    expect(result).toEqual({ ok: true, kid: ring.signer.kid, claims: { ...older, via: 'link' } });
+    expect(await reasonOf(jws, { via: 'link', viaPrincipalId: null })).toBe('OK');
+    expect(await reasonOf(jws, { via: 'chat' })).toBe('VIA_MISMATCH');
   });
 
   it('an Ask answer carries respondent_id and verifies with it', async () => {
@@ -92,8 +110,17 @@ describe('every claim must match what the caller expects', () => {
     ['surface hash', { surfaceSha256: 'c'.repeat(64) }, 'SURFACE_MISMATCH'],
     ['surface hash in upper case (compared exactly)', { surfaceSha256: 'A'.repeat(64) }, 'SURFACE_MISMATCH'],
     ['answer hash', { answerSha256: 'c'.repeat(64) }, 'ANSWER_MISMATCH'],
+    ['way (chat for a link answer)', { via: 'chat' }, 'VIA_MISMATCH'],
+    ['principal (one for a link answer)', { viaPrincipalId: 'usr_ffffffffffffffffffffffffff' }, 'VIA_MISMATCH'],
   ])('another %s', async (_name, overrides, reason) => {
     expect(await reasonOf(receipt, overrides)).toBe(reason);
+  });
+
+  it('a chat answer: another way or another principal', async () => {
+    const chat = await signReceipt(ring.signer, { ...input, via: 'chat', viaPrincipalId: 'usr_ffffffffffffffffffffffffff' });
+    expect(await reasonOf(chat, { via: 'link' })).toBe('VIA_MISMATCH');
+    expect(await reasonOf(chat, { viaPrincipalId: 'usr_gggggggggggggggggggggggggg' })).toBe('VIA_MISMATCH');
+    expect(await reasonOf(chat, { viaPrincipalId: null })).toBe('VIA_MISMATCH');
   });
 
   it('another issuer', async () => {
@@ -221,6 +248,14 @@ describe('malformed receipts', () => {
     ['empty session id', { ...buildReceiptClaims(input), session_id: '' }],
     ['actorAssurance missing', { ...buildReceiptClaims(input), actorAssurance: undefined }],
     ['respondent_id not a string', { ...buildReceiptClaims(input), respondent_id: 7 }],
+    ['a via of neither kind', { ...buildReceiptClaims(input), via: 'sms' }],
+    ['via in upper case', { ...buildReceiptClaims(input), via: 'CHAT', via_principal_id: 'usr_1' }],
+    ['via null', { ...buildReceiptClaims(input), via: null }],
+    ['via chat without its principal', { ...buildReceiptClaims(input), via: 'chat' }],
+    ['via chat with an over-long principal', { ...buildReceiptClaims(input), via: 'chat', via_principal_id: 'p'.repeat(201) }],
+    ['via chat with a principal not a string', { ...buildReceiptClaims(input), via: 'chat', via_principal_id: 7 }],
+    ['via link with a principal', { ...buildReceiptClaims(input), via: 'link', via_principal_id: 'usr_1' }],
+    ['no via (older) with a principal', { ...buildReceiptClaims(input), via: undefined, via_principal_id: 'usr_1' }],
   ])('a validly signed receipt with %s is malformed', async (_name, payload) => {
     expect(await reasonOf(await signWithRing(goodHeader(), payload))).toBe('MALFORMED');
   });

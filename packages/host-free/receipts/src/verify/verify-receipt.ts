@@ -9,6 +9,8 @@ import {
   RECEIPT_ALG,
   RECEIPT_TYP,
   type ReceiptClaims,
+  type ReceiptVia,
+  viaProblem,
 } from '../receipt/receipt-claims.ts';
 import type { ReceiptFailureReason } from './failure-reasons.ts';
 
@@ -24,6 +26,10 @@ export interface ExpectedReceipt {
   answerSha256?: string;
   /** A string: must match. `null`: the receipt must have none (not an Ask answer). Omitted: not checked (the event id already pins the answer). */
   respondentId?: string | null;
+  /** Which way the caller was told the answer came: must match (an older receipt without `via` is `link`). Omitted: not checked. */
+  via?: ReceiptVia;
+  /** A string: the chat answer's principal must be this one. `null`: the receipt must name none. Omitted: not checked. */
+  viaPrincipalId?: string | null;
 }
 
 /** Inputs of `verifyReceipt`. */
@@ -127,6 +133,10 @@ function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
   if (!isSha256Hex(value['answer_sha256'])) return malformed('answer_sha256');
   if (typeof value['actorAssurance'] !== 'string') return malformed('actorAssurance');
   if (value['respondent_id'] !== undefined && !isReceiptId(value['respondent_id'])) return malformed('respondent_id');
+  // A receipt signed before `via` existed has none: it came through the link.
+  const via = value['via'] === undefined ? 'link' : value['via'];
+  const viaFault = viaProblem(via, value['via_principal_id']);
+  if (viaFault) return malformed(viaFault);
   // Rebuilt field by field: the caller gets exactly the claims that were checked, nothing extra.
   const claims: ReceiptClaims = {
     iss: value['iss'],
@@ -138,8 +148,10 @@ function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
     surface_sha256: value['surface_sha256'],
     answer_sha256: value['answer_sha256'],
     actorAssurance: value['actorAssurance'] as typeof ACTOR_ASSURANCE,
+    via: via as ReceiptVia,
   };
   if (value['respondent_id'] !== undefined) claims.respondent_id = value['respondent_id'] as string;
+  if (value['via_principal_id'] !== undefined) claims.via_principal_id = value['via_principal_id'] as string;
   return claims;
 }
 
@@ -162,6 +174,12 @@ function checkClaims(claims: ReceiptClaims, issuer: string, expected: ExpectedRe
       expected.respondentId === undefined || (claims.respondent_id ?? null) === expected.respondentId,
       'RESPONDENT_MISMATCH',
       'respondent_id is not the expected respondent',
+    ],
+    [expected.via === undefined || claims.via === expected.via, 'VIA_MISMATCH', 'via is not the way the answer was said to come'],
+    [
+      expected.viaPrincipalId === undefined || (claims.via_principal_id ?? null) === expected.viaPrincipalId,
+      'VIA_MISMATCH',
+      'via_principal_id is not the expected principal',
     ],
   ];
   for (const [holds, reason, message] of rules) if (!holds) return fail(reason, message);

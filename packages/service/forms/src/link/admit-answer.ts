@@ -13,6 +13,21 @@ export interface AnswerPlace {
   respondentId?: string;
 }
 
+/**
+ * Which way an answer came: the link page, or the form inside the agent's chat (MCP Apps),
+ * posted through the connector of OAuth principal `principalId`. Signed into the receipt and
+ * stored with the answer.
+ */
+export type AnswerWay = { via: 'link' } | { via: 'chat'; principalId: string };
+
+/** The way of every answer posted on the link page. */
+export const LINK_WAY: AnswerWay = Object.freeze({ via: 'link' });
+
+/** The answer row's two columns for a way (`form_answers.via`, `via_principal_id`). */
+export function wayColumns(way: AnswerWay): { via: 'link' | 'chat'; viaPrincipalId: string | null } {
+  return way.via === 'chat' ? { via: 'chat', viaPrincipalId: way.principalId } : { via: 'link', viaPrincipalId: null };
+}
+
 /** An answer ready to insert: its event id, the typed answer, its hash and its signed receipt. */
 export interface AdmittedAnswer {
   eventId: string;
@@ -23,14 +38,16 @@ export interface AdmittedAnswer {
 
 /**
  * Admits a submitted answer: validates it against the Surface shown, hashes it and signs its
- * receipt. Every way of answering a link goes through here, so an answer is checked, hashed
- * and signed by one rule. Writes nothing; the caller's statement decides whether it goes in.
+ * receipt, with the way it came. Every way of answering a link (the page, the chat) goes through
+ * here, so an answer is checked, hashed and signed by one rule. Writes nothing; the caller's
+ * statement decides whether it goes in.
  */
 export async function admitAnswer(
   runtime: FormsRuntime,
   place: AnswerPlace,
   input: { actionId?: string | undefined; submitted: Record<string, unknown> },
   now: Date,
+  way: AnswerWay,
 ): Promise<{ ok: true; admitted: AdmittedAnswer } | { ok: false; errors: AnswerError[] }> {
   const checked = validateAnswer(place.revision.surface, { actionId: input.actionId, values: input.submitted });
   if (!checked.ok) return { ok: false, errors: checked.errors };
@@ -46,6 +63,7 @@ export async function admitAnswer(
     surfaceSha256: place.revision.surfaceSha256,
     answerSha256,
     ...(place.respondentId !== undefined ? { respondentId: place.respondentId } : {}),
+    ...(way.via === 'chat' ? { via: 'chat', viaPrincipalId: way.principalId } : { via: 'link' }),
     issuedAt: now,
   });
   return { ok: true, admitted: { eventId, answer, answerSha256, receipt } };

@@ -3,12 +3,12 @@ import { type DbOrTx, queryRows } from '@sess/db';
 import { type AnswerError, RESPONDENT_NAME_FIELD } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import { linkState } from '../model/derive-state.ts';
-import { alreadyAnswered, linkClosed, linkNotFound } from '../model/errors.ts';
+import { alreadyAnswered, answerInChatOff, linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken } from '../model/link-tokens.ts';
 import { isoParam, stateAllows } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { answerWrittenAtMs, FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
-import { admitAnswer } from './admit-answer.ts';
+import { type AnswerWay, admitAnswer, LINK_WAY, wayColumns } from './admit-answer.ts';
 
 /** What the answer page posts. */
 export interface SubmitLinkAnswerInput {
@@ -30,40 +30,55 @@ export type SubmitLinkAnswerResult = { ok: true; eventId: string; revision: numb
  * wait on the session is woken (NOTIFY in the same statement, delivered on commit).
  *
  * One answer per revision: the first accepted answer wins atomically (a unique index); a
- * concurrent or later second submit gets `ALREADY_ANSWERED`. For a respondent token, the answer
- * completes that respondent's page.
+ * concurrent or later second submit gets `ALREADY_ANSWERED`, whichever way each came (two tabs,
+ * or the chat and the phone). For a respondent token, the answer completes that respondent's page.
+ *
+ * `way` says how it came: the link page (the default) or the form inside the agent's chat. A
+ * chat answer is admitted exactly like a page's (same validation, states, event id and race),
+ * and only to a single person's form that allows it: an Ask (its shared link or a respondent's
+ * page) and a form created with `answer_in_chat: false` refuse it before anything is written.
  *
  * @throws SessError `NOT_FOUND` (unknown token), `ALREADY_ANSWERED` (this revision, or an older
  * one the page still showed, has its answer), `LINK_CLOSED` with `details.state` (`lapsed`,
- * `expired`, `completed`, `withdrawn`), `REVISION_MISMATCH` (a revision the link never had).
+ * `expired`, `completed`, `withdrawn`), `REVISION_MISMATCH` (a revision the link never had),
+ * `ANSWER_IN_CHAT_OFF` (a chat answer to an Ask or to a form that is answered on its link only).
  */
 export async function submitLinkAnswer(
   runtime: FormsRuntime,
   token: string,
   input: SubmitLinkAnswerInput,
+  way: AnswerWay = LINK_WAY,
 ): Promise<SubmitLinkAnswerResult> {
   const kind = classifyToken(token);
   if (!kind) throw linkNotFound();
-  return kind === 'respondent' ? submitRespondentAnswer(runtime, token, input) : submitInteractionAnswer(runtime, token, input);
+  if (kind === 'respondent') {
+    // An Ask is answered on its own pages only: its link is for others.
+    if (way.via === 'chat') throw answerInChatOff('ask');
+    return submitRespondentAnswer(runtime, token, input);
+  }
+  return submitInteractionAnswer(runtime, token, input, way);
 }
 
 async function submitInteractionAnswer(
   runtime: FormsRuntime,
   token: string,
   input: SubmitLinkAnswerInput,
+  way: AnswerWay,
 ): Promise<SubmitLinkAnswerResult> {
   const now = runtime.now();
   const snapshot = await runtime.queries.sessionByTokenHash(hashSecret(token));
   if (!snapshot) throw linkNotFound();
   const { session, revision } = snapshot;
+  if (way.via === 'chat') checkChatAllowed(session);
   if (session.kind === 'ask') {
     throw new SessError('INVALID_STATE', 'This is the shared link of an Ask: start your own page to answer.', { state: 'ask' });
   }
   checkRevisionOpen(session.currentRevision, input.revision, linkState(session, snapshot.answer !== null, now));
 
-  const admission = await admitAnswer(runtime, { session, revision, revisionNumber: input.revision }, input, now);
+  const admission = await admitAnswer(runtime, { session, revision, revisionNumber: input.revision }, input, now, way);
   if (!admission.ok) return admission;
   const { eventId, answer, answerSha256, receipt } = admission.admitted;
+  const { via, viaPrincipalId } = wayColumns(way);
   const at = isoParam(now);
   // One statement: the guard (still open, still this revision, before the deadline), the insert
   // (first answer wins on the partial unique index) and the NOTIFY (sent only if a row went in),
@@ -73,12 +88,13 @@ async function submitInteractionAnswer(
       runtime.database.db,
       sql`with ins as (
           insert into form_answers
-            (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at)
+            (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at,
+             via, via_principal_id)
           select ${eventId}, s.workspace_id, s.id, ${input.revision}, null, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
-                 ${answerSha256}, ${receipt}, ${at}::timestamptz
+                 ${answerSha256}, ${receipt}, ${at}::timestamptz, ${via}, ${viaPrincipalId}
             from form_sessions s
            where s.id = ${session.id} and ${stateAllows('s.state', 'answered')} and s.current_revision = ${input.revision}
-             and s.deadline_at > ${at}::timestamptz
+             and s.deadline_at > ${at}::timestamptz and (${via} = 'link' or s.answer_in_chat)
           on conflict (session_id, revision) where respondent_id is null do nothing
           returning id, session_id, revision)
         select id, pg_notify(${FORM_EVENTS_CHANNEL}, session_id || ' ' || revision || ' ' || ${answerWrittenAtMs()}) as notified from ins`,
@@ -92,12 +108,19 @@ async function submitInteractionAnswer(
   // Nothing went in: find out why, from a fresh read.
   const fresh = await runtime.queries.sessionByTokenHash(hashSecret(token));
   if (!fresh) throw linkNotFound();
+  if (way.via === 'chat') checkChatAllowed(fresh.session);
   checkRevisionOpen(
     fresh.session.currentRevision,
     input.revision,
     linkState(fresh.session, fresh.answer !== null, runtime.now()),
   );
   throw alreadyAnswered(input.revision);
+}
+
+/** Refuses a chat answer to an Ask or to a form answered on its link only (`answer_in_chat: false`). */
+function checkChatAllowed(session: { kind: 'interaction' | 'ask'; answerInChat: boolean }): void {
+  if (session.kind === 'ask') throw answerInChatOff('ask');
+  if (!session.answerInChat) throw answerInChatOff('form');
 }
 
 /** Refuses an answer for a revision that is not the open current one. */
@@ -124,7 +147,7 @@ async function submitRespondentAnswer(
   checkRespondentOpen(snapshot.answer !== null, session.state, respondent.expiresAt, input.revision, now);
 
   const place = { session, revision, revisionNumber: 1, respondentId: respondent.id };
-  const admission = await admitAnswer(runtime, place, input, now);
+  const admission = await admitAnswer(runtime, place, input, now, LINK_WAY);
   if (!admission.ok) return admission;
   const { eventId, answer, answerSha256, receipt } = admission.admitted;
   const name = session.askName ? String(answer.values[RESPONDENT_NAME_FIELD] ?? '') || null : null;
@@ -134,9 +157,10 @@ async function submitRespondentAnswer(
       db,
       sql`with ins as (
           insert into form_answers
-            (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at)
+            (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at,
+             via, via_principal_id)
           select ${eventId}, p.workspace_id, p.session_id, 1, p.id, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
-                 ${answerSha256}, ${receipt}, ${at}::timestamptz
+                 ${answerSha256}, ${receipt}, ${at}::timestamptz, 'link', null
             from ask_respondents p join form_sessions s on s.id = p.session_id
            where p.id = ${respondent.id} and p.answered_at is null and p.expires_at > ${at}::timestamptz and ${stateAllows('s.state', 'answered')}
           on conflict (respondent_id) where respondent_id is not null do nothing

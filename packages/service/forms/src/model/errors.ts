@@ -26,6 +26,18 @@ export function linkClosed(state: string): SessError {
   return new SessError('LINK_CLOSED', CLOSED_MESSAGES[state] ?? 'This link no longer takes answers.', { state });
 }
 
+/**
+ * A chat answer (the form inside the agent's chat) where only the link may answer: an Ask, whose
+ * link is for the people it was shared with, or a form created with `answer_in_chat: false`.
+ */
+export function answerInChatOff(kind: 'ask' | 'form'): SessError {
+  const message =
+    kind === 'ask'
+      ? 'An Ask is answered on its own link only: open the link to answer.'
+      : 'This form is answered on its link only: open the link to answer.';
+  return new SessError('ANSWER_IN_CHAT_OFF', message, { kind });
+}
+
 export function alreadyAnswered(revision: number): SessError {
   return new SessError('ALREADY_ANSWERED', 'This question already has an answer; the first answer sent is the one kept.', {
     revision,

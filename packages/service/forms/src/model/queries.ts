@@ -21,6 +21,8 @@ export const answerColumns = {
   answerSha256: formAnswers.answerSha256,
   receipt: formAnswers.receipt,
   answeredAt: formAnswers.answeredAt,
+  via: formAnswers.via,
+  viaPrincipalId: formAnswers.viaPrincipalId,
 };
 const revisionColumns = {
   revision: formRevisions.revision,

@@ -22,6 +22,8 @@ export interface SessionRow {
   askRespondentSeconds: number | null;
   askStarted: number;
   askAnswered: number;
+  /** Whether the person may answer inside the agent's chat (MCP Apps) as well as on the link. */
+  answerInChat: boolean;
 }
 
 /** The Surface shown at one revision. */
@@ -41,6 +43,10 @@ export interface AnswerRow {
   answerSha256: string;
   receipt: string;
   answeredAt: Date;
+  /** Which way the answer came: the link page or the form inside the agent's chat. */
+  via: 'link' | 'chat';
+  /** A chat answer's OAuth principal; null for a link answer. */
+  viaPrincipalId: string | null;
 }
 
 /** An Ask respondent. */

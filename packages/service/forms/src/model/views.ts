@@ -16,7 +16,9 @@ export function toAnswerView(answer: AnswerRow, surfaceSha256: string, responden
     surfaceSha256,
     answerSha256: answer.answerSha256,
     receipt: answer.receipt,
+    via: answer.via,
   };
+  if (answer.viaPrincipalId !== null) view.viaPrincipalId = answer.viaPrincipalId;
   if (answer.respondentId) {
     view.respondentId = answer.respondentId;
     if (respondentName !== undefined) view.respondentName = respondentName;
@@ -61,6 +63,10 @@ export interface LinkAnswer {
    * capability, and the receipt holds only ids and hashes of this one answer.
    */
   receipt: string;
+  /** Which way it came: `link` (this page) or `chat` (the form inside the agent's chat). */
+  via: 'link' | 'chat';
+  /** A chat answer only: the OAuth principal whose connector carried it. */
+  viaPrincipalId?: string;
 }
 
 /**
@@ -106,6 +112,8 @@ export interface InteractionLinkView extends LinkViewBase {
   horizonAt: string | null;
   /** The answer to the current revision, if any. */
   answer: LinkAnswer | null;
+  /** Whether the form may also be answered inside the agent's chat (`answer_in_chat`, set at create). */
+  answerInChat: boolean;
 }
 
 export interface AskLinkView extends LinkViewBase {
@@ -125,13 +133,16 @@ export interface RespondentLinkView extends LinkViewBase {
 }
 
 export function toLinkAnswer(answer: AnswerRow): LinkAnswer {
-  return {
+  const view: LinkAnswer = {
     eventId: answer.id,
     actionId: answer.actionId,
     values: answer.values,
     answeredAt: answer.answeredAt.toISOString(),
     receipt: answer.receipt,
+    via: answer.via,
   };
+  if (answer.viaPrincipalId !== null) view.viaPrincipalId = answer.viaPrincipalId;
+  return view;
 }
 
 export function toInteractionLinkView(
@@ -153,6 +164,7 @@ export function toInteractionLinkView(
     extendable: session.extendable,
     canExtend: state === 'lapsed',
     answer: answer ? toLinkAnswer(answer) : null,
+    answerInChat: session.answerInChat,
   };
 }
 

@@ -27,6 +27,7 @@ interface RawLocked {
   ask_respondent_seconds: number | null;
   ask_started: number;
   ask_answered: number;
+  answer_in_chat: boolean;
   surface_sha256: string;
   a_id: string | null;
   a_action_id: string | null;
@@ -34,6 +35,8 @@ interface RawLocked {
   a_answer_sha256: string | null;
   a_receipt: string | null;
   a_answered_at: string | null;
+  a_via: 'link' | 'chat' | null;
+  a_via_principal_id: string | null;
   [key: string]: unknown;
 }
 
@@ -54,10 +57,10 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
     tx,
     sql`select s.id, s.workspace_id, s.kind, s.state, s.current_revision, s.lifetime_seconds, s.extendable,
                s.created_at, s.expires_at, s.deadline_at, s.horizon_at, s.closes_at, s.completed_at, s.withdrawn_at,
-               s.ask_max, s.ask_name, s.ask_respondent_seconds, s.ask_started, s.ask_answered,
+               s.ask_max, s.ask_name, s.ask_respondent_seconds, s.ask_started, s.ask_answered, s.answer_in_chat,
                r.surface_sha256,
                a.id as a_id, a.action_id as a_action_id, a.values as a_values, a.answer_sha256 as a_answer_sha256,
-               a.receipt as a_receipt, a.answered_at as a_answered_at
+               a.receipt as a_receipt, a.answered_at as a_answered_at, a.via as a_via, a.via_principal_id as a_via_principal_id
           from form_sessions s
           join form_revisions r on r.session_id = s.id and r.revision = s.current_revision
           left join form_answers a on a.session_id = s.id and a.revision = s.current_revision and a.respondent_id is null
@@ -85,6 +88,7 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
     askRespondentSeconds: raw.ask_respondent_seconds,
     askStarted: raw.ask_started,
     askAnswered: raw.ask_answered,
+    answerInChat: raw.answer_in_chat,
   };
   const answer: AnswerRow | null =
     raw.a_id === null
@@ -98,6 +102,8 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
           answerSha256: raw.a_answer_sha256 ?? '',
           receipt: raw.a_receipt ?? '',
           answeredAt: toDate(raw.a_answered_at),
+          via: raw.a_via ?? 'link',
+          viaPrincipalId: raw.a_via_principal_id,
         };
   return { session, surfaceSha256: raw.surface_sha256, answer };
 }

@@ -27,6 +27,8 @@ export interface HandleForReview {
   askId: string | null;
   /** Started with a workspace API key (reviewed by the workspace's owners): the key's name (null should its row be gone). Absent for the person's own. */
   apiKey?: { name: string | null };
+  /** How the handle's revision was answered, when it was: on the link page or inside the agent's chat. */
+  answeredVia: 'link' | 'chat' | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -42,6 +44,7 @@ type ReviewRow = {
   ask_id: string | null;
   by_api_key: boolean;
   api_key_name: string | null;
+  answered_via: 'link' | 'chat' | null;
   created_at: string | Date;
   updated_at: string | Date;
 };
@@ -57,6 +60,7 @@ function toReview(row: ReviewRow): HandleForReview {
     sessionId: row.session_id,
     askId: row.ask_id,
     ...(row.by_api_key ? { apiKey: { name: row.api_key_name } } : {}),
+    answeredVia: row.answered_via,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -64,10 +68,11 @@ function toReview(row: ReviewRow): HandleForReview {
 
 const SELECTED = sql`h.handle, h.workspace_id, w.name as workspace_name, h.state, h.title, h.blocked_reason,
                      h.session_id, h.ask_id, starts_with(h.principal_id, ${API_KEY_PRINCIPAL_PREFIX}) as by_api_key,
-                     k.name as api_key_name,
+                     k.name as api_key_name, a.via as answered_via,
                      h.created_at, h.updated_at`;
 const FROM = sql`mcp_handles h join workspaces w on w.id = h.workspace_id
-                 left join api_keys k on k.workspace_id = h.workspace_id and h.principal_id = ${API_KEY_PRINCIPAL_PREFIX} || k.id`;
+                 left join api_keys k on k.workspace_id = h.workspace_id and h.principal_id = ${API_KEY_PRINCIPAL_PREFIX} || k.id
+                 left join form_answers a on a.session_id = h.session_id and a.revision = h.revision and a.respondent_id is null`;
 
 /**
  * The handles `userId` reviews, in the workspaces they belong to: their own (an OAuth grant's

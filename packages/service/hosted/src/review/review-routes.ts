@@ -55,13 +55,18 @@ function explain(item: HandleForReview): string {
   }
 }
 
+/** The person may not remember where they answered: say so when it was inside the agent's chat. */
+function answeredWhere(item: HandleForReview): string {
+  return item.answeredVia === 'chat' ? ' It was answered in the chat, not on the link.' : '';
+}
+
 function toItemView(item: HandleForReview): ReviewItemView {
   return {
     handle: item.handle,
     title: item.title,
     workspaceName: item.workspaceName,
     state: item.state,
-    explanation: explain(item),
+    explanation: `${explain(item)}${answeredWhere(item)}`,
     ...(item.apiKey ? { apiKey: item.apiKey } : {}),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
