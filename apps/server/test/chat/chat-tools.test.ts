@@ -153,7 +153,7 @@ describe.each(ERAS)('a host that renders apps (%s era)', (era) => {
     const user = await createTestUser(server.database.db);
     const { client } = await connectChatClient(server, user, era, { ui: true });
     const created = await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } });
-    const { handle, humanUrl } = interactionOf(created) as { handle: string; humanUrl: string };
+    const { handle, humanUrl } = interactionOf(created) as unknown as { handle: string; humanUrl: string };
     const token = viewOf(created)!.token!;
     expect((await answerOnPage(humanUrl, { message: 'From the phone' }, 'approve')).status).toBe(303);
 

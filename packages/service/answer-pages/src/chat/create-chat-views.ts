@@ -114,7 +114,8 @@ export function createChatViews(deps: ChatViewsDeps) {
         case 'accepted':
           return { view: await current(target, token) };
         case 'invalid': {
-          const page = { ...pageViewOf(outcome.view, token), posted: submitted, errors: outcome.errors } as AnswerPageView;
+          const shown = pageViewOf(outcome.view, token);
+          const page = shown.state === 'open' ? { ...shown, posted: submitted, errors: outcome.errors } : shown;
           return { view: render(page, outcome.view, token, outcome.view.revision), refused: outcome.refused };
         }
         case 'current':

@@ -29,8 +29,11 @@ export function mountAnswer(app: Hono<PageEnv>, kit: PageKit): void {
       switch (outcome.kind) {
         case 'accepted':
           return c.redirect(pagePaths(token).page, 303);
-        case 'invalid':
-          return kit.sendPage(c, { ...kit.pageView(outcome.view, token), posted: form.values, errors: outcome.errors }, 422);
+        case 'invalid': {
+          const page = kit.pageView(outcome.view, token);
+          if (page.state !== 'open') return kit.sendPage(c, page, 409);
+          return kit.sendPage(c, { ...page, posted: form.values, errors: outcome.errors }, 422);
+        }
         case 'current':
           return kit.showCurrent(c, token, outcome.status, outcome.options);
       }
