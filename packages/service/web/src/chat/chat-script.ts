@@ -10,8 +10,9 @@
  * - sends the form as a browser posts it (a string, or a list for a repeated name) through the
  *   app-only tool `sess_view_answer`, buttons disabled while it is in flight, and draws the
  *   payload the result carries (errors at fields come rendered by the server);
- * - once the answer is in, tells the agent (`ui/message`, else `ui/update-model-context`) and, when
- *   the host would not take the message, asks the person to say "continue";
+ * - once an answer it saw arrive is in (sent here, or the open form was answered meanwhile), tells
+ *   the agent (`ui/message`, else `ui/update-model-context`) and, when the host would not take the
+ *   message, asks the person to say "continue";
  * - asks `sess_view_status` for news with backoff (3 s ×1.5 up to 30 s, one call at a time, none
  *   while the document is hidden) and redraws only when the state or revision changed, so what
  *   the person is typing is never lost to a poll;
@@ -119,6 +120,9 @@ export const CHAT_VIEW_SCRIPT = `(() => {
   /** Draws a payload; the form stays as it is when the state and revision did not change. */
   function draw(p, force) {
     const changed = force || !same(p, current);
+    // The agent is told only of an answer this view saw arrive (sent here, or the form it showed
+    // open was answered meanwhile), never of an old one when a chat is opened again later.
+    const live = force || (current !== null && current.handle === p.handle && current.state === 'open');
     if (changed) {
       if (!same(p, current)) say('');
       view.innerHTML = p.html;
@@ -126,7 +130,7 @@ export const CHAT_VIEW_SCRIPT = `(() => {
       if (summary && force) summary.focus();
     }
     current = p;
-    if (p.state === 'answered' && typeof p.message === 'string' && p.message !== '') tellAgent(p);
+    if (live && p.state === 'answered' && typeof p.message === 'string' && p.message !== '') tellAgent(p);
     resized();
     return changed;
   }

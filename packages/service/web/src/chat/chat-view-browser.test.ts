@@ -250,10 +250,14 @@ describe('answering', () => {
     expect(h.modelContext).toEqual([{ content: [{ type: 'text', text: MESSAGE }] }]);
   });
 
-  it('asks for "continue" at once on a host that offers no messages', SLOW, async () => {
+  it('asks for "continue" on a host that offers no messages', SLOW, async () => {
     const surface = commitSurface();
-    const h = await host({ hostCapabilities: { openLinks: {}, serverTools: {} }, replies: [] });
-    await h.sendToolResult(result(answered(surface), { message: MESSAGE }));
+    const h = await host({
+      hostCapabilities: { openLinks: {}, serverTools: {} },
+      replies: [result(answered(surface), { message: MESSAGE })],
+    });
+    await h.sendToolResult(result(openView(surface)));
+    await h.frame.getByRole('button', { name: 'Approve and commit' }).click();
     await h.frame.getByText('Say "continue" in the chat so the agent reads your answer.').waitFor();
     expect(h.messages).toEqual([]);
     expect(h.modelContext).toEqual([]);
@@ -289,6 +293,22 @@ describe('links', () => {
 });
 
 describe('following the form', () => {
+  it('tells the agent of an answer given on the phone while the form was open, not of an old one', SLOW, async () => {
+    const surface = commitSurface();
+    const h = await host({ fakeClock: true, replies: [result(answered(surface), { message: MESSAGE })] });
+    await h.sendToolResult(result(openView(surface)));
+    await h.page.clock.runFor(3_000);
+    await heading(h, /Sent/).waitFor();
+    await expect.poll(() => h.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: MESSAGE }] }]);
+
+    // A chat opened again later shows the answered form, and says nothing to the agent.
+    const later = await host({ fakeClock: true });
+    await later.sendToolResult(result(answered(surface), { message: MESSAGE }));
+    await heading(later, /Sent/).waitFor();
+    expect(later.messages).toEqual([]);
+    expect(await later.frame.getByText('Say "continue"').count()).toBe(0);
+  });
+
   it('polls with backoff, keeps what is typed while nothing changed, and shows the news', SLOW, async () => {
     const surface = commitSurface();
     const h = await host({

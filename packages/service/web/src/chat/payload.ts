@@ -30,7 +30,11 @@ export interface ChatViewPayload {
   readonly link?: string | undefined;
   /** Whether the view should ask `sess_view_status` for news. */
   readonly poll: boolean;
-  /** Sent to the chat as the person (`ui/message`) once the answer is in. */
+  /**
+   * Sent to the chat as the person (`ui/message`) once the answer is in. The view sends it only
+   * for an answer it saw arrive (its own, or one that came while it showed the form open), once
+   * per handle and revision; the server should still set it only while the answer is fresh.
+   */
   readonly message?: string | undefined;
 }
 
