@@ -75,7 +75,21 @@ async function start(config: HostPageConfig): Promise<void> {
   const initialized = new Promise<void>((resolve) => {
     bridge.oninitialized = () => resolve();
   });
-  await bridge.connect(new PostMessageTransport(target, target));
+  const transport = new PostMessageTransport(target, target);
+  await bridge.connect(transport);
+  // Requests from the app not yet answered, so a test can wait until the app has every reply.
+  let unanswered = 0;
+  const receive = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && 'id' in message) unanswered += 1;
+    receive?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if ('id' in message && ('result' in message || 'error' in message)) unanswered -= 1;
+  };
+  (window as unknown as { sessHostUnanswered: () => number }).sessHostUnanswered = () => unanswered;
   iframe.srcdoc = withCsp(config.html, config.csp);
   await initialized;
   const host = window as unknown as { sessBridge: AppBridge };

@@ -49,7 +49,10 @@ export interface AppHostOptions {
   /** Answer `ui/message` with an error, as a host that refuses to post for the app. */
   refuseMessages?: boolean;
   csp?: string;
-  /** Install Playwright's fake clock before the app loads, so a test moves the app's timers itself. */
+  /**
+   * Install Playwright's fake clock before the app loads, paused once the handshake is done: the
+   * app's timers fire only when the test moves the clock (`page.clock.runFor`).
+   */
   fakeClock?: boolean;
 }
 
@@ -59,6 +62,11 @@ export interface AppHost {
   frame: Frame;
   sendToolResult(result: CallToolResult): Promise<void>;
   setHostContext(context: McpUiHostContext): Promise<void>;
+  /**
+   * Resolves once every request the app made so far has its reply posted to the app, and the
+   * app's frame has run a task since: what the app does with a reply is then done.
+   */
+  settled(): Promise<void>;
   /** `tools/call` requests from the app, in order. */
   toolCalls: CallToolParams[];
   /** `ui/message` requests from the app (also those the host refused). */
@@ -107,7 +115,7 @@ const CSP_LISTENER = `addEventListener('securitypolicyviolation', (e) => {
 export async function openAppHost(browser: Browser, options: AppHostOptions): Promise<AppHost> {
   const script = await hostBundle();
   const context = await browser.newContext(options.context ?? {});
-  const host: Omit<AppHost, 'page' | 'frame' | 'sendToolResult' | 'setHostContext' | 'close'> = {
+  const host: Omit<AppHost, 'page' | 'frame' | 'sendToolResult' | 'setHostContext' | 'settled' | 'close'> = {
     toolCalls: [],
     messages: [],
     openedLinks: [],
@@ -172,6 +180,7 @@ export async function openAppHost(browser: Browser, options: AppHostOptions): Pr
     );
     const frame = await (await page.waitForSelector('iframe')).contentFrame();
     if (!frame) throw new Error('the app iframe has no frame');
+    if (options.fakeClock) await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     /** Calls one method of the page's AppBridge with one JSON argument. */
     const bridge = async (method: 'sendToolResult' | 'setHostContext', arg: unknown): Promise<void> => {
       await page.evaluate(
@@ -191,6 +200,12 @@ export async function openAppHost(browser: Browser, options: AppHostOptions): Pr
       },
       setHostContext: async (hostContext) => {
         await bridge('setHostContext', hostContext);
+      },
+      settled: async () => {
+        const unanswered = () =>
+          page.evaluate(() => (window as unknown as { sessHostUnanswered(): number }).sessHostUnanswered());
+        while ((await unanswered()) > 0) await new Promise((resolve) => setImmediate(resolve));
+        await frame.evaluate(() => new Promise<void>((resolve) => queueMicrotask(resolve)));
       },
       close: () => context.close(),
     };

@@ -313,7 +313,11 @@ describe('following the form', () => {
     const surface = commitSurface();
     const h = await host({
       fakeClock: true,
-      replies: [result(openView(surface), { token: 'tok-2' }), result({ state: 'withdrawn', title: surface.title })],
+      replies: [
+        result(openView(surface), { token: 'tok-2' }),
+        result(openView(everyFieldSurface(), { revision: 2 }), { token: 'tok-3' }),
+        result({ state: 'withdrawn', title: 'Plan the trip' }),
+      ],
     });
     await h.sendToolResult(result(openView(surface)));
     await h.frame.getByLabel('Commit message (required)').fill('typed by the person');
@@ -321,6 +325,7 @@ describe('following the form', () => {
     expect(h.toolCalls).toEqual([]);
     await h.page.clock.runFor(1);
     await expect.poll(() => h.toolCalls.length).toBe(1);
+    await h.settled();
     expect(h.toolCalls[0]).toEqual({ name: 'sess_view_status', arguments: { handle: HANDLE, revision: 1, token: 'tok-open' } });
     // Same state and revision: the form is kept as it is.
     expect(await h.frame.getByLabel('Commit message (required)').inputValue()).toBe('typed by the person');
@@ -329,11 +334,17 @@ describe('following the form', () => {
     expect(h.toolCalls).toHaveLength(1);
     await h.page.clock.runFor(1);
     await expect.poll(() => h.toolCalls.length).toBe(2);
-    expect(h.toolCalls[1]?.arguments).toMatchObject({ token: 'tok-2' });
+    expect(h.toolCalls[1]?.arguments).toEqual({ handle: HANDLE, revision: 1, token: 'tok-2' });
+    // The agent published its next step: the new form is drawn, and the backoff starts over.
+    await heading(h, 'Plan the trip').waitFor();
+    await h.settled();
+    await h.page.clock.runFor(3_000);
+    await expect.poll(() => h.toolCalls.length).toBe(3);
+    expect(h.toolCalls[2]?.arguments).toEqual({ handle: HANDLE, revision: 2, token: 'tok-3' });
     await heading(h, 'The question was withdrawn').waitFor();
     // Withdrawn: nothing more to follow.
     await h.page.clock.runFor(60_000);
-    expect(h.toolCalls).toHaveLength(2);
+    expect(h.toolCalls).toHaveLength(3);
   });
 
   it('asks nothing while the document is hidden', SLOW, async () => {
