@@ -203,11 +203,14 @@ export const CHAT_VIEW_SCRIPT = `(() => {
       } else {
         buttons(true);
         say(textOf(result) || 'Your answer was not sent. Try again.');
+        schedule(true);
       }
     } catch (error) {
       inFlight = false;
       buttons(true);
       say('Your answer could not be sent from here. Try again, or answer on your phone.');
+      // Polls wait while an answer is in flight; they carry on (it may have arrived after all).
+      schedule(true);
     }
   }, true);
 

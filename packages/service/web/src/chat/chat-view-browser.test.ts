@@ -222,6 +222,25 @@ describe('answering', () => {
     expect(h.toolCalls[0]?.arguments).toMatchObject({ action_id: 'stop', values: { message: '' } });
   });
 
+  it('says so when the answer could not be sent, and keeps following the form', SLOW, async () => {
+    const surface = commitSurface();
+    const h = await host({
+      fakeClock: true,
+      callTool: async (params) => {
+        if (params.name === 'sess_view_answer') throw new Error('the connector is offline');
+        return result(answered(surface));
+      },
+    });
+    await h.sendToolResult(result(openView(surface)));
+    await h.frame.getByRole('button', { name: 'Approve and commit' }).click();
+    await h.frame.getByText('Your answer could not be sent from here. Try again, or answer on your phone.').waitFor();
+    expect(await h.frame.getByRole('button', { name: 'Approve and commit' }).isEnabled()).toBe(true);
+    await h.settled();
+    await h.page.clock.runFor(3_000);
+    await heading(h, /Sent/).waitFor();
+    expect(h.toolCalls.map((call) => call.name)).toEqual(['sess_view_answer', 'sess_view_status']);
+  });
+
   it('disables the buttons while the answer is in flight', SLOW, async () => {
     const surface = commitSurface();
     let release: (r: CallToolResult) => void = () => {};
