@@ -17,7 +17,7 @@ export const CHAT_VIEW_DOCUMENT = [
   `<style>${STYLESHEET}${CHAT_STYLE}</style></head>`,
   '<body><main>',
   '<p class="banner warn chat-note" id="sess-note" role="status" aria-live="polite" hidden></p>',
-  '<div id="sess-view" aria-live="polite"><p class="muted">Loading the form…</p></div>',
+  '<div id="sess-view"><p class="muted">Loading the form…</p></div>',
   `</main><script>${CHAT_VIEW_SCRIPT}</script></body></html>`,
 ].join('');
 

@@ -125,9 +125,18 @@ export const CHAT_VIEW_SCRIPT = `(() => {
     const live = force || (current !== null && current.handle === p.handle && current.state === 'open');
     if (changed) {
       if (!same(p, current)) say('');
+      // After the person's own answer focus always follows (its disabled button had dropped it).
+      const focused = force || (current !== null && view.contains(document.activeElement));
       view.innerHTML = p.html;
-      const summary = view.querySelector('#error-summary');
-      if (summary && force) summary.focus();
+      // Focus follows the news for a screen reader, as the answer page's swap does: the errors
+      // after a refused answer, else the new heading.
+      const summary = force ? view.querySelector('#error-summary') : null;
+      const heading = view.querySelector('h1');
+      if (summary) summary.focus({ preventScroll: true });
+      else if (focused && heading) {
+        heading.setAttribute('tabindex', '-1');
+        heading.focus({ preventScroll: true });
+      }
     }
     current = p;
     if (live && p.state === 'answered' && typeof p.message === 'string' && p.message !== '') tellAgent(p);

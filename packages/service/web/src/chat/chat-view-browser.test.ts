@@ -160,6 +160,8 @@ describe.each([
     await f.getByRole('button', { name: 'Plan it' }).click();
 
     await heading(h, /Sent/).waitFor();
+    // Focus moves to the news, as on the page.
+    expect(await h.frame.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     expect(h.toolCalls).toEqual([
       {
         name: 'sess_view_answer',
@@ -204,6 +206,7 @@ describe('answering', () => {
     await h.frame.getByText('2', { exact: true }).click();
     await h.frame.getByRole('button', { name: 'Plan it' }).click();
     expect(await h.frame.locator('#f-name-error').textContent()).toBe('Error: Enter your name.');
+    expect(await h.frame.evaluate(() => document.activeElement?.id)).toBe('error-summary');
     expect(await h.frame.getByRole('alert').textContent()).toContain('Your name: Enter your name.');
     expect(await h.frame.getByLabel('Your name (required)').getAttribute('aria-invalid')).toBe('true');
     expect(await h.frame.getByRole('button', { name: 'Plan it' }).isEnabled()).toBe(true);
