@@ -59,6 +59,20 @@ export {
   summarizeAnswer,
 } from './answer/index.ts';
 export {
+  CHAT_VIEW_DOCUMENT,
+  CHAT_VIEW_META_KEY,
+  CHAT_VIEW_MIME_TYPE,
+  CHAT_VIEW_SCRIPT,
+  CHAT_VIEW_TOOLS,
+  CHAT_VIEW_VERSION,
+  type ChatFragmentOptions,
+  type ChatViewAnswerArguments,
+  type ChatViewPayload,
+  type ChatViewState,
+  type ChatViewStatusArguments,
+  renderChatFragment,
+} from './chat/index.ts';
+export {
   buildConnectView,
   COPY_SCRIPT,
   ConnectAgent,

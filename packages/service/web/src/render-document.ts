@@ -46,6 +46,11 @@ function restore(host: object, name: string, descriptor: PropertyDescriptor | un
 
 /** A page's document: the doctype and the rendered JSX, which must render synchronously. */
 export function toDocument(node: Renderable): string {
+  return `<!doctype html>${toFragment(node)}`;
+}
+
+/** Rendered JSX that is part of a document (the chat view's fragment), under the same rule as a page. */
+export function toFragment(node: Renderable): string {
   let html: string | Promise<string>;
   if (probed) {
     html = node.toString();
@@ -56,5 +61,5 @@ export function toDocument(node: Renderable): string {
   if (typeof html !== 'string' && !(html instanceof String)) {
     throw new Error('A Sess page rendered asynchronously; pages must be synchronous JSX.');
   }
-  return `<!doctype html>${html}`;
+  return String(html);
 }

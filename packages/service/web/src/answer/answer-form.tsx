@@ -2,7 +2,7 @@ import { Isolate, textDir } from '../isolate.tsx';
 import { DisplayBlock } from './blocks.tsx';
 import { FieldInput, fieldId } from './field-input.tsx';
 import { PhoneHandoff } from './phone-handoff.tsx';
-import type { ActionView, AnswerErrorView, FieldView, OpenPageView, SurfaceView } from './view.ts';
+import type { ActionView, AnswerErrorView, ChatFrame, FieldView, OpenPageView, SurfaceView } from './view.ts';
 
 /** Names of the form's own hidden inputs. Field names start with a letter, so these never collide. */
 export const FORM_FIELDS = { csrf: '_csrf', revision: '_revision', action: '_action' } as const;
@@ -69,8 +69,11 @@ function closesIn(expiresAt: Date, now: Date): string {
   return `This link closes in about ${Math.round(hours / 24)} days.`;
 }
 
-/** The form of one step: title, description, components in order, hidden form state, buttons. */
-export function AnswerForm({ view }: { view: OpenPageView }) {
+/**
+ * The form of one step: title, description, components in order, hidden form state, buttons.
+ * In the chat (`chat`) the form has no action and no CSRF token: the view's script sends it.
+ */
+export function AnswerForm({ view, chat }: { view: OpenPageView; chat?: ChatFrame | undefined }) {
   const surface: SurfaceView = view.surface;
   const errors = view.errors ?? [];
   const fields = new Map(
@@ -85,7 +88,7 @@ export function AnswerForm({ view }: { view: OpenPageView }) {
   const closing = view.expiresAt && view.now ? closesIn(view.expiresAt, view.now) : undefined;
   return (
     <>
-      {view.link ? <PhoneHandoff link={view.link} /> : null}
+      {chat?.link ? <PhoneHandoff link={chat.link} inChat /> : view.link && !chat ? <PhoneHandoff link={view.link} /> : null}
       <div
         class="card"
         data-follow-revision={String(view.revision)}
@@ -103,8 +106,8 @@ export function AnswerForm({ view }: { view: OpenPageView }) {
             {surface.description}
           </p>
         )}
-        <form method="post" action={view.form.action}>
-          <input type="hidden" name={FORM_FIELDS.csrf} value={view.form.csrf} />
+        <form method="post" action={chat ? undefined : view.form.action} data-chat-form={chat ? '' : undefined}>
+          {chat ? null : <input type="hidden" name={FORM_FIELDS.csrf} value={view.form.csrf} />}
           <input type="hidden" name={FORM_FIELDS.revision} value={String(view.revision)} />
           {surface.source.components.map((component) =>
             component.type === 'field' ? (

@@ -4,7 +4,7 @@ import { toDocument } from '../render-document.ts';
 import { AnswerForm } from './answer-form.tsx';
 import { FOLLOW_SCRIPT } from './follow-script.ts';
 import { AnsweredStatus, AskLanding, ClosedStatus, LapsedStatus, PlainStatus } from './status-pages.tsx';
-import type { AnswerPageView } from './view.ts';
+import type { AnswerPageView, ChatFrame } from './view.ts';
 
 /** The browser tab's title for each state; the agent's title follows where there is one. */
 function documentTitle(view: AnswerPageView): string {
@@ -36,25 +36,26 @@ function documentTitle(view: AnswerPageView): string {
   }
 }
 
-function Body({ view }: { view: AnswerPageView }) {
+/** What the page's <main> holds for each state; the chat view draws the same with `chat` set. */
+export function AnswerBody({ view, chat }: { view: AnswerPageView; chat?: ChatFrame | undefined }) {
   switch (view.state) {
     case 'open':
-      return <AnswerForm view={view} />;
+      return <AnswerForm view={view} chat={chat} />;
     case 'answered':
-      return <AnsweredStatus view={view} />;
+      return <AnsweredStatus view={view} chat={chat} />;
     case 'completed':
     case 'withdrawn':
     case 'expired':
-      return <ClosedStatus view={view} />;
+      return <ClosedStatus view={view} chat={chat} />;
     case 'lapsed':
-      return <LapsedStatus view={view} />;
+      return <LapsedStatus view={view} chat={chat} />;
     case 'ask':
-      return <AskLanding view={view} />;
+      return <AskLanding view={view} chat={chat} />;
     case 'not_found':
     case 'refused':
     case 'too_large':
     case 'unavailable':
-      return <PlainStatus view={view} />;
+      return <PlainStatus view={view} chat={chat} />;
   }
 }
 
@@ -69,7 +70,7 @@ export function AnswerPage({ view, nonce }: AnswerPageProps) {
   const script = view.state === 'answered' || view.state === 'open' ? FOLLOW_SCRIPT : undefined;
   return (
     <Page title={`${documentTitle(view)} · Sess`} nonce={nonce} script={script}>
-      <Body view={view} />
+      <AnswerBody view={view} />
     </Page>
   );
 }

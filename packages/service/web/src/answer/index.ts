@@ -11,6 +11,7 @@ export type {
   AnswerPageState,
   AnswerPageView,
   AskLandingPageView,
+  ChatFrame,
   ClosedPageView,
   ComponentView,
   FieldSchemaView,

@@ -1,7 +1,8 @@
 import type { AnswerValue } from '@sess/surface';
 import { textDir } from '../isolate.tsx';
 import { isRating, optionsOf } from './field-input.tsx';
-import type { ActionView, FieldView, OwnAnswerView } from './view.ts';
+import { PageLink } from './page-link.tsx';
+import type { ActionView, ChatFrame, FieldView, OwnAnswerView } from './view.ts';
 
 /** Longer text is cut in the summary: the person sees enough to recognise their answer. */
 export const SUMMARY_MAX_CHARACTERS = 200;
@@ -52,7 +53,16 @@ export function summarizeAnswer(answer: OwnAnswerView): { action: string | undef
  * "Your answer": what the person chose and sent, in short, and their receipt to keep (the
  * download is the link's own `/receipt`; the link is the capability, so only its holder sees it).
  */
-export function OwnAnswer({ answer, heading = 'Your answer' }: { answer: OwnAnswerView; heading?: string }) {
+export function OwnAnswer({
+  answer,
+  heading = 'Your answer',
+  chat,
+}: {
+  answer: OwnAnswerView;
+  heading?: string;
+  /** In the chat the receipt opens on the links' origin, through the host. */
+  chat?: ChatFrame | undefined;
+}) {
   const { action, lines } = summarizeAnswer(answer);
   return (
     <section class="own-answer" aria-labelledby="own-answer-heading">
@@ -72,9 +82,9 @@ export function OwnAnswer({ answer, heading = 'Your answer' }: { answer: OwnAnsw
         ))}
       </dl>
       <p class="receipt">
-        <a class="button secondary wide" href={answer.receiptPath} download="">
+        <PageLink class="button secondary wide" path={answer.receiptPath} chat={chat} download>
           Download your receipt
-        </a>
+        </PageLink>
       </p>
       <p class="muted">
         The receipt is signed by Sess: it proves this answer was given on this link. Check it with{' '}

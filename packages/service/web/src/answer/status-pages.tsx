@@ -2,8 +2,20 @@ import type { Child } from 'hono/jsx';
 import { textDir } from '../isolate.tsx';
 import { FORM_FIELDS } from './answer-form.tsx';
 import { OwnAnswer } from './own-answer.tsx';
+import { OpenLinkButton, PageLink } from './page-link.tsx';
 import { PhoneHandoff } from './phone-handoff.tsx';
-import type { AnsweredPageView, AskLandingPageView, ClosedPageView, FormTarget, LapsedPageView, PlainPageView } from './view.ts';
+import type {
+  AnsweredPageView,
+  AskLandingPageView,
+  ChatFrame,
+  ClosedPageView,
+  FormTarget,
+  LapsedPageView,
+  PlainPageView,
+} from './view.ts';
+
+/** Each status takes `chat` when drawn in the agent's chat (see ChatFrame). */
+type InChat = { chat?: ChatFrame | undefined };
 
 /** Said once, in place of "Sent", when this browser's answer lost to one sent first. */
 const KEPT_FIRST = 'This question already had an answer, so this one was not sent: the first answer sent is the one kept.';
@@ -64,7 +76,7 @@ function ButtonForm({ target, label }: { target: FormTarget; label: string }) {
  * Sent: waits (live with the script, by refresh without it) for the agent's next step, with the
  * person's answer and receipt. A second tab whose answer lost says so once, instead of "Sent".
  */
-export function AnsweredStatus({ view }: { view: AnsweredPageView }) {
+export function AnsweredStatus({ view, chat }: { view: AnsweredPageView } & InChat) {
   const kept = view.alreadyAnswered === true;
   return (
     <StatusCard
@@ -74,21 +86,28 @@ export function AnsweredStatus({ view }: { view: AnsweredPageView }) {
       notice={view.notice}
     >
       <div data-follow-revision={String(view.revision)} data-follow-state="answered" aria-live="polite">
-        <p>{kept ? KEPT_FIRST : 'Your answer was sent.'} Keep this page open: the next step, if there is one, shows here.</p>
-        <p class="muted">You can also close it and open the link again later.</p>
-        <p>
-          <a class="button secondary wide" href={view.pagePath}>
-            Check for the next step
-          </a>
-        </p>
+        {chat ? (
+          // The view asks for news itself (sess_view_status), so there is nothing to reload.
+          <p>{kept ? KEPT_FIRST : 'Your answer was sent.'} The next step, if there is one, shows here.</p>
+        ) : (
+          <>
+            <p>{kept ? KEPT_FIRST : 'Your answer was sent.'} Keep this page open: the next step, if there is one, shows here.</p>
+            <p class="muted">You can also close it and open the link again later.</p>
+            <p>
+              <a class="button secondary wide" href={view.pagePath}>
+                Check for the next step
+              </a>
+            </p>
+          </>
+        )}
       </div>
-      {view.answer ? <OwnAnswer answer={view.answer} heading={kept ? 'The answer kept' : 'Your answer'} /> : null}
+      {view.answer ? <OwnAnswer answer={view.answer} heading={kept ? 'The answer kept' : 'Your answer'} chat={chat} /> : null}
     </StatusCard>
   );
 }
 
 /** Completed, withdrawn or expired: the link takes no more answers. */
-export function ClosedStatus({ view }: { view: ClosedPageView }) {
+export function ClosedStatus({ view, chat }: { view: ClosedPageView } & InChat) {
   switch (view.state) {
     case 'completed':
       return (
@@ -96,7 +115,7 @@ export function ClosedStatus({ view }: { view: ClosedPageView }) {
           {view.alreadyAnswered ? <p>{KEPT_FIRST}</p> : null}
           <p>The agent has {view.alreadyAnswered ? 'that' : 'your'} answer. Nothing more is needed: you can close this page.</p>
           {view.answer ? (
-            <OwnAnswer answer={view.answer} heading={view.alreadyAnswered ? 'The answer kept' : 'Your answer'} />
+            <OwnAnswer answer={view.answer} heading={view.alreadyAnswered ? 'The answer kept' : 'Your answer'} chat={chat} />
           ) : null}
         </StatusCard>
       );
@@ -116,10 +135,20 @@ export function ClosedStatus({ view }: { view: ClosedPageView }) {
 }
 
 /** Past its time: more time may be asked for, where the link allows it. */
-export function LapsedStatus({ view }: { view: LapsedPageView }) {
+export function LapsedStatus({ view, chat }: { view: LapsedPageView } & InChat) {
   return (
     <StatusCard tone="attention" heading="The time to answer ran out" title={view.title} notice={view.notice}>
-      {view.extend ? (
+      {view.extend && chat ? (
+        // More time is asked for on the answer page (its form carries the CSRF token the chat has not).
+        chat.link ? (
+          <>
+            <p>You can still answer: ask for more time on the answer page and the form opens again.</p>
+            <OpenLinkButton link={chat.link} label="Ask for more time" />
+          </>
+        ) : (
+          <p>You can still answer: open the link you were given and ask for more time there.</p>
+        )
+      ) : view.extend ? (
         <>
           <p>You can still answer: ask for more time and the form opens again.</p>
           <ButtonForm target={view.extend} label="Ask for more time" />
@@ -132,10 +161,12 @@ export function LapsedStatus({ view }: { view: LapsedPageView }) {
 }
 
 /** The shared link of an Ask: each browser starts its own page. */
-export function AskLanding({ view }: { view: AskLandingPageView }) {
+export function AskLanding({ view, chat }: { view: AskLandingPageView } & InChat) {
+  // An Ask is never answered in the chat: its link is for the people asked, each on their own page.
+  const link = chat ? chat.link : view.link;
   return (
     <>
-      {view.start && view.link ? <PhoneHandoff link={view.link} /> : null}
+      {view.start && link ? <PhoneHandoff link={link} inChat={chat !== undefined} /> : null}
       <div class="card">
         <Notice text={view.notice} />
         <h1 dir={textDir(view.title)}>{view.title}</h1>
@@ -144,7 +175,9 @@ export function AskLanding({ view }: { view: AskLandingPageView }) {
             {view.description}
           </p>
         )}
-        {view.start ? (
+        {view.start && chat ? (
+          <p>Each person answers on their own page: share the link with the people you ask.</p>
+        ) : view.start ? (
           <>
             <p>Press Start to open your own answer page. Others who have this link answer on their own pages.</p>
             <ButtonForm target={view.start} label="Start" />
@@ -154,9 +187,9 @@ export function AskLanding({ view }: { view: AskLandingPageView }) {
             <p>Every place is taken right now. If someone does not answer in time, their place comes back: try again later.</p>
             {view.pagePath === undefined ? null : (
               <p>
-                <a class="button wide" href={view.pagePath}>
+                <PageLink class="button wide" path={view.pagePath} chat={chat}>
                   Try again
-                </a>
+                </PageLink>
               </p>
             )}
           </>
@@ -169,7 +202,7 @@ export function AskLanding({ view }: { view: AskLandingPageView }) {
 }
 
 /** Pages with no link behind them. Deliberately say nothing about why a link is unknown. */
-export function PlainStatus({ view }: { view: PlainPageView }) {
+export function PlainStatus({ view, chat }: { view: PlainPageView } & InChat) {
   switch (view.state) {
     case 'not_found':
       return (
@@ -183,9 +216,9 @@ export function PlainStatus({ view }: { view: PlainPageView }) {
           <p>Your answer was not sent. Open the page again and send it from there.</p>
           {view.pagePath === undefined ? null : (
             <p>
-              <a class="button" href={view.pagePath}>
+              <PageLink class="button" path={view.pagePath} chat={chat}>
                 Open the page again
-              </a>
+              </PageLink>
             </p>
           )}
         </StatusCard>
@@ -196,9 +229,9 @@ export function PlainStatus({ view }: { view: PlainPageView }) {
           <p>Your answer was not sent. Shorten it and send it again.</p>
           {view.pagePath === undefined ? null : (
             <p>
-              <a class="button" href={view.pagePath}>
+              <PageLink class="button" path={view.pagePath} chat={chat}>
                 Open the page again
-              </a>
+              </PageLink>
             </p>
           )}
         </StatusCard>

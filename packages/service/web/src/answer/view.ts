@@ -32,6 +32,19 @@ export interface FormTarget {
   readonly csrf: string;
 }
 
+/**
+ * Where a Surface is drawn inside an agent's chat (the MCP App view, `../chat/`) instead of on its
+ * own page: there is no CSRF token or form action (the view's script sends the answer through the
+ * app-only tool), and every link that leaves the iframe is absolute on the links' origin and is
+ * opened by the host (`data-open-link`, `ui/open-link`).
+ */
+export interface ChatFrame {
+  /** The links' origin (`https://sess.example`), for the receipt and other pages of the link. */
+  readonly origin: string;
+  /** The person's own full link, for "Answer on my phone" and the QR code on a computer. */
+  readonly link?: string | undefined;
+}
+
 /** The form of an open link. */
 export interface OpenPageView {
   readonly state: 'open';
