@@ -2,6 +2,8 @@
  * @sess/answer-pages: the person's pages behind a link (`/s/*`), thin adapters over @sess/forms'
  * link verbs, rendered by @sess/web. See README.md.
  */
+
+export { type ChatRender, type ChatTarget, type ChatViewsDeps, createChatViews } from './chat/create-chat-views.ts';
 export {
   createPageRoutes,
   PAGE_BODY_LIMIT_BYTES,
@@ -9,4 +11,3 @@ export {
   type PageRoutesDeps,
   RESPONDENT_COOKIE,
 } from './create-page-routes.ts';
-export { type ChatRender, type ChatTarget, type ChatViewsDeps, createChatViews } from './chat/create-chat-views.ts';

@@ -79,13 +79,21 @@ export function createChatViews(deps: ChatViewsDeps) {
     return {
       state,
       revision: view?.revision ?? revision,
-      html: renderChatFragment(page, { link: token ? linkUrl(runtime.linkUrl, token) : undefined, inline }),
+      html: renderChatFragment(page, {
+        origin: runtime.linkUrl,
+        link: token ? linkUrl(runtime.linkUrl, token) : undefined,
+        inline,
+      }),
       answerable: state === 'open' && inline,
       changing: CHANGING.has(state),
     };
   }
 
-  async function current(target: ChatTarget, token: string | undefined, options?: Omit<PageViewOptions, 'link'>): Promise<ChatRender> {
+  async function current(
+    target: ChatTarget,
+    token: string | undefined,
+    options?: Omit<PageViewOptions, 'link'>,
+  ): Promise<ChatRender> {
     if (!token) return render(finishedPage(target), undefined, undefined, 1);
     const view = await openLink(runtime, token);
     return render(pageViewOf(view, token, options), view, token, view.revision);
@@ -106,10 +114,15 @@ export function createChatViews(deps: ChatViewsDeps) {
         return { view: await current(target, token), refused };
       }
       const submitted = personValues(input.values);
-      const outcome = await answerLink(runtime, token, { revision: input.revision, actionId: input.actionId, submitted }, {
-        via: 'chat',
-        principalId: ctx.principalId,
-      });
+      const outcome = await answerLink(
+        runtime,
+        token,
+        { revision: input.revision, actionId: input.actionId, submitted },
+        {
+          via: 'chat',
+          principalId: ctx.principalId,
+        },
+      );
       switch (outcome.kind) {
         case 'accepted':
           return { view: await current(target, token) };

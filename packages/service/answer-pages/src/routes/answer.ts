@@ -8,7 +8,6 @@ import { pagePaths } from '../to-page-view.ts';
 /** Largest form post: 24 fields of 4,000 characters, percent-encoded, fit with room to spare. */
 export const PAGE_BODY_LIMIT_BYTES = 1024 * 1024;
 
-
 /**
  * `POST /s/:token`: the person's answer (CSRF token bound to link and revision), then a redirect
  * to the page; a refused answer re-renders the form with the person's values and inline errors.
