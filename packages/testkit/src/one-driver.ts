@@ -51,6 +51,10 @@ export const ONE_DRIVER_TESTS = {
   'server: the install lines of the served packages': { driver: 'pglite', reason: CHILD_PROCESS },
   'server: the release dry run': { driver: 'pglite', reason: 'no database at all' },
   'server: an upgrade from the previous release': { driver: 'postgres', reason: 'two versions of Sess on one database' },
+  'server: the form inside a chat host': {
+    driver: 'postgres',
+    reason: 'a browser drives the same app on either driver; the chat over MCP (chat-tools) runs on both',
+  },
   'server: finding the previous release': { driver: 'pglite', reason: 'no database at all (git and lockfiles)' },
   // apps/stdio, apps/openclaw
   'stdio: sess-mcp as a process': { driver: 'pglite', reason: CHILD_PROCESS },

@@ -38,7 +38,11 @@ describe.each(ERAS)('a host that renders nothing (%s era)', (era) => {
     const created = await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } });
     // Only what the SDK puts on every 2026-era result (its server info), never the view.
     expect(Object.keys(created._meta ?? {}).filter((key) => !key.startsWith('io.modelcontextprotocol/'))).toEqual([]);
-    expect(Object.keys(created).filter((key) => key !== '_meta').sort()).toEqual(['content', 'structuredContent']);
+    expect(
+      Object.keys(created)
+        .filter((key) => key !== '_meta')
+        .sort(),
+    ).toEqual(['content', 'structuredContent']);
     const called = await client
       .callTool({
         name: 'sess_view_status',

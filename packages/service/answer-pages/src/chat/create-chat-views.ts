@@ -67,10 +67,9 @@ export function createChatViews(deps: ChatViewsDeps) {
   const { runtime } = deps;
   const csrf = createPageCsrf(deps.secret);
 
-  /** The page view of `view` for the chat: an Ask's Start is the respondents' own, never the chat's. */
+  /** The page view of `view`, as the page makes it (in the chat an Ask's Start becomes its link: @sess/web). */
   function pageViewOf(view: LinkView, token: string, options: Omit<PageViewOptions, 'link'> = {}): AnswerPageView {
-    const page = toPageView(view, token, csrf, runtime.now(), { ...options, link: linkUrl(runtime.linkUrl, token) });
-    return page.state === 'ask' ? { ...page, start: undefined } : page;
+    return toPageView(view, token, csrf, runtime.now(), { ...options, link: linkUrl(runtime.linkUrl, token) });
   }
 
   function render(page: AnswerPageView, view: LinkView | undefined, token: string | undefined, revision: number): ChatRender {
