@@ -3,7 +3,7 @@ import { ERROR_REGISTRY, type Logger } from '@sess/core';
 import type { PoolStats } from '@sess/db';
 import type { FormsObserver } from '@sess/forms';
 import type { ToolCallReport } from '@sess/interactions';
-import { TOOL_NAMES } from '@sess/mcp';
+import { TOOL_NAMES, VIEW_TOOL_NAMES } from '@sess/mcp';
 import type { OutboxBacklog } from '@sess/notify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -53,7 +53,7 @@ const FAST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 
 /** Methods a label may name; any other is `OTHER` (a client chooses the method, and labels must stay a closed set). */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const TOOLS: ReadonlySet<string> = new Set(TOOL_NAMES);
+const TOOLS: ReadonlySet<string> = new Set([...TOOL_NAMES, ...VIEW_TOOL_NAMES]);
 
 /** The labels of one HTTP series, made once per series and reused for every request of it. */
 interface RequestSeries {

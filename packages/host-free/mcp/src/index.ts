@@ -1,3 +1,4 @@
+export { VIEW_TOOL_NAMES } from '@sess/contract';
 export type { ChatAnswerOutcome, ChatViews, ChatViewTarget, RenderedChatView } from './apps/chat-views.ts';
 export { RESOURCE_MIME_TYPE } from './apps/ui-extension.ts';
 export {

@@ -8,8 +8,15 @@ import {
   VIEW_TOOL_NAMES,
   type ViewToolName,
 } from '@sess/contract';
-import { createRateLimiter, isSessError, type Logger, SessError } from '@sess/core';
-import { backendContext, errorBody, type HandleRecord, loadHandle, type RequestScope } from '@sess/interactions';
+import { createRateLimiter, isId, isSessError, type Logger, SessError } from '@sess/core';
+import {
+  backendContext,
+  errorBody,
+  type HandleRecord,
+  loadHandle,
+  type RequestScope,
+  type ToolCallReport,
+} from '@sess/interactions';
 import { parseArguments } from '@sess/surface';
 import { FORM_TOOLS, uiResource, uiToolListing } from './app-listing.ts';
 import type { ChatViews, ChatViewTarget, RenderedChatView } from './chat-views.ts';
@@ -31,6 +38,8 @@ export interface ChatViewServiceOptions {
   logger?: Logger | undefined;
   /** Status reads per handle and minute (default 40: a view backs off to one every 30 s). */
   statusPerMinute?: number;
+  /** Told of every app-only call when it ends, as every tool call is (a host's metrics). */
+  onToolCall?: ((report: ToolCallReport) => void) | undefined;
 }
 
 export interface ChatViewService {
@@ -109,6 +118,21 @@ export function createChatViewService(options: ChatViewServiceOptions, tools: re
     return { content: [{ type: 'text', text: known.message }], structuredContent: { error: errorBody(known) }, isError: true };
   }
 
+  /** The call's log line and metrics, as every tool's: tool, handle, outcome and time; never the token or the values. */
+  function report(tool: ViewToolName, args: unknown, result: CallToolResult, ms: number): void {
+    const handle = (args as { handle?: unknown } | undefined)?.handle;
+    const payload = result._meta?.[CHAT_VIEW_META_KEY] as ChatViewPayload | undefined;
+    const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+    const line: ToolCallReport = {
+      tool,
+      handle: typeof handle === 'string' && isId('handle', handle) ? handle : undefined,
+      outcome: code ?? payload?.state ?? 'ok',
+      ms: Math.round(ms * 10) / 10,
+    };
+    logger?.info({ event: 'mcp.tool', ...line }, 'tool call');
+    options.onToolCall?.(line);
+  }
+
   /** Refuses a call without a good token before anything is read (the model has none). */
   function checkToken(scope: RequestScope, args: { handle: string; revision: number; token: string }): void {
     if (!checkViewToken(secret, bindingOf(scope, args.handle, args.revision), args.token, now())) {
@@ -154,7 +178,13 @@ export function createChatViewService(options: ChatViewServiceOptions, tools: re
     isViewTool: (name): name is ViewToolName => VIEW_TOOLS.has(name),
     callViewTool(name, args, scope) {
       const run = name === 'sess_view_answer' ? answer : status;
-      return run(args, scope).catch(refusal);
+      const started = performance.now();
+      return run(args, scope)
+        .catch(refusal)
+        .then((result) => {
+          report(name, args, result, performance.now() - started);
+          return result;
+        });
     },
     async withView(name, result, scope) {
       if (!FORM_TOOLS.has(name) || result.isError) return result;

@@ -161,7 +161,7 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
   // The deadline ends when the client leaves (the socket closes or the request aborts) or time is up.
   const tools = createToolRunner(toolDeps, { deadlineCoversRequest: true, onToolCall: options.onToolCall });
   const chat: ChatViewService | undefined = options.chat
-    ? createChatViewService({ ...options.chat, now: toolDeps.now, logger }, listedTools())
+    ? createChatViewService({ ...options.chat, now: toolDeps.now, logger, onToolCall: options.onToolCall }, listedTools())
     : undefined;
   // The requests the edge found to come from a host that renders apps (read by the server factory).
   const uiRequests = new WeakSet<Request>();
