@@ -55,7 +55,9 @@ describe('createSessMetrics', () => {
       metrics.onToolCall({ tool: 'sess_response', handle: 'hdl_x', outcome: 'answered', ms: 40_000 });
       metrics.onToolCall({ tool: 'sess_response', handle: 'hdl_x', outcome: 'HANDLE_NOT_FOUND', ms: 1 });
       metrics.onToolCall({ tool: 'not_a_tool', handle: undefined, outcome: 'INVALID_ARGUMENTS', ms: 1 });
+      metrics.onToolCall({ tool: 'sess_view_answer', handle: 'hdl_x', outcome: 'VIEW_TOKEN_INVALID', ms: 1 });
       const text = await metrics.render();
+      expect(seriesValue(text, 'sess_mcp_tool_calls_total{tool="sess_view_answer",outcome="VIEW_TOKEN_INVALID"}')).toBe(1);
       expect(seriesValue(text, 'sess_mcp_tool_calls_total{tool="sess_ask",outcome="ok"}')).toBe(1);
       expect(seriesValue(text, 'sess_mcp_tool_calls_total{tool="sess_response",outcome="ok"}')).toBe(1);
       expect(seriesValue(text, 'sess_mcp_tool_calls_total{tool="sess_response",outcome="HANDLE_NOT_FOUND"}')).toBe(1);
