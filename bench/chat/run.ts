@@ -41,7 +41,11 @@ type Result = {
   _meta?: Record<string, unknown>;
 };
 const interactionOf = (result: unknown) => (result as Result).structuredContent!.interaction!;
-const tokenOf = (result: unknown) => ((result as Result)._meta?.['si.sess/view'] as { token: string }).token;
+function tokenOf(result: unknown): string {
+  const token = ((result as Result)._meta?.['si.sess/view'] as { token?: string } | undefined)?.token;
+  if (!token) throw new Error('the result carries no view token: is the UI extension declared?');
+  return token;
+}
 
 function line(name: string, samples: number[], unit = 'ms'): string {
   const f = (n: number) => n.toFixed(1);
