@@ -8,7 +8,9 @@
  *    the sandboxed iframe under the hosts' CSP): p50 over 20 renders, beside the anchor measured
  *    in the same run, the answer page itself loaded in the same browser (goto → the same form
  *    interactive).
- * 3. Answer → the agent's parked sess_response returns answered: in the chat (sess_view_answer
+ * 3. sess_request for a host that renders apps (its result carries the rendered view and a token)
+ *    beside the same call from a client that renders nothing, interleaved.
+ * 4. Answer → the agent's parked sess_response returns answered: in the chat (sess_view_answer
  *    through the client, as a host proxies the view's call) beside the link page (GET the page,
  *    POST the form), interleaved, min / p50 / p99 / max.
  *
@@ -79,8 +81,14 @@ try {
       requestInit: { headers: { authorization: `Bearer ${connected.tokens.accessToken}` } },
     }),
   );
-  const create = async (title: string) =>
-    client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface(title) } });
+  const plain = new Client({ name: 'sess-bench-plain', version: '1' });
+  await plain.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${connected.tokens.accessToken}` } },
+    }),
+  );
+  const create = async (title: string, by: Client = client) =>
+    by.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface(title) } });
 
   // 1. The resource.
   const { resources } = await client.listResources();
@@ -116,7 +124,22 @@ try {
   }
   await host.close();
 
-  // 3. Answer → the parked sess_response returns.
+  // 3. The cost of the view on a create: the same sess_request from both clients, interleaved.
+  const uiCreates: number[] = [];
+  const plainCreates: number[] = [];
+  for (let i = 0; i < ANSWERS + 4; i++) {
+    for (const [by, samples] of [
+      [client, uiCreates],
+      [plain, plainCreates],
+    ] as const) {
+      const started = performance.now();
+      await create(`Create ${i}`, by);
+      if (i >= 4) samples.push(performance.now() - started);
+    }
+  }
+  await plain.close();
+
+  // 4. Answer → the parked sess_response returns.
   const viaChat: number[] = [];
   const viaLink: number[] = [];
   for (let i = 0; i < ANSWERS + 4; i++) {
@@ -148,6 +171,9 @@ try {
   console.log('Tool result → interactive form (Chromium, 390×844):');
   console.log(line('in the chat host (AppBridge iframe)', chatRenders));
   console.log(line('anchor: the answer page (goto)', pageRenders));
+  console.log('sess_request, whole round trip:');
+  console.log(line('a host that renders apps (+ view)', uiCreates));
+  console.log(line('anchor: a client that renders nothing', plainCreates));
   console.log('Answer → the parked sess_response returns answered:');
   console.log(line('in the chat (sess_view_answer)', viaChat));
   console.log(line('anchor: on the link page (GET+POST)', viaLink));
