@@ -39,7 +39,7 @@ const RENDERS = 20;
 const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
 type Result = {
-  structuredContent?: { interaction?: { handle: string; humanUrl?: string; state: string } };
+  structuredContent?: { interaction?: { handle: string; humanUrl?: string; state: string; response?: { eventId: string } } };
   _meta?: Record<string, unknown>;
 };
 const interactionOf = (result: unknown) => (result as Result).structuredContent!.interaction!;
@@ -116,6 +116,8 @@ try {
     await page.goto(interactionOf(created).humanUrl!);
     await page.getByRole('button', { name: 'Approve and commit' }).waitFor();
     const onPage = performance.now() - started;
+    // Each principal holds at most 100 unfinished interactions: every one is withdrawn once measured.
+    await client.callTool({ name: 'sess_cancel', arguments: { handle: interactionOf(created).handle } });
     // The first two warm the browser and the server up.
     if (i >= 2) {
       chatRenders.push(chat);
@@ -133,8 +135,9 @@ try {
       [plain, plainCreates],
     ] as const) {
       const started = performance.now();
-      await create(`Create ${i}`, by);
+      const created = await create(`Create ${i}`, by);
       if (i >= 4) samples.push(performance.now() - started);
+      await by.callTool({ name: 'sess_cancel', arguments: { handle: interactionOf(created).handle } });
     }
   }
   await plain.close();
@@ -161,6 +164,10 @@ try {
       const took = performance.now() - started;
       if (read.state !== 'answered') throw new Error(`sess_response said ${read.state}`);
       if (i >= 4) (way === 'chat' ? viaChat : viaLink).push(took);
+      await client.callTool({
+        name: 'sess_complete',
+        arguments: { handle, expected_revision: 1, response_event_id: read.response!.eventId },
+      });
     }
   }
   await client.close();
