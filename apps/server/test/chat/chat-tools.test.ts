@@ -179,6 +179,32 @@ describe.each(ERAS)('a host that renders apps (%s era)', (era) => {
   });
 });
 
+describe('a form the agent keeps off the chat (answer_in_chat: false)', () => {
+  it('shows its title and the way to its link, never its fields; an answer from the chat is refused, nothing written', async () => {
+    const user = await createTestUser(server.database.db);
+    const { client } = await connectChatClient(server, user, 'modern', { ui: true });
+    const created = await client.callTool({
+      name: 'sess_request',
+      arguments: { interaction: sampleSurface('Only on the link'), answer_in_chat: false },
+    });
+    const { handle } = interactionOf(created);
+    const view = viewOf(created)!;
+    expect(view).toMatchObject({ state: 'open', poll: true });
+    expect(view.html).toContain('Only on the link');
+    expect(view.html).not.toContain('name="message"');
+    const refused = await client.callTool({
+      name: 'sess_view_answer',
+      arguments: { handle, revision: 1, token: view.token, action_id: 'approve', values: { message: 'From the chat' } },
+    });
+    expect(refused.isError).toBe(true);
+    expect(errorOf(refused).code).toBe('ANSWER_IN_CHAT_OFF');
+    expect(await storedAnswers(handle)).toEqual([]);
+    const read = interactionOf(await client.callTool({ name: 'sess_response', arguments: { handle, revision: 1, wait_ms: 0 } }));
+    expect(read.state).toBe('waiting');
+    await client.close();
+  });
+});
+
 describe('the model cannot answer through the app-only tools', () => {
   it('refuses a call without the token, with another handle’s, another revision’s or an expired one; nothing changes', async () => {
     const user = await createTestUser(server.database.db);
