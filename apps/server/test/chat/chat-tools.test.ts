@@ -179,6 +179,35 @@ describe.each(ERAS)('a host that renders apps (%s era)', (era) => {
   });
 });
 
+describe('the view reads what the form shows now', () => {
+  it('withdrawn: the view says so and stops (no token, no polling); lapsed: it says so and keeps following', async () => {
+    const user = await createTestUser(server.database.db);
+    const { client } = await connectChatClient(server, user, 'legacy', { ui: true });
+    const withdrawn = await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface('Withdrawn') } });
+    const one = interactionOf(withdrawn).handle;
+    await client.callTool({ name: 'sess_cancel', arguments: { handle: one } });
+    const gone = await client.callTool({
+      name: 'sess_view_status',
+      arguments: { handle: one, revision: 1, token: viewOf(withdrawn)!.token },
+    });
+    expect(viewOf(gone)).toMatchObject({ state: 'withdrawn', poll: false });
+    expect(viewOf(gone)!.token).toBeUndefined();
+
+    const lapsing = await client.callTool({
+      name: 'sess_request',
+      arguments: { interaction: sampleSurface('Lapsing'), expires_in: 600 },
+    });
+    const two = interactionOf(lapsing).handle;
+    server.clock.advance(11 * 60_000);
+    const lapsed = await client.callTool({
+      name: 'sess_view_status',
+      arguments: { handle: two, revision: 1, token: viewOf(lapsing)!.token },
+    });
+    expect(viewOf(lapsed)).toMatchObject({ state: 'lapsed', poll: true });
+    await client.close();
+  });
+});
+
 describe('a form the agent keeps off the chat (answer_in_chat: false)', () => {
   it('shows its title and the way to its link, never its fields; an answer from the chat is refused, nothing written', async () => {
     const user = await createTestUser(server.database.db);
