@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** How sure Sess must be of who answered a form: whoever holds the link, the signed-in account, or its passkey at the moment of answering. */
+export const ASSURANCE_LEVELS = ['link', 'account', 'passkey'] as const;
 
 /** A tenant. Every tenant-owned row carries `workspace_id`; the plan sets its limits. */
 export const workspaces = pgTable('workspaces', {
@@ -7,6 +10,8 @@ export const workspaces = pgTable('workspaces', {
   name: text('name').notNull(),
   plan: text('plan').notNull().default('free'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The least assurance of a form made with one of the workspace's API keys (its owners set it). */
+  apiKeyAssuranceFloor: text('api_key_assurance_floor', { enum: ASSURANCE_LEVELS }).notNull().default('link'),
 });
 
 /** A person who signs in. `password_hash` is null for accounts that only use upstream OIDC. */
@@ -18,6 +23,8 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     displayName: text('display_name'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The least assurance of a form this person's agents (their OAuth connections) make: the person's floor wins. */
+    assuranceFloor: text('assurance_floor', { enum: ASSURANCE_LEVELS }).notNull().default('link'),
   },
   (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
 );
@@ -136,4 +143,46 @@ export const userIdentities = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index('user_identities_user_idx').on(t.userId)],
+);
+
+/**
+ * A person's passkeys (WebAuthn credentials): several per person, named, with the signature
+ * counter the last assertion reported. `id` is the credential id (base64url); `public_key` the
+ * COSE public key (base64url).
+ */
+export const webauthnCredentials = pgTable(
+  'webauthn_credentials',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').notNull().default([]),
+    name: text('name').notNull(),
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('webauthn_credentials_user_idx').on(t.userId)],
+);
+
+/**
+ * WebAuthn challenges, single-use: only the SHA-256 of each is stored, with what it is for
+ * (`register`, `sign_in`, `answer`), whose it is (null for a password-less sign-in, where the
+ * account is not known yet), what it is bound to (an answer ceremony: session, revision and the
+ * answer's hash) and when it expires. Taking one deletes it.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challengeHash: text('challenge_hash').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'sign_in', 'answer'] }).notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    boundTo: text('bound_to'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt)],
 );

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { workspaces } from './accounts.ts';
+import { ASSURANCE_LEVELS, workspaces } from './accounts.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -45,6 +45,10 @@ export const formSessions = pgTable(
     askAnswered: integer('ask_answered').notNull().default(0),
     /** Whether the agent's chat may show the form and take its answer inline (an MCP App); an Ask never is. */
     answerInChat: boolean('answer_in_chat').notNull().default(true),
+    /** How sure Sess must be of who answers (the agent's ask, raised to its person's floor). */
+    assurance: text('assurance', { enum: ASSURANCE_LEVELS }).notNull().default('link'),
+    /** The accounts (user ids) the form is for, at `account` or `passkey`; null: whoever holds the link. */
+    forUserIds: text('for_user_ids').array(),
   },
   (t) => [
     uniqueIndex('form_sessions_link_token_hash_key').on(t.linkTokenHash),
@@ -125,6 +129,12 @@ export const formAnswers = pgTable(
       .default('link'),
     /** For `via = 'chat'`: the OAuth principal whose connector carried the answer; null for a link answer. */
     viaPrincipalId: text('via_principal_id'),
+    /** The assurance the answer was given at, and who gave it (null at `link`: nobody is known). */
+    assurance: text('assurance', { enum: ASSURANCE_LEVELS }).notNull().default('link'),
+    answeredByUserId: text('answered_by_user_id'),
+    /** At `passkey`: the credential that signed, and the SHA-256 of the WebAuthn assertion. */
+    passkeyCredentialId: text('passkey_credential_id'),
+    assertionSha256: text('assertion_sha256'),
   },
   (t) => [
     uniqueIndex('form_answers_session_revision_key').on(t.sessionId, t.revision).where(sql`${t.respondentId} is null`),

@@ -1,4 +1,5 @@
 export {
+  ASSURANCE_LEVELS,
   apiKeys,
   browserSessions,
   memberships,
@@ -6,6 +7,8 @@ export {
   signupTokens,
   userIdentities,
   users,
+  webauthnChallenges,
+  webauthnCredentials,
   workspaces,
 } from './accounts.ts';
 export { askRespondents, formAnswers, formRevisions, formSessions, idempotencyKeys, signingKeys } from './forms.ts';
