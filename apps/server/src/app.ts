@@ -1,4 +1,4 @@
-import { createAccountRoutes, createApiKeyAuthenticator } from '@sess/accounts';
+import { createAccountRoutes, createApiKeyAuthenticator, readBrowserSession } from '@sess/accounts';
 import { createPageRoutes } from '@sess/answer-pages';
 import { activeTracer, type RootLogger } from '@sess/core';
 import { createEgress, type Egress } from '@sess/core/egress';
@@ -202,7 +202,19 @@ export function buildApp(deps: AppDeps): SessApp {
     releaseOldest: (count) => forms.releaseOldestWaits(count),
     inProgress: () => forms.waitsInProgress(),
   });
-  app.route('/', createPageRoutes({ runtime: forms, secret: deps.secret, secureCookieFor: linkOrigins.secureCookieFor }));
+  app.route(
+    '/',
+    createPageRoutes({
+      runtime: forms,
+      secret: deps.secret,
+      secureCookieFor: linkOrigins.secureCookieFor,
+      // Forms above assurance `link` are answered by a signed-in account (PUBLIC_URL's session cookie).
+      accounts: {
+        signedInUser: async (cookie) => (await readBrowserSession(deps.database.db, cookie, deps.now()))?.userId,
+        isLinkHost: linkOrigins.isLinkHost,
+      },
+    }),
+  );
   // The /v1 API (API keys; /mcp takes them too) and the receipt keys: /v1/*, /.well-known/jwks.json.
   const db = deps.database.db;
   // API keys are checked against a 5-second cache that revocations clear on every replica.

@@ -65,8 +65,9 @@ describe('sess-mcp over stdio against the real app', () => {
       verified: true,
       actionId: 'approve',
       values: { message: 'Greet users by their first name' },
-      // Over /v1 too, the way comes from the verified receipt: answered on the page.
+      // Over /v1 too, the way and the level come from the verified receipt: answered on the page, by the link.
       via: 'link',
+      assurance: 'link',
     });
 
     // `sess keys rotate` on the server: this process fetched the key set to verify the first answer.

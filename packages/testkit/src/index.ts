@@ -3,6 +3,7 @@ export { listenForMessage } from './bus-message.ts';
 export { recordConnectionAttempts } from './connection-attempts.ts';
 export { createTestDatabase, type TestDatabase } from './database.ts';
 export { createTestUser, createTestWorkspace, signInTestUser, type TestUser } from './factories/accounts.ts';
+export { setFormAssurance } from './factories/assurance.ts';
 export {
   createTestClock,
   createTestFormsRuntime,

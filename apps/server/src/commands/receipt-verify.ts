@@ -3,7 +3,9 @@ import { createEgress, egressFetch } from '@sess/core/egress';
 import {
   createLocalKeySet,
   createRemoteKeySet,
+  isReceiptAssurance,
   type Jwks,
+  type ReceiptAssurance,
   type ReceiptClaims,
   type ReceiptFailureReason,
   type ReceiptKeySet,
@@ -13,7 +15,8 @@ import { JWKS_PATH } from '@sess/v1-api';
 import { loadCommandConfig } from '../server-record.ts';
 import { type CommandIo, exitWith, parseArgs, processIo, UsageError } from './args.ts';
 
-export const RECEIPT_VERIFY_USAGE = 'sess receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>]';
+export const RECEIPT_VERIFY_USAGE =
+  'sess receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>] [--min-assurance link|account|passkey]';
 
 /** A receipt is about 700 bytes; a file or stdin far larger is not one. */
 const MAX_RECEIPT_BYTES = 64 * 1024;
@@ -39,7 +42,12 @@ export type StandaloneResult =
  * `verifyReceipt` — the expectations are the receipt's own claims, read first without trust,
  * so nothing but the signature, the key and the issuer decides.
  */
-export async function verifyStandalone(jws: string, keys: ReceiptKeySet, issuer?: string): Promise<StandaloneResult> {
+export async function verifyStandalone(
+  jws: string,
+  keys: ReceiptKeySet,
+  issuer?: string,
+  minAssurance?: ReceiptAssurance,
+): Promise<StandaloneResult> {
   const claimed = unverifiedClaims(jws);
   const result = await verifyReceipt(jws, {
     keys,
@@ -52,6 +60,7 @@ export async function verifyStandalone(jws: string, keys: ReceiptKeySet, issuer?
       surfaceSha256: claimed.surface_sha256,
       answerSha256: claimed.answer_sha256,
       respondentId: claimed.respondent_id ?? null,
+      ...(minAssurance !== undefined ? { minAssurance } : {}),
     },
   });
   return result.ok ? { ok: true, claims: result.claims, kid: result.kid } : result;
@@ -59,9 +68,9 @@ export async function verifyStandalone(jws: string, keys: ReceiptKeySet, issuer?
 
 /**
  * The payload as it claims to be; placeholders where it cannot be read (verification then
- * refuses it). `via` is not expected of it: the verifier checks its shape and reports it.
+ * refuses it). `via` and `assurance` are not expected of it: the verifier checks their shape and reports them.
  */
-function unverifiedClaims(jws: string): Omit<ReceiptClaims, 'via' | 'via_principal_id'> {
+function unverifiedClaims(jws: string): Omit<ReceiptClaims, 'via' | 'via_principal_id' | 'assurance' | 'respondent'> {
   let value: Partial<ReceiptClaims> = {};
   try {
     const parsed: unknown = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8'));
@@ -83,6 +92,13 @@ function unverifiedClaims(jws: string): Omit<ReceiptClaims, 'via' | 'via_princip
   };
 }
 
+/** What each level says of who answered, for a person reading the receipt. */
+const ASSURANCE_LINES: Record<ReceiptAssurance, string> = {
+  link: 'link (whoever held the link answered; not who they are)',
+  account: 'account (the Sess account the form was for, signed in, answered)',
+  passkey: "passkey (the form's account answered with a passkey check bound to this answer)",
+};
+
 /** The verified claims, one per line, for a person. */
 export function describeReceipt(claims: ReceiptClaims, kid: string): string {
   const rows: Array<[string, string]> = [
@@ -103,7 +119,9 @@ export function describeReceipt(claims: ReceiptClaims, kid: string): string {
       ? `chat (the form inside the agent's chat, through the connector of principal ${claims.via_principal_id})`
       : 'link (the answer page)',
   ]);
-  rows.push(['Assurance', `${claims.actorAssurance} (whoever held the link answered; not who they are)`]);
+  rows.push(['Assurance', ASSURANCE_LINES[claims.assurance]]);
+  if (claims.respondent)
+    rows.push(['Answered by', `${claims.respondent} (an opaque id of the account, stable in its workspace)`]);
   return rows.map(([name, value]) => `  ${name.padEnd(13)}${value}`).join('\n');
 }
 
@@ -118,6 +136,8 @@ export function refusalReason(result: Extract<StandaloneResult, { ok: false }>, 
       return `the receipt keys could not be read from ${source.from} (${result.message}). Is that server running? Pass --jwks with the issuer's ${JWKS_PATH} URL, or a saved copy of it.`;
     case 'ISSUER_MISMATCH':
       return 'it was issued by another server than the one expected (--issuer, or PUBLIC_URL).';
+    case 'ASSURANCE_TOO_LOW':
+      return `the answer was given below the assurance required by --min-assurance (${result.message}).`;
     default:
       return `it is not a valid Sess receipt (${result.reason}: ${result.message}).`;
   }
@@ -197,8 +217,12 @@ export async function runReceiptVerify(args: readonly string[], io: CommandIo): 
   let source: KeySource;
   let jws: string;
   let issuer: string | undefined;
+  let minAssurance: ReceiptAssurance | undefined;
   try {
-    const { options, positionals } = parseArgs(args, { valued: ['jwks', 'issuer'] });
+    const { options, positionals } = parseArgs(args, { valued: ['jwks', 'issuer', 'min-assurance'] });
+    const min = options.get('min-assurance');
+    if (min !== undefined && !isReceiptAssurance(min)) throw new UsageError('--min-assurance must be link, account or passkey');
+    minAssurance = min;
     if (positionals.length !== 1) throw new UsageError(`usage: ${RECEIPT_VERIFY_USAGE}`);
     const jwks = options.get('jwks');
     issuer = options.get('issuer')?.replace(/\/+$/, '');
@@ -216,7 +240,7 @@ export async function runReceiptVerify(args: readonly string[], io: CommandIo): 
     io.stderr.write(`sess: ${error.message}\n`);
     return 2;
   }
-  const result = await verifyStandalone(jws, source.keys, issuer);
+  const result = await verifyStandalone(jws, source.keys, issuer, minAssurance);
   if (!result.ok) {
     io.stderr.write(`sess: receipt refused: ${refusalReason(result, source)}\n`);
     return 1;

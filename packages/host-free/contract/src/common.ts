@@ -37,3 +37,11 @@ export type AnswerValue = z.infer<typeof AnswerValueSchema>;
 /** Which way an answer came: `link` (the answer page) or `chat` (the form inside the agent's chat, MCP Apps); the receipt's `via`. */
 export const AnswerViaSchema = z.enum(['link', 'chat']);
 export type AnswerVia = z.infer<typeof AnswerViaSchema>;
+
+/**
+ * How sure Sess was of who gave an answer, as its receipt's `assurance` signs it: `link` (whoever
+ * held the link), `account` (the signed-in Sess account the form was for), `passkey` (that
+ * account with a passkey ceremony bound to the answer).
+ */
+export const AnswerAssuranceSchema = z.enum(['link', 'account', 'passkey']);
+export type AnswerAssurance = z.infer<typeof AnswerAssuranceSchema>;

@@ -6,6 +6,8 @@
  * (/v1/openapi.json) generated from those schemas. See README.md.
  */
 export {
+  type AnswerAssurance,
+  AnswerAssuranceSchema,
   type AnswerValue,
   AnswerValueSchema,
   type AnswerVia,

@@ -9,9 +9,13 @@ export type { ReceiptPrivateJwk, ReceiptPublicJwk } from './keys/receipt-jwk.ts'
 export { MIN_SECRET_BYTES, openPrivateJwk, type SealedKeyFailure, sealPrivateJwk } from './keys/seal-private-jwk.ts';
 export {
   ACTOR_ASSURANCE,
+  isReceiptAssurance,
+  meetsAssurance,
   RECEIPT_ALG,
+  RECEIPT_ASSURANCES,
   RECEIPT_TYP,
   RECEIPT_VIAS,
+  type ReceiptAssurance,
   type ReceiptClaims,
   type ReceiptHeader,
   type ReceiptInput,

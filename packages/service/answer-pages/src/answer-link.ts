@@ -20,8 +20,12 @@ export type LinkAnswerOutcome =
   | { kind: 'accepted' }
   /** The person's mistakes: the form again, at the same revision, with their values and the errors. */
   | { kind: 'invalid'; view: LinkView; errors: AnswerErrorView[]; refused: SessError }
-  /** Not taken: the link's current state, with a notice, and the refusal's status (409, 410). */
-  | { kind: 'current'; status: 409 | 410; options: Omit<PageViewOptions, 'link'>; refused: SessError };
+  /**
+   * Not taken: the link's current state, with a notice, and the refusal's status (409, 410; 401
+   * and 403 when the answerer may not answer this form: the page turns those into sign-in and
+   * "for someone else", the chat shows the form with the refusal's message).
+   */
+  | { kind: 'current'; status: 401 | 403 | 409 | 410; options: Omit<PageViewOptions, 'link'>; refused: SessError };
 
 /** The refusal of an answer with mistakes, as the tools say it: the first mistake, at its pointer. */
 function invalidAnswer(errors: readonly AnswerErrorView[]): SessError {
@@ -61,6 +65,13 @@ export async function answerLink(
       case 'INVALID_STATE':
       case 'ANSWER_IN_CHAT_OFF':
         return { kind: 'current', status: 409, options: {}, refused: error };
+      // Who may answer (forms' decideAnswerer): nothing was written; the message says what to do.
+      case 'SIGN_IN_REQUIRED':
+        return { kind: 'current', status: 401, options: { notice: error.message }, refused: error };
+      case 'FORM_FOR_SOMEONE_ELSE':
+      case 'ANSWERER_NOT_A_PERSON':
+      case 'PASSKEY_REQUIRED':
+        return { kind: 'current', status: 403, options: { notice: error.message }, refused: error };
       default:
         throw error;
     }

@@ -1,12 +1,14 @@
 import type { FormsRuntime } from '@sess/forms';
 import { newNonce, pageHeaders } from '@sess/web';
 import { Hono, type MiddlewareHandler } from 'hono';
+import type { PageAccounts } from './answerer-gate.ts';
 import { createPageKit, type PageEnv } from './page-kit.ts';
 import { mountAnswer } from './routes/answer.ts';
 import { mountLinkActions } from './routes/link-actions.ts';
 import { mountLinkPage } from './routes/link-page.ts';
 import { mountWait, PAGE_WAIT_MS } from './routes/wait.ts';
 
+export type { PageAccounts } from './answerer-gate.ts';
 export { RESPONDENT_COOKIE } from './page-kit.ts';
 export { PAGE_BODY_LIMIT_BYTES } from './routes/answer.ts';
 export { PAGE_WAIT_MS } from './routes/wait.ts';
@@ -22,6 +24,11 @@ export interface PageRoutesDeps {
    * answer on PUBLIC_URL and on SESS_LINK_URL, which may differ in scheme; without it, PUBLIC_URL's.
    */
   secureCookieFor?: (host: string | undefined) => boolean;
+  /**
+   * Who is signed in on a browser, for forms above assurance `link` (answerer-gate.ts). Without
+   * it nobody is: such a form sends every browser to sign in and takes no answer on its page.
+   */
+  accounts?: PageAccounts;
 }
 
 /**
@@ -52,7 +59,7 @@ function withPageHeaders(): MiddlewareHandler<PageEnv> {
 export function createPageRoutes(deps: PageRoutesDeps): Hono<PageEnv> {
   const { runtime } = deps;
   const publicIsHttps = runtime.publicUrl.startsWith('https:');
-  const kit = createPageKit(runtime, deps.secret);
+  const kit = createPageKit(runtime, deps.secret, deps.accounts);
   const app = new Hono<PageEnv>();
   app.use('/s/*', withPageHeaders());
   mountLinkPage(app, kit);

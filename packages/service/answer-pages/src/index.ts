@@ -8,6 +8,7 @@ export {
   createPageRoutes,
   PAGE_BODY_LIMIT_BYTES,
   PAGE_WAIT_MS,
+  type PageAccounts,
   type PageRoutesDeps,
   RESPONDENT_COOKIE,
 } from './create-page-routes.ts';

@@ -3,6 +3,7 @@ import { errorPage } from '@sess/error-pages';
 import { type FormsRuntime, type LinkView, linkUrl, openLink } from '@sess/forms';
 import { type AnswerPageView, readCookieValues, renderAnswerPage } from '@sess/web';
 import type { Context } from 'hono';
+import { type GateTurn, NO_ACCOUNTS, type PageAccounts } from './answerer-gate.ts';
 import { createPageCsrf, type PageCsrf, type PagePurpose } from './page-csrf.ts';
 import { type PageViewOptions, pagePaths, toPageView } from './to-page-view.ts';
 
@@ -19,10 +20,14 @@ export interface PageEnv {
   Variables: { logger?: Logger; nonce: string };
 }
 export type PageContext = Context<PageEnv>;
-export type PageStatus = 200 | 400 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 500;
+export type PageStatus = 200 | 401 | 400 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 500;
 
 export interface PageKit {
   runtime: FormsRuntime;
+  /** Who is signed in on a browser, and which origin a request is on (answerer-gate.ts). */
+  accounts: PageAccounts;
+  /** A browser that may not answer a form above `link`: sent to sign in (or to PUBLIC_URL), or told it is someone else's (403). */
+  turnAway(c: PageContext, turn: GateTurn): Response;
   sendPage(c: PageContext, view: AnswerPageView, status: PageStatus): Response;
   /** The link's page: its own full link (on the links' origin, as the agent got it) goes into the QR code. */
   pageView(view: LinkView, token: string, options?: Omit<PageViewOptions, 'link'>): AnswerPageView;
@@ -30,7 +35,7 @@ export interface PageKit {
   showCurrent(
     c: PageContext,
     token: string,
-    status: 200 | 409 | 410 | 422,
+    status: 200 | 401 | 403 | 409 | 410 | 422,
     options?: Omit<PageViewOptions, 'link'>,
   ): Promise<Response>;
   /**
@@ -50,11 +55,16 @@ export interface PageKit {
   tooLarge(c: PageContext): Response;
 }
 
-export function createPageKit(runtime: FormsRuntime, secret: string): PageKit {
+export function createPageKit(runtime: FormsRuntime, secret: string, accounts: PageAccounts = NO_ACCOUNTS): PageKit {
   const csrf: PageCsrf = createPageCsrf(secret);
 
   const kit: PageKit = {
     runtime,
+    accounts,
+    turnAway(c, turn) {
+      if (turn.kind === 'redirect') return c.redirect(turn.location, 303);
+      return kit.sendPage(c, { state: 'someone_else', accountPath: '/account' }, 403);
+    },
     sendPage: (c, view, status) => c.html(renderAnswerPage(view, c.get('nonce')), status) as Response,
     pageView: (view, token, options = {}) =>
       toPageView(view, token, csrf, runtime.now(), { ...options, link: linkUrl(runtime.linkUrl, token) }),

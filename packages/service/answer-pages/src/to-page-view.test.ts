@@ -27,6 +27,8 @@ function interaction(state: InteractionLinkView['state'], extra: Partial<Interac
     canExtend: false,
     answer: null,
     answerInChat: true,
+    assurance: 'link',
+    forUserIds: null,
     ...extra,
   };
 }
@@ -73,6 +75,8 @@ describe('toPageView', () => {
       surface,
       expiresAt: '2030-01-02T00:00:00.000Z',
       deadlineAt: '2030-01-02T00:00:00.000Z',
+      assurance: 'link',
+      forUserIds: null,
     });
     expect(toPageView(ask('open'), TOKEN, csrf, NOW)).toMatchObject({
       state: 'ask',
@@ -93,6 +97,8 @@ describe('toPageView', () => {
       state,
       revision: 1,
       surface,
+      assurance: 'link',
+      forUserIds: null,
       expiresAt: '2030-01-01T10:30:00.000Z',
       deadlineAt: '2030-01-01T10:30:00.000Z',
       answer: null,

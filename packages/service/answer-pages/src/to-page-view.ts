@@ -32,7 +32,13 @@ export function shownAnswer(view: LinkView): LinkAnswer | undefined {
 function ownAnswer(view: LinkView, token: string): OwnAnswerView | undefined {
   const answer = shownAnswer(view);
   if (!answer) return undefined;
-  return { surface: view.surface, actionId: answer.actionId, values: answer.values, receiptPath: pagePaths(token).receipt };
+  return {
+    surface: view.surface,
+    actionId: answer.actionId,
+    values: answer.values,
+    receiptPath: pagePaths(token).receipt,
+    assurance: answer.assurance,
+  };
 }
 
 function firstText(view: LinkView): string | undefined {

@@ -61,6 +61,10 @@ function pageFailureOfCode(code: ErrorCode): PageFailure {
     case 'FORBIDDEN':
     case 'ALREADY_ANSWERED':
     case 'ANSWER_IN_CHAT_OFF':
+    case 'SIGN_IN_REQUIRED':
+    case 'FORM_FOR_SOMEONE_ELSE':
+    case 'ANSWERER_NOT_A_PERSON':
+    case 'PASSKEY_REQUIRED':
     case 'IDEMPOTENCY_KEY_REUSED':
     case 'PRECONDITION_REQUIRED':
     case 'LINK_CLOSED':

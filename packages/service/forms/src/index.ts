@@ -13,7 +13,15 @@ export {
 } from './idempotency/idempotency-key.ts';
 export { readJwks } from './keys/read-jwks.ts';
 export { ensureSigningKey, loadSigningKeyRing, rotateSigningKeys, SIGNING_KEYS_CHANNEL } from './keys/signing-keys.ts';
-export { type AnswerWay, LINK_WAY } from './link/admit-answer.ts';
+export { LINK_WAY } from './link/admit-answer.ts';
+export {
+  type Answerer,
+  type AnswerGate,
+  type AnswerWay,
+  admitAnswerer,
+  decideAnswerer,
+  respondentOf,
+} from './link/answerer.ts';
 export { extendLink } from './link/extend-link.ts';
 export { openLink } from './link/open-link.ts';
 export { type StartedRespondent, startRespondent } from './link/start-respondent.ts';

@@ -28,6 +28,11 @@ export interface VerifyResponseInput {
    * respondent the answer shows, and an interaction's answer must name none.
    */
   respondentId?: string | null | undefined;
+  /**
+   * The least assurance the agent accepts (`link` < `account` < `passkey`): an answer given below
+   * it fails with reason `ASSURANCE_TOO_LOW`, however well it verifies otherwise. Omitted: any.
+   */
+  minAssurance?: 'link' | 'account' | 'passkey' | undefined;
 }
 
 /** A verified answer: the values the receipt signs, and the receipt's claims. */
@@ -45,6 +50,13 @@ export interface VerifiedResponse {
   via: 'link' | 'chat';
   /** A chat answer only: the OAuth principal whose connector carried it (the receipt's `via_principal_id`). */
   viaPrincipalId?: string;
+  /**
+   * How sure Sess was of who answered, as the receipt signs it: `link` (whoever held the link),
+   * `account` (the signed-in account the form was for), `passkey`. A receipt from before levels reads `link`.
+   */
+  assurance: 'link' | 'account' | 'passkey';
+  /** Above `link`: the receipt's opaque id of the answering account (stable within the workspace). */
+  respondent?: string;
   /** The key that signed it (`sk_…`). */
   kid: string;
   claims: ReceiptClaims;
@@ -75,8 +87,9 @@ function refused(reason: ReceiptFailureReason, message: string): SessClientError
  * signs, and the receipt (compact JWS, ES256) verifies with a key from the server's JWKS.
  * A key set that cannot be fetched is `transport` (retryable: nothing is wrong with the answer
  * yet); every other failure is `protocol` with `code` VERIFICATION_FAILED and the verifier's
- * `reason` (`BAD_SIGNATURE`, `UNKNOWN_KEY_ID`, `SESSION_MISMATCH`, `VIA_MISMATCH`, …). The result
- * says which way the person answered (`via`), from the verified receipt.
+ * `reason` (`BAD_SIGNATURE`, `UNKNOWN_KEY_ID`, `SESSION_MISMATCH`, `VIA_MISMATCH`,
+ * `ASSURANCE_TOO_LOW` below `minAssurance`, …). The result says which way the person answered
+ * (`via`) and how sure Sess was of who they are (`assurance`, `respondent`), from the verified receipt.
  */
 export async function verifyResponse(config: ReceiptVerifierConfig, input: VerifyResponseInput): Promise<VerifiedResponse> {
   // What the agent must know for itself; without it there is nothing to verify against.
@@ -119,6 +132,10 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     // The way the answer says it came must be the way its receipt signs (none said: the link).
     via: response.via ?? 'link',
     viaPrincipalId: response.viaPrincipalId ?? null,
+    // Likewise the level and the account it names (none said: link, nobody).
+    assurance: response.assurance ?? 'link',
+    respondent: response.respondent ?? null,
+    ...(input.minAssurance !== undefined ? { minAssurance: input.minAssurance } : {}),
   };
   const result = await verifyReceipt(response.receipt, { keys: config.keys, issuer: config.issuer, expected });
   if (!result.ok) {
@@ -141,6 +158,8 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     respondentId: response.respondentId,
     via: result.claims.via,
     ...(result.claims.via_principal_id !== undefined ? { viaPrincipalId: result.claims.via_principal_id } : {}),
+    assurance: result.claims.assurance,
+    ...(result.claims.respondent !== undefined ? { respondent: result.claims.respondent } : {}),
     kid: result.kid,
     claims: result.claims,
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AnswerValueSchema, AnswerViaSchema, TimestampSchema } from '../common.ts';
+import { AnswerAssuranceSchema, AnswerValueSchema, AnswerViaSchema, TimestampSchema } from '../common.ts';
 import { HandleStateSchema } from '../states/handle-states.ts';
 import { ResultStateSchema } from '../states/result-states.ts';
 
@@ -26,6 +26,15 @@ const answerFields = {
     .string()
     .optional()
     .describe('Chat answers only: the OAuth principal whose connector carried the answer (the receipt’s via_principal_id).'),
+  assurance: AnswerAssuranceSchema.describe(
+    'How sure Sess is of who answered, as the verified receipt signs it: link (whoever held the link: it proves nothing about the person), account (the signed-in Sess account the form was for), passkey (that account with a passkey check bound to this answer).',
+  ),
+  respondent: z
+    .string()
+    .optional()
+    .describe(
+      'Above link only: an opaque id of the account that answered, the same for the same person within this workspace (never their e-mail or user id).',
+    ),
 };
 
 /** A verified answer as a tool releases it: only after its receipt verified and a re-read confirmed it. */

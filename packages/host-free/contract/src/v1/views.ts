@@ -1,6 +1,6 @@
 import { STRUCTURE_LIMITS } from '@sess/surface';
 import { z } from 'zod';
-import { AnswerValueSchema, AnswerViaSchema, idSchema, Sha256Schema, TimestampSchema } from '../common.ts';
+import { AnswerAssuranceSchema, AnswerValueSchema, AnswerViaSchema, idSchema, Sha256Schema, TimestampSchema } from '../common.ts';
 import { AskStateSchema, SessionListStatusSchema, SessionStateSchema } from '../states/session-states.ts';
 
 /*
@@ -41,6 +41,15 @@ export const AnswerViewSchema = z
       .string()
       .optional()
       .describe('Chat answers only: the OAuth principal whose connector carried the answer, as the receipt’s via_principal_id.'),
+    assurance: AnswerAssuranceSchema.optional().describe(
+      'How sure Sess was of who answered, as its receipt signs it: link (whoever held the link), account (the signed-in account the form was for), passkey (that account with a passkey check). Sent on every answer; an answer without it (from an older server) is link.',
+    ),
+    respondent: z
+      .string()
+      .optional()
+      .describe(
+        'Answers above link only: the opaque id of the account that answered, as the receipt’s respondent (stable within the workspace, never the e-mail or user id).',
+      ),
   })
   .describe('An accepted answer with its signed receipt.');
 export type AnswerView = z.infer<typeof AnswerViewSchema>;

@@ -57,6 +57,10 @@ export interface SavedResponse {
   via?: ResponseResult['via'];
   /** A chat answer's principal, from the verified receipt. */
   viaPrincipalId?: string;
+  /** The level the verified receipt signs; absent in a record saved before levels (a link answer). */
+  assurance?: ResponseResult['assurance'];
+  /** Above link: the receipt's opaque id of the answering account. */
+  respondent?: string;
 }
 
 /** One handle record, decoded. */

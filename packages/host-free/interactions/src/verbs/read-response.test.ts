@@ -37,9 +37,11 @@ function sessionIdOf(n: number): string {
 interface AnswerOverrides {
   sessionId?: string;
   /** The way the receipt signs (default: the signer's, link). */
-  signed?: { via: 'link' } | { via: 'chat'; viaPrincipalId: string };
-  /** The way the backend's view says (default: none, as from a server before `via`). */
-  said?: Pick<AnswerView, 'via' | 'viaPrincipalId'>;
+  signed?:
+    | { via?: 'link'; assurance?: 'account'; respondent?: string }
+    | { via: 'chat'; viaPrincipalId: string; assurance?: 'account'; respondent?: string };
+  /** The way (and level) the backend's view says (default: none, as from a server before `via`). */
+  said?: Pick<AnswerView, 'via' | 'viaPrincipalId' | 'assurance' | 'respondent'>;
 }
 
 async function answerFor(n: number, overrides: AnswerOverrides = {}): Promise<AnswerView> {
@@ -267,6 +269,46 @@ describe('which way the answer came (via)', () => {
     await expect(readResponse(callWith(backend, store), { handle: r.handle, revision: 1 })).rejects.toMatchObject({
       code: 'VERIFICATION_FAILED',
       details: { reason: 'VIA_MISMATCH' },
+    });
+    expect(store.records.get(r.handle)).toMatchObject({ state: 'blocked', blockedReason: 'verification_failed' });
+  });
+});
+
+describe('who answered (assurance, respondent)', () => {
+  const ACCOUNT = { assurance: 'account', respondent: 'r'.repeat(43) } as const;
+
+  it('an account answer is released with its level and respondent, from the verified receipt, and again from the saved answer', async () => {
+    const r = record(0);
+    const answer = await answerFor(0, { signed: ACCOUNT, said: ACCOUNT });
+    const store = memoryStore([r]);
+    const backend = fakeBackend(async (sessionId) => view(sessionId, answer));
+    const first = await readResponse(callWith(backend, store), { handle: r.handle, revision: 1 });
+    expect(first.response).toMatchObject({ verified: true, assurance: 'account', respondent: 'r'.repeat(43) });
+    const again = await readResponse(callWith(backend, store), { handle: r.handle, revision: 1 });
+    expect(again.response).toEqual(first.response);
+  });
+
+  it('a link answer (or one from a server that does not say) is released as link with no respondent', async () => {
+    const r = record(0);
+    const answer = await answerFor(0);
+    const backend = fakeBackend(async (sessionId) => view(sessionId, answer));
+    const result = await readResponse(callWith(backend, memoryStore([r])), { handle: r.handle, revision: 1 });
+    expect(result.response?.assurance).toBe('link');
+    expect(result.response && 'respondent' in result.response).toBe(false);
+  });
+
+  it.each<[string, AnswerOverrides]>([
+    ['the backend says link, the receipt account', { signed: ACCOUNT }],
+    ['the backend says account, the receipt link', { said: ACCOUNT }],
+    ['the backend names another respondent', { signed: ACCOUNT, said: { ...ACCOUNT, respondent: 's'.repeat(43) } }],
+  ])('%s: nothing is released, the handle is blocked (ASSURANCE_MISMATCH)', async (_name, overrides) => {
+    const r = record(0);
+    const answer = await answerFor(0, overrides);
+    const store = memoryStore([r]);
+    const backend = fakeBackend(async (sessionId) => view(sessionId, answer));
+    await expect(readResponse(callWith(backend, store), { handle: r.handle, revision: 1 })).rejects.toMatchObject({
+      code: 'VERIFICATION_FAILED',
+      details: { reason: 'ASSURANCE_MISMATCH' },
     });
     expect(store.records.get(r.handle)).toMatchObject({ state: 'blocked', blockedReason: 'verification_failed' });
   });

@@ -39,6 +39,8 @@ function released(saved: SavedResponse): ResponseResult {
     receipt: saved.receipt,
     via: saved.via ?? 'link',
     ...(saved.viaPrincipalId !== undefined ? { viaPrincipalId: saved.viaPrincipalId } : {}),
+    assurance: saved.assurance ?? 'link',
+    ...(saved.respondent !== undefined ? { respondent: saved.respondent } : {}),
   };
 }
 
@@ -264,6 +266,8 @@ async function actOnRead(call: ToolCall, record: HandleRecord, view: SessionView
       answeredAt: response.answeredAt,
       via: response.via,
       ...(response.viaPrincipalId !== undefined ? { viaPrincipalId: response.viaPrincipalId } : {}),
+      assurance: response.assurance,
+      ...(response.respondent !== undefined ? { respondent: response.respondent } : {}),
     };
     const patch = {
       state: 'answered' as const,

@@ -18,7 +18,8 @@ export interface ExpectedAnswer {
 /**
  * Verifies an answer's receipt for exactly this session, revision, event, Surface and workspace,
  * and that it signs the very values about to be released and the way the runtime says it came
- * (`via`, and a chat answer's principal). The released `via` is the receipt's. Resolves with the released form of the
+ * (`via`, and a chat answer's principal) and who answered (`assurance`, `respondent`). The released
+ * `via`, `assurance` and `respondent` are the receipt's. Resolves with the released form of the
  * answer, or throws: `SESS_UNAVAILABLE` when the key set could not be had (nothing changed), or
  * `VERIFICATION_FAILED` (the caller blocks the handle).
  */
@@ -43,13 +44,16 @@ export async function verifyAnswer(deps: ToolDeps, answer: AnswerView, expected:
       // What the runtime said of the way must be what the receipt signs (an answer without it is a link answer).
       via: answer.via ?? 'link',
       viaPrincipalId: answer.viaPrincipalId ?? null,
+      // Likewise the level and the account (an answer from a server without levels is a link answer).
+      assurance: answer.assurance ?? 'link',
+      respondent: answer.respondent ?? null,
     },
   });
   if (!result.ok) {
     deps.logger?.warn({ event: 'mcp.receipt.rejected', reason: result.reason, detail: result.message }, 'receipt did not verify');
     throw toSessError(result.reason);
   }
-  const { via, via_principal_id: viaPrincipalId } = result.claims;
+  const { via, via_principal_id: viaPrincipalId, assurance, respondent } = result.claims;
   return {
     eventId: answer.eventId,
     actionId: answer.actionId,
@@ -60,5 +64,7 @@ export async function verifyAnswer(deps: ToolDeps, answer: AnswerView, expected:
     receipt: answer.receipt,
     via,
     ...(viaPrincipalId !== undefined ? { viaPrincipalId } : {}),
+    assurance,
+    ...(respondent !== undefined ? { respondent } : {}),
   };
 }

@@ -29,6 +29,25 @@ export function isReceiptVia(value: unknown): value is ReceiptVia {
   return (RECEIPT_VIAS as readonly unknown[]).includes(value);
 }
 
+/**
+ * How sure Sess was of who answered: `link` (whoever held the link; nobody is known), `account`
+ * (the Sess account the form was for, signed in on that browser or connected in the chat),
+ * `passkey` (that account, and a WebAuthn user-verification ceremony bound to this answer).
+ * Ordered from least to most. A receipt signed before `assurance` existed has none: it is `link`.
+ */
+export const RECEIPT_ASSURANCES = ['link', 'account', 'passkey'] as const;
+export type ReceiptAssurance = (typeof RECEIPT_ASSURANCES)[number];
+
+/** True for one of `RECEIPT_ASSURANCES`. */
+export function isReceiptAssurance(value: unknown): value is ReceiptAssurance {
+  return (RECEIPT_ASSURANCES as readonly unknown[]).includes(value);
+}
+
+/** True when `level` is at least `min` (`account` meets `link`, `link` does not meet `account`). */
+export function meetsAssurance(level: ReceiptAssurance, min: ReceiptAssurance): boolean {
+  return RECEIPT_ASSURANCES.indexOf(level) >= RECEIPT_ASSURANCES.indexOf(min);
+}
+
 /** The protected header of every receipt: nothing else is allowed in it. (A type alias, so jose's header type accepts it.) */
 export type ReceiptHeader = {
   alg: typeof RECEIPT_ALG;
@@ -62,6 +81,14 @@ export interface ReceiptClaims {
   via: ReceiptVia;
   /** Present exactly when `via` is `chat`: the OAuth principal whose connector carried the answer. */
   via_principal_id?: string;
+  /** How sure Sess was of who answered. Signed on every new receipt; an older receipt without it verifies as `link`. */
+  assurance: ReceiptAssurance;
+  /**
+   * Present exactly when `assurance` is above `link`: an opaque id of the answering account,
+   * stable within the workspace and different in every other (an HMAC under the server secret of
+   * workspace and user id), never the user id or e-mail.
+   */
+  respondent?: string;
 }
 
 /** What a signer is given: the caller's names for the claims (camelCase, like the rest of the code). */
@@ -78,6 +105,10 @@ export interface ReceiptInput {
   via?: ReceiptVia;
   /** Required with `via: 'chat'`, refused otherwise: the OAuth principal whose connector carried the answer. */
   viaPrincipalId?: string;
+  /** How sure Sess was of who answered; default `link`. */
+  assurance?: ReceiptAssurance;
+  /** Required above `link`, refused at `link`: the opaque respondent id of the answering account. */
+  respondent?: string;
   /** Defaults to now; injected by tests. */
   issuedAt?: Date;
 }
@@ -108,5 +139,16 @@ export function isRevision(value: unknown): value is number {
 export function viaProblem(via: unknown, principalId: unknown): 'via' | 'via_principal_id' | undefined {
   if (!isReceiptVia(via)) return 'via';
   if (via === 'chat' ? !isReceiptId(principalId) : principalId !== undefined) return 'via_principal_id';
+  return undefined;
+}
+
+/**
+ * The one rule tying `assurance` and `respondent` together: above `link` the receipt names the
+ * answering account's opaque id, at `link` it names nobody. The signer refuses to break it and
+ * the verifier calls a receipt that does malformed. Returns the claim at fault, or undefined.
+ */
+export function assuranceProblem(assurance: unknown, respondent: unknown): 'assurance' | 'respondent' | undefined {
+  if (!isReceiptAssurance(assurance)) return 'assurance';
+  if (assurance === 'link' ? respondent !== undefined : !isReceiptId(respondent)) return 'respondent';
   return undefined;
 }

@@ -29,7 +29,19 @@ describe('buildReceiptClaims', () => {
     expect(chat).toMatchObject({ via: 'chat', via_principal_id: 'usr_1' });
   });
 
+  it('signs assurance link by default with no respondent, and an account answer with its respondent', () => {
+    const link = buildReceiptClaims(receiptInput());
+    expect(link.assurance).toBe('link');
+    expect('respondent' in link).toBe(false);
+    const account = buildReceiptClaims(receiptInput({ assurance: 'account', respondent: 'r1' }));
+    expect(account).toMatchObject({ assurance: 'account', respondent: 'r1' });
+  });
+
   it.each<[string, Partial<ReceiptInput>]>([
+    ['an assurance of no level', { assurance: 'sms' as never }],
+    ['an account answer without its respondent', { assurance: 'account' }],
+    ['a link answer with a respondent', { respondent: 'r1' }],
+    ['an over-long respondent', { assurance: 'passkey', respondent: 'r'.repeat(201) }],
     ['a via of neither kind', { via: 'sms' as never }],
     ['a chat answer without its principal', { via: 'chat' }],
     ['a chat answer with an empty principal', { via: 'chat', viaPrincipalId: '' }],

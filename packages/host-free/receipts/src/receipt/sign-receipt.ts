@@ -2,6 +2,7 @@ import type { ReceiptSigner } from '../keys/create-receipt-signer.ts';
 import { signEs256 } from './es256.ts';
 import {
   ACTOR_ASSURANCE,
+  assuranceProblem,
   isReceiptId,
   isRevision,
   isSha256Hex,
@@ -34,6 +35,12 @@ export function buildReceiptClaims(input: ReceiptInput): ReceiptClaims {
   if (viaFault) {
     throw new TypeError("viaPrincipalId is required with via 'chat' (at most 200 characters) and refused with via 'link'");
   }
+  const assurance = input.assurance ?? 'link';
+  const assuranceFault = assuranceProblem(assurance, input.respondent);
+  if (assuranceFault === 'assurance') throw new TypeError("assurance must be 'link', 'account' or 'passkey'");
+  if (assuranceFault) {
+    throw new TypeError('respondent is required above assurance link (at most 200 characters) and refused at link');
+  }
   if (!isRevision(input.revision)) throw new TypeError('revision must be a positive integer');
   if (!isSha256Hex(input.surfaceSha256)) throw new TypeError('surfaceSha256 must be 64 lower-case hex characters');
   if (!isSha256Hex(input.answerSha256)) throw new TypeError('answerSha256 must be 64 lower-case hex characters');
@@ -49,9 +56,11 @@ export function buildReceiptClaims(input: ReceiptInput): ReceiptClaims {
     answer_sha256: input.answerSha256,
     actorAssurance: ACTOR_ASSURANCE,
     via,
+    assurance,
   };
   if (input.respondentId !== undefined) claims.respondent_id = input.respondentId;
   if (input.viaPrincipalId !== undefined) claims.via_principal_id = input.viaPrincipalId;
+  if (input.respondent !== undefined) claims.respondent = input.respondent;
   return claims;
 }
 

@@ -3,7 +3,7 @@
  * never on message text. Each is triggered by a test in `verify-receipt.test.ts`.
  */
 export const RECEIPT_FAILURE_REASONS = [
-  /** Not a compact JWS, or a header/claims set of the wrong shape (a `via` other than `link`/`chat`, or `via_principal_id` without `via: chat` or the other way round, included). */
+  /** Not a compact JWS, or a header/claims set of the wrong shape (a `via` other than `link`/`chat`, or `via_principal_id` without `via: chat` or the other way round, an `assurance` other than `link`/`account`/`passkey`, or a `respondent` at `link` or none above it, included). */
   'MALFORMED',
   /** `alg` other than ES256 (`none`, HS256, RS256, …). */
   'ALG_NOT_ALLOWED',
@@ -27,6 +27,10 @@ export const RECEIPT_FAILURE_REASONS = [
   'RESPONDENT_MISMATCH',
   /** `via` (or the chat answer's `via_principal_id`) is not what the caller was told. */
   'VIA_MISMATCH',
+  /** `assurance` (or its `respondent`) is not what the caller was told. */
+  'ASSURANCE_MISMATCH',
+  /** The answer's `assurance` is below the caller's `minAssurance` (an older receipt without one is `link`). */
+  'ASSURANCE_TOO_LOW',
 ] as const;
 
 /** One of `RECEIPT_FAILURE_REASONS`. */

@@ -29,6 +29,8 @@ export function toSessError(reason: ReceiptFailureReason): SessError {
     case 'ANSWER_MISMATCH':
     case 'RESPONDENT_MISMATCH':
     case 'VIA_MISMATCH':
+    case 'ASSURANCE_MISMATCH':
+    case 'ASSURANCE_TOO_LOW':
       return new SessError('VERIFICATION_FAILED', `The answer's receipt did not verify (${reason}).`, { reason });
     default: {
       const unreachable: never = reason;

@@ -58,7 +58,31 @@ describe('round trip', () => {
       answer_sha256: input.answerSha256,
       actorAssurance: 'link_holder',
       via: 'link',
+      assurance: 'link',
     });
+  });
+
+  it('an account answer carries assurance and its respondent, and meets a minimum up to its level', async () => {
+    const account = await signReceipt(ring.signer, { ...input, assurance: 'account', respondent: 'r'.repeat(43) });
+    expect(decodeSegment(account, 1)).toMatchObject({ assurance: 'account', respondent: 'r'.repeat(43) });
+    const result = await verifyReceipt(account, { keys: ring.keySet, issuer: ISSUER, expected });
+    expect(result.ok && result.claims).toMatchObject({ assurance: 'account', respondent: 'r'.repeat(43) });
+    expect(await reasonOf(account, { assurance: 'account', respondent: 'r'.repeat(43), minAssurance: 'account' })).toBe('OK');
+    expect(await reasonOf(account, { minAssurance: 'link' })).toBe('OK');
+    expect(await reasonOf(account, { minAssurance: 'passkey' })).toBe('ASSURANCE_TOO_LOW');
+    expect(await reasonOf(account, { assurance: 'link' })).toBe('ASSURANCE_MISMATCH');
+    expect(await reasonOf(account, { respondent: 's'.repeat(43) })).toBe('ASSURANCE_MISMATCH');
+    expect(await reasonOf(account, { respondent: null })).toBe('ASSURANCE_MISMATCH');
+  });
+
+  it('a link answer is below account; a receipt signed before assurance existed is link', async () => {
+    expect(await reasonOf(receipt, { minAssurance: 'account' })).toBe('ASSURANCE_TOO_LOW');
+    const { assurance: _assurance, ...older } = buildReceiptClaims(input);
+    const jws = await signWithRing(goodHeader(), older);
+    const result = await verifyReceipt(jws, { keys: ring.keySet, issuer: ISSUER, expected });
+    expect(result).toEqual({ ok: true, kid: ring.signer.kid, claims: { ...older, assurance: 'link' } });
+    expect(await reasonOf(jws, { assurance: 'link', respondent: null, minAssurance: 'link' })).toBe('OK');
+    expect(await reasonOf(jws, { minAssurance: 'account' })).toBe('ASSURANCE_TOO_LOW');
   });
 
   it('a chat answer carries via chat and its principal, and verifies with them', async () => {
@@ -70,10 +94,10 @@ describe('round trip', () => {
   });
 
   it('a receipt signed before via existed verifies and is reported as a link answer', async () => {
-    const { via: _via, ...older } = buildReceiptClaims(input);
+    const { via: _via, assurance: _assurance, ...older } = buildReceiptClaims(input);
     const jws = await signWithRing(goodHeader(), older);
     const result = await verifyReceipt(jws, { keys: ring.keySet, issuer: ISSUER, expected });
-    expect(result).toEqual({ ok: true, kid: ring.signer.kid, claims: { ...older, via: 'link' } });
+    expect(result).toEqual({ ok: true, kid: ring.signer.kid, claims: { ...older, via: 'link', assurance: 'link' } });
     expect(await reasonOf(jws, { via: 'link', viaPrincipalId: null })).toBe('OK');
     expect(await reasonOf(jws, { via: 'chat' })).toBe('VIA_MISMATCH');
   });
@@ -256,6 +280,12 @@ describe('malformed receipts', () => {
     ['via chat with a principal not a string', { ...buildReceiptClaims(input), via: 'chat', via_principal_id: 7 }],
     ['via link with a principal', { ...buildReceiptClaims(input), via: 'link', via_principal_id: 'usr_1' }],
     ['no via (older) with a principal', { ...buildReceiptClaims(input), via: undefined, via_principal_id: 'usr_1' }],
+    ['an assurance of no level', { ...buildReceiptClaims(input), assurance: 'sms' }],
+    ['assurance null', { ...buildReceiptClaims(input), assurance: null }],
+    ['assurance account without its respondent', { ...buildReceiptClaims(input), assurance: 'account' }],
+    ['assurance link with a respondent', { ...buildReceiptClaims(input), assurance: 'link', respondent: 'r1' }],
+    ['no assurance (older) with a respondent', { ...buildReceiptClaims(input), assurance: undefined, respondent: 'r1' }],
+    ['a respondent not a string', { ...buildReceiptClaims(input), assurance: 'account', respondent: 7 }],
   ])('a validly signed receipt with %s is malformed', async (_name, payload) => {
     expect(await reasonOf(await signWithRing(goodHeader(), payload))).toBe('MALFORMED');
   });

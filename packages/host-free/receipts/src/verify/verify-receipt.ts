@@ -3,11 +3,14 @@ import type { ReceiptKeySet } from '../key-set/receipt-key-set.ts';
 import { verifyEs256 } from '../receipt/es256.ts';
 import {
   ACTOR_ASSURANCE,
+  assuranceProblem,
   isReceiptId,
   isRevision,
   isSha256Hex,
+  meetsAssurance,
   RECEIPT_ALG,
   RECEIPT_TYP,
+  type ReceiptAssurance,
   type ReceiptClaims,
   type ReceiptVia,
   viaProblem,
@@ -30,6 +33,12 @@ export interface ExpectedReceipt {
   via?: ReceiptVia;
   /** A string: the chat answer's principal must be this one. `null`: the receipt must name none. Omitted: not checked. */
   viaPrincipalId?: string | null;
+  /** The assurance the caller was told: must match (an older receipt without `assurance` is `link`). Omitted: not checked. */
+  assurance?: ReceiptAssurance;
+  /** A string: the receipt's `respondent` must be this one. `null`: it must name none. Omitted: not checked. */
+  respondent?: string | null;
+  /** The least assurance the caller accepts: an answer below it fails with `ASSURANCE_TOO_LOW`. Omitted: any. */
+  minAssurance?: ReceiptAssurance;
 }
 
 /** Inputs of `verifyReceipt`. */
@@ -137,6 +146,10 @@ function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
   const via = value['via'] === undefined ? 'link' : value['via'];
   const viaFault = viaProblem(via, value['via_principal_id']);
   if (viaFault) return malformed(viaFault);
+  // A receipt signed before `assurance` existed has none: whoever held the link answered.
+  const assurance = value['assurance'] === undefined ? 'link' : value['assurance'];
+  const assuranceFault = assuranceProblem(assurance, value['respondent']);
+  if (assuranceFault) return malformed(assuranceFault);
   // Rebuilt field by field: the caller gets exactly the claims that were checked, nothing extra.
   const claims: ReceiptClaims = {
     iss: value['iss'],
@@ -149,9 +162,11 @@ function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
     answer_sha256: value['answer_sha256'],
     actorAssurance: value['actorAssurance'] as typeof ACTOR_ASSURANCE,
     via: via as ReceiptVia,
+    assurance: assurance as ReceiptAssurance,
   };
   if (value['respondent_id'] !== undefined) claims.respondent_id = value['respondent_id'] as string;
   if (value['via_principal_id'] !== undefined) claims.via_principal_id = value['via_principal_id'] as string;
+  if (value['respondent'] !== undefined) claims.respondent = value['respondent'] as string;
   return claims;
 }
 
@@ -180,6 +195,21 @@ function checkClaims(claims: ReceiptClaims, issuer: string, expected: ExpectedRe
       expected.viaPrincipalId === undefined || (claims.via_principal_id ?? null) === expected.viaPrincipalId,
       'VIA_MISMATCH',
       'via_principal_id is not the expected principal',
+    ],
+    [
+      expected.assurance === undefined || claims.assurance === expected.assurance,
+      'ASSURANCE_MISMATCH',
+      'assurance is not the level the answer was said to have',
+    ],
+    [
+      expected.respondent === undefined || (claims.respondent ?? null) === expected.respondent,
+      'ASSURANCE_MISMATCH',
+      'respondent is not the expected account',
+    ],
+    [
+      expected.minAssurance === undefined || meetsAssurance(claims.assurance, expected.minAssurance),
+      'ASSURANCE_TOO_LOW',
+      `assurance ${claims.assurance} is below the required ${expected.minAssurance}`,
     ],
   ];
   for (const [holds, reason, message] of rules) if (!holds) return fail(reason, message);

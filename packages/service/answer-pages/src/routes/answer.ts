@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { answerLink } from '../answer-link.ts';
+import { signedInWay, turnFor } from '../answerer-gate.ts';
 import type { PageEnv, PageKit } from '../page-kit.ts';
 import { readPostedForm } from '../read-posted-form.ts';
 import { pagePaths } from '../to-page-view.ts';
@@ -11,6 +12,9 @@ export const PAGE_BODY_LIMIT_BYTES = 1024 * 1024;
 /**
  * `POST /s/:token`: the person's answer (CSRF token bound to link and revision), then a redirect
  * to the page; a refused answer re-renders the form with the person's values and inline errors.
+ * The post carries the browser's signed-in account (if any), and forms decides whether it may
+ * answer: a form above `link` posted without one goes to sign in, by another account gets "for
+ * someone else" (403); either way nothing is written.
  */
 export function mountAnswer(app: Hono<PageEnv>, kit: PageKit): void {
   const { runtime } = kit;
@@ -24,7 +28,8 @@ export function mountAnswer(app: Hono<PageEnv>, kit: PageKit): void {
     }
     try {
       const input = { revision, actionId: form.control.action, submitted: form.values };
-      const outcome = await answerLink(runtime, token, input, { via: 'link' });
+      const way = await signedInWay(c, kit.accounts);
+      const outcome = await answerLink(runtime, token, input, way);
       switch (outcome.kind) {
         case 'accepted':
           return c.redirect(pagePaths(token).page, 303);
@@ -33,8 +38,12 @@ export function mountAnswer(app: Hono<PageEnv>, kit: PageKit): void {
           if (page.state !== 'open') return kit.sendPage(c, page, 409);
           return kit.sendPage(c, { ...page, posted: form.values, errors: outcome.errors }, 422);
         }
-        case 'current':
+        case 'current': {
+          const onLinkHost = kit.accounts.isLinkHost(c.req.header('host'));
+          const turn = turnFor(outcome.refused, token, onLinkHost, runtime.publicUrl);
+          if (turn) return kit.turnAway(c, turn);
           return kit.showCurrent(c, token, outcome.status, outcome.options);
+        }
       }
     } catch (error) {
       return kit.sendError(c, error);

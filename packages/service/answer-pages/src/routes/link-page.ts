@@ -1,10 +1,15 @@
 import { type LinkView, openLink } from '@sess/forms';
 import type { Hono } from 'hono';
+import { gateView } from '../answerer-gate.ts';
 import type { PageEnv, PageKit } from '../page-kit.ts';
 import { RECEIPT_CONTENT_TYPE, receiptDownload } from '../receipt-download.ts';
 import { pagePaths } from '../to-page-view.ts';
 
-/** `GET /s/:token` (the link's current state as a page) and `GET /s/:token/receipt` (its answer's receipt). */
+/**
+ * `GET /s/:token` (the link's current state as a page) and `GET /s/:token/receipt` (its answer's
+ * receipt). A form above `link` shows either only to a browser signed in as an account it is for
+ * (answerer-gate.ts): the link alone gets the sign-in page, another account "for someone else".
+ */
 export function mountLinkPage(app: Hono<PageEnv>, kit: PageKit): void {
   const { runtime } = kit;
 
@@ -13,6 +18,8 @@ export function mountLinkPage(app: Hono<PageEnv>, kit: PageKit): void {
     let view: LinkView;
     try {
       view = await openLink(runtime, token);
+      const gate = await gateView(c, kit.accounts, view, token, runtime.publicUrl);
+      if (gate.turn) return kit.turnAway(c, gate.turn);
       if (view.kind === 'ask') {
         const own = await kit.rememberedRespondent(c, view);
         if (own) return c.redirect(pagePaths(own).page, 303);
@@ -28,7 +35,10 @@ export function mountLinkPage(app: Hono<PageEnv>, kit: PageKit): void {
     const token = c.req.param('token');
     let download: ReturnType<typeof receiptDownload>;
     try {
-      download = receiptDownload(await openLink(runtime, token));
+      const view = await openLink(runtime, token);
+      const gate = await gateView(c, kit.accounts, view, token, runtime.publicUrl);
+      if (gate.turn) return kit.turnAway(c, gate.turn);
+      download = receiptDownload(view);
     } catch (error) {
       return kit.sendError(c, error);
     }

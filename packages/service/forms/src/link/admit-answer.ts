@@ -2,6 +2,9 @@ import { newId } from '@sess/core';
 import { type AcceptedAnswer, type AnswerError, hashAnswer, type Surface, validateAnswer } from '@sess/surface';
 import { signAnswerReceipt } from '../model/receipt.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
+import { type Answerer, type AnswerWay, respondentOf } from './answerer.ts';
+
+export type { AnswerWay } from './answerer.ts';
 
 /** What an answer is admitted against: the session and revision shown, and whose answer it is. */
 export interface AnswerPlace {
@@ -13,19 +16,17 @@ export interface AnswerPlace {
   respondentId?: string;
 }
 
-/**
- * Which way an answer came: the link page, or the form inside the agent's chat (MCP Apps),
- * posted through the connector of OAuth principal `principalId`. Signed into the receipt and
- * stored with the answer.
- */
-export type AnswerWay = { via: 'link' } | { via: 'chat'; principalId: string };
-
 /** The way of every answer posted on the link page. */
 export const LINK_WAY: AnswerWay = Object.freeze({ via: 'link' });
 
 /** The answer row's two columns for a way (`form_answers.via`, `via_principal_id`). */
 export function wayColumns(way: AnswerWay): { via: 'link' | 'chat'; viaPrincipalId: string | null } {
   return way.via === 'chat' ? { via: 'chat', viaPrincipalId: way.principalId } : { via: 'link', viaPrincipalId: null };
+}
+
+/** The answer row's columns of who answered (`form_answers.assurance`, `answered_by_user_id`). */
+export function answererColumns(answerer: Answerer): { assurance: Answerer['assurance']; answeredByUserId: string | null } {
+  return { assurance: answerer.assurance, answeredByUserId: answerer.userId };
 }
 
 /** An answer ready to insert: its event id, the typed answer, its hash and its signed receipt. */
@@ -38,7 +39,7 @@ export interface AdmittedAnswer {
 
 /**
  * Admits a submitted answer: validates it against the Surface shown, hashes it and signs its
- * receipt, with the way it came. Every way of answering a link (the page, the chat) goes through
+ * receipt, with the way it came and who answered (as `admitAnswerer` decided). Every way of answering a link (the page, the chat) goes through
  * here, so an answer is checked, hashed and signed by one rule. Writes nothing; the caller's
  * statement decides whether it goes in.
  */
@@ -48,6 +49,7 @@ export async function admitAnswer(
   input: { actionId?: string | undefined; submitted: Record<string, unknown> },
   now: Date,
   way: AnswerWay,
+  answerer: Answerer,
 ): Promise<{ ok: true; admitted: AdmittedAnswer } | { ok: false; errors: AnswerError[] }> {
   const checked = validateAnswer(place.revision.surface, { actionId: input.actionId, values: input.submitted });
   if (!checked.ok) return { ok: false, errors: checked.errors };
@@ -64,6 +66,10 @@ export async function admitAnswer(
     answerSha256,
     ...(place.respondentId !== undefined ? { respondentId: place.respondentId } : {}),
     ...(way.via === 'chat' ? { via: 'chat', viaPrincipalId: way.principalId } : { via: 'link' }),
+    assurance: answerer.assurance,
+    ...(answerer.userId !== null && answerer.assurance !== 'link'
+      ? { respondent: respondentOf(runtime.secret, place.session.workspaceId, answerer.userId) }
+      : {}),
     issuedAt: now,
   });
   return { ok: true, admitted: { eventId, answer, answerSha256, receipt } };

@@ -8,7 +8,8 @@ import { classifyToken } from '../model/link-tokens.ts';
 import { isoParam, stateAllows } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { answerWrittenAtMs, FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
-import { type AnswerWay, admitAnswer, LINK_WAY, wayColumns } from './admit-answer.ts';
+import { type AnswerWay, admitAnswer, answererColumns, LINK_WAY, wayColumns } from './admit-answer.ts';
+import { admitAnswerer } from './answerer.ts';
 
 /** What the answer page posts. */
 export interface SubmitLinkAnswerInput {
@@ -33,7 +34,10 @@ export type SubmitLinkAnswerResult = { ok: true; eventId: string; revision: numb
  * concurrent or later second submit gets `ALREADY_ANSWERED`, whichever way each came (two tabs,
  * or the chat and the phone). For a respondent token, the answer completes that respondent's page.
  *
- * `way` says how it came: the link page (the default) or the form inside the agent's chat. A
+ * `way` says how it came and who is behind it: the link page (the default; with the signed-in
+ * account, if any) or the form inside the agent's chat. Who may answer is `admitAnswerer`'s one
+ * rule, checked before anything else about the answer: a form above `link` takes an answer only
+ * from an account it is for, and records that account and the level. A
  * chat answer is admitted exactly like a page's (same validation, states, event id and race),
  * and only to a single person's form that allows it: an Ask (its shared link or a respondent's
  * page) and a form created with `answer_in_chat: false` refuse it before anything is written.
@@ -41,7 +45,9 @@ export type SubmitLinkAnswerResult = { ok: true; eventId: string; revision: numb
  * @throws SessError `NOT_FOUND` (unknown token), `ALREADY_ANSWERED` (this revision, or an older
  * one the page still showed, has its answer), `LINK_CLOSED` with `details.state` (`lapsed`,
  * `expired`, `completed`, `withdrawn`), `REVISION_MISMATCH` (a revision the link never had),
- * `ANSWER_IN_CHAT_OFF` (a chat answer to an Ask or to a form that is answered on its link only).
+ * `ANSWER_IN_CHAT_OFF` (a chat answer to an Ask or to a form that is answered on its link only),
+ * and `admitAnswerer`'s refusals: `SIGN_IN_REQUIRED`, `FORM_FOR_SOMEONE_ELSE`,
+ * `ANSWERER_NOT_A_PERSON`, `PASSKEY_REQUIRED`.
  */
 export async function submitLinkAnswer(
   runtime: FormsRuntime,
@@ -54,7 +60,7 @@ export async function submitLinkAnswer(
   if (kind === 'respondent') {
     // An Ask is answered on its own pages only: its link is for others.
     if (way.via === 'chat') throw answerInChatOff('ask');
-    return submitRespondentAnswer(runtime, token, input);
+    return submitRespondentAnswer(runtime, token, input, way);
   }
   return submitInteractionAnswer(runtime, token, input, way);
 }
@@ -70,15 +76,17 @@ async function submitInteractionAnswer(
   if (!snapshot) throw linkNotFound();
   const { session, revision } = snapshot;
   if (way.via === 'chat') checkChatAllowed(session);
+  const answerer = admitAnswerer(session, way);
   if (session.kind === 'ask') {
     throw new SessError('INVALID_STATE', 'This is the shared link of an Ask: start your own page to answer.', { state: 'ask' });
   }
   checkRevisionOpen(session.currentRevision, input.revision, linkState(session, snapshot.answer !== null, now));
 
-  const admission = await admitAnswer(runtime, { session, revision, revisionNumber: input.revision }, input, now, way);
+  const admission = await admitAnswer(runtime, { session, revision, revisionNumber: input.revision }, input, now, way, answerer);
   if (!admission.ok) return admission;
   const { eventId, answer, answerSha256, receipt } = admission.admitted;
   const { via, viaPrincipalId } = wayColumns(way);
+  const { assurance, answeredByUserId } = answererColumns(answerer);
   const at = isoParam(now);
   // One statement: the guard (still open, still this revision, before the deadline), the insert
   // (first answer wins on the partial unique index) and the NOTIFY (sent only if a row went in),
@@ -89,9 +97,9 @@ async function submitInteractionAnswer(
       sql`with ins as (
           insert into form_answers
             (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at,
-             via, via_principal_id)
+             via, via_principal_id, assurance, answered_by_user_id)
           select ${eventId}, s.workspace_id, s.id, ${input.revision}, null, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
-                 ${answerSha256}, ${receipt}, ${at}::timestamptz, ${via}, ${viaPrincipalId}
+                 ${answerSha256}, ${receipt}, ${at}::timestamptz, ${via}, ${viaPrincipalId}, ${assurance}, ${answeredByUserId}
             from form_sessions s
            where s.id = ${session.id} and ${stateAllows('s.state', 'answered')} and s.current_revision = ${input.revision}
              and s.deadline_at > ${at}::timestamptz and (${via} = 'link' or s.answer_in_chat)
@@ -139,17 +147,20 @@ async function submitRespondentAnswer(
   runtime: FormsRuntime,
   token: string,
   input: SubmitLinkAnswerInput,
+  way: AnswerWay,
 ): Promise<SubmitLinkAnswerResult> {
   const now = runtime.now();
   const snapshot = await runtime.queries.respondentByTokenHash(hashSecret(token));
   if (!snapshot) throw linkNotFound();
   const { session, respondent, revision } = snapshot;
+  const answerer = admitAnswerer(session, way);
   checkRespondentOpen(snapshot.answer !== null, session.state, respondent.expiresAt, input.revision, now);
 
   const place = { session, revision, revisionNumber: 1, respondentId: respondent.id };
-  const admission = await admitAnswer(runtime, place, input, now, LINK_WAY);
+  const admission = await admitAnswer(runtime, place, input, now, way, answerer);
   if (!admission.ok) return admission;
   const { eventId, answer, answerSha256, receipt } = admission.admitted;
+  const { assurance, answeredByUserId } = answererColumns(answerer);
   const name = session.askName ? String(answer.values[RESPONDENT_NAME_FIELD] ?? '') || null : null;
   const at = isoParam(now);
   const record = (db: DbOrTx) =>
@@ -158,9 +169,9 @@ async function submitRespondentAnswer(
       sql`with ins as (
           insert into form_answers
             (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at,
-             via, via_principal_id)
+             via, via_principal_id, assurance, answered_by_user_id)
           select ${eventId}, p.workspace_id, p.session_id, 1, p.id, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
-                 ${answerSha256}, ${receipt}, ${at}::timestamptz, 'link', null
+                 ${answerSha256}, ${receipt}, ${at}::timestamptz, 'link', null, ${assurance}, ${answeredByUserId}
             from ask_respondents p join form_sessions s on s.id = p.session_id
            where p.id = ${respondent.id} and p.answered_at is null and p.expires_at > ${at}::timestamptz and ${stateAllows('s.state', 'answered')}
           on conflict (respondent_id) where respondent_id is not null do nothing

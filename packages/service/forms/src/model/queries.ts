@@ -23,6 +23,8 @@ export const answerColumns = {
   answeredAt: formAnswers.answeredAt,
   via: formAnswers.via,
   viaPrincipalId: formAnswers.viaPrincipalId,
+  assurance: formAnswers.assurance,
+  answeredByUserId: formAnswers.answeredByUserId,
 };
 const revisionColumns = {
   revision: formRevisions.revision,

@@ -1,4 +1,5 @@
 import type { StoredSessionState } from '@sess/contract';
+import type { ReceiptAssurance } from '@sess/receipts';
 import type { AnswerValue, Surface } from '@sess/surface';
 
 /** A session as the verbs see it (one row of `form_sessions`, dates as Date). */
@@ -24,6 +25,10 @@ export interface SessionRow {
   askAnswered: number;
   /** Whether the person may answer inside the agent's chat (MCP Apps) as well as on the link. */
   answerInChat: boolean;
+  /** How sure Sess must be of who answers (`link`, `account`, `passkey`), as created. */
+  assurance: ReceiptAssurance;
+  /** Above `link`: the accounts (user ids) the form is for; null at `link`. */
+  forUserIds: string[] | null;
 }
 
 /** The Surface shown at one revision. */
@@ -47,6 +52,10 @@ export interface AnswerRow {
   via: 'link' | 'chat';
   /** A chat answer's OAuth principal; null for a link answer. */
   viaPrincipalId: string | null;
+  /** The assurance the answer was given at (`link` for every answer before levels existed). */
+  assurance: ReceiptAssurance;
+  /** Above `link`: the account that answered; null at `link` (nobody is known). */
+  answeredByUserId: string | null;
 }
 
 /** An Ask respondent. */

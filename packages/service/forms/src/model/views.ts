@@ -1,10 +1,26 @@
 import type { AnswerView, SessionView } from '@sess/contract';
+import type { ReceiptAssurance } from '@sess/receipts';
 import type { AnswerValue, Surface } from '@sess/surface';
 import { askState, type LinkState, linkState, sessionState } from './derive-state.ts';
 import type { AnswerRow, RevisionRow, SessionRow } from './session-row.ts';
 
 /** An accepted answer and an interaction as the agent reads them: @sess/contract's `/v1` views. */
 export type { AnswerView, SessionView };
+
+/**
+ * The receipt's `respondent` claim of an answer above `link`: read back from the receipt this
+ * server signed into the same row (the answer view says what its receipt signs; an agent takes it
+ * from the receipt it verifies anyway).
+ */
+function respondentOfReceipt(receipt: string): string | undefined {
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(receipt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    const respondent = (claims as { respondent?: unknown } | null)?.respondent;
+    return typeof respondent === 'string' ? respondent : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function toAnswerView(answer: AnswerRow, surfaceSha256: string, respondentName?: string | null): AnswerView {
   const view: AnswerView = {
@@ -17,8 +33,11 @@ export function toAnswerView(answer: AnswerRow, surfaceSha256: string, responden
     answerSha256: answer.answerSha256,
     receipt: answer.receipt,
     via: answer.via,
+    assurance: answer.assurance,
   };
   if (answer.viaPrincipalId !== null) view.viaPrincipalId = answer.viaPrincipalId;
+  const respondent = answer.assurance === 'link' ? undefined : respondentOfReceipt(answer.receipt);
+  if (respondent !== undefined) view.respondent = respondent;
   if (answer.respondentId) {
     view.respondentId = answer.respondentId;
     if (respondentName !== undefined) view.respondentName = respondentName;
@@ -67,6 +86,8 @@ export interface LinkAnswer {
   via: 'link' | 'chat';
   /** A chat answer only: the OAuth principal whose connector carried it. */
   viaPrincipalId?: string;
+  /** How sure Sess was of who answered: `link` (whoever held it), `account` (the signed-in account the form is for). */
+  assurance: ReceiptAssurance;
 }
 
 /**
@@ -99,6 +120,10 @@ interface LinkViewBase {
   expiresAt: string;
   /** The current deadline (moves forward when the person asks for more time). */
   deadlineAt: string;
+  /** How sure Sess must be of who answers: above `link` only an account of `forUserIds` answers (`decideAnswerer`). */
+  assurance: ReceiptAssurance;
+  /** The accounts (user ids) the form is for; null at `link`. Never shown on a page. */
+  forUserIds: readonly string[] | null;
 }
 
 export interface InteractionLinkView extends LinkViewBase {
@@ -140,6 +165,7 @@ export function toLinkAnswer(answer: AnswerRow): LinkAnswer {
     answeredAt: answer.answeredAt.toISOString(),
     receipt: answer.receipt,
     via: answer.via,
+    assurance: answer.assurance,
   };
   if (answer.viaPrincipalId !== null) view.viaPrincipalId = answer.viaPrincipalId;
   return view;
@@ -165,6 +191,8 @@ export function toInteractionLinkView(
     canExtend: state === 'lapsed',
     answer: answer ? toLinkAnswer(answer) : null,
     answerInChat: session.answerInChat,
+    assurance: session.assurance,
+    forUserIds: session.forUserIds,
   };
 }
 
@@ -189,6 +217,8 @@ export function toAskLinkView(session: SessionRow, revision: RevisionRow, active
     surface: revision.surface,
     expiresAt: session.expiresAt.toISOString(),
     deadlineAt: session.deadlineAt.toISOString(),
+    assurance: session.assurance,
+    forUserIds: session.forUserIds,
   };
 }
 
@@ -214,5 +244,7 @@ export function toRespondentLinkView(
     expiresAt: respondent.expiresAt.toISOString(),
     deadlineAt: respondent.expiresAt.toISOString(),
     answer: answer ? toLinkAnswer(answer) : null,
+    assurance: session.assurance,
+    forUserIds: session.forUserIds,
   };
 }

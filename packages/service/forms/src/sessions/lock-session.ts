@@ -1,6 +1,7 @@
 import type { StoredSessionState } from '@sess/contract';
 import type { Tx } from '@sess/db';
 import { queryRows } from '@sess/db';
+import type { ReceiptAssurance } from '@sess/receipts';
 import type { AnswerValue } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import { sessionNotFound } from '../model/errors.ts';
@@ -28,6 +29,8 @@ interface RawLocked {
   ask_started: number;
   ask_answered: number;
   answer_in_chat: boolean;
+  assurance: ReceiptAssurance;
+  for_user_ids: string[] | null;
   surface_sha256: string;
   a_id: string | null;
   a_action_id: string | null;
@@ -37,6 +40,8 @@ interface RawLocked {
   a_answered_at: string | null;
   a_via: 'link' | 'chat' | null;
   a_via_principal_id: string | null;
+  a_assurance: ReceiptAssurance | null;
+  a_answered_by_user_id: string | null;
   [key: string]: unknown;
 }
 
@@ -58,9 +63,11 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
     sql`select s.id, s.workspace_id, s.kind, s.state, s.current_revision, s.lifetime_seconds, s.extendable,
                s.created_at, s.expires_at, s.deadline_at, s.horizon_at, s.closes_at, s.completed_at, s.withdrawn_at,
                s.ask_max, s.ask_name, s.ask_respondent_seconds, s.ask_started, s.ask_answered, s.answer_in_chat,
+               s.assurance, s.for_user_ids,
                r.surface_sha256,
                a.id as a_id, a.action_id as a_action_id, a.values as a_values, a.answer_sha256 as a_answer_sha256,
-               a.receipt as a_receipt, a.answered_at as a_answered_at, a.via as a_via, a.via_principal_id as a_via_principal_id
+               a.receipt as a_receipt, a.answered_at as a_answered_at, a.via as a_via, a.via_principal_id as a_via_principal_id,
+               a.assurance as a_assurance, a.answered_by_user_id as a_answered_by_user_id
           from form_sessions s
           join form_revisions r on r.session_id = s.id and r.revision = s.current_revision
           left join form_answers a on a.session_id = s.id and a.revision = s.current_revision and a.respondent_id is null
@@ -89,6 +96,8 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
     askStarted: raw.ask_started,
     askAnswered: raw.ask_answered,
     answerInChat: raw.answer_in_chat,
+    assurance: raw.assurance,
+    forUserIds: raw.for_user_ids,
   };
   const answer: AnswerRow | null =
     raw.a_id === null
@@ -104,6 +113,8 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
           answeredAt: toDate(raw.a_answered_at),
           via: raw.a_via ?? 'link',
           viaPrincipalId: raw.a_via_principal_id,
+          assurance: raw.a_assurance ?? 'link',
+          answeredByUserId: raw.a_answered_by_user_id,
         };
   return { session, surfaceSha256: raw.surface_sha256, answer };
 }

@@ -33,6 +33,8 @@ function documentTitle(view: AnswerPageView): string {
       return 'Too much to send';
     case 'unavailable':
       return 'Try again';
+    case 'someone_else':
+      return 'This form is for someone else';
   }
 }
 
@@ -55,6 +57,7 @@ export function AnswerBody({ view, chat }: { view: AnswerPageView; chat?: ChatFr
     case 'refused':
     case 'too_large':
     case 'unavailable':
+    case 'someone_else':
       return <PlainStatus view={view} chat={chat} />;
   }
 }

@@ -49,6 +49,13 @@ export function summarizeAnswer(answer: OwnAnswerView): { action: string | undef
   };
 }
 
+/** What the receipt proves at each level, in the person's words (docs: what each level proves). */
+const RECEIPT_PROVES = {
+  link: 'it proves this answer was given on this link.',
+  account: 'it proves this answer was given on this link by your Sess account, signed in.',
+  passkey: 'it proves this answer was given on this link by your Sess account, confirmed with your passkey.',
+} as const;
+
 /**
  * "Your answer": what the person chose and sent, in short, and their receipt to keep (the
  * download is the link's own `/receipt`; the link is the capability, so only its holder sees it).
@@ -87,7 +94,7 @@ export function OwnAnswer({
         </PageLink>
       </p>
       <p class="muted">
-        The receipt is signed by Sess: it proves this answer was given on this link. Check it with{' '}
+        The receipt is signed by Sess: {RECEIPT_PROVES[answer.assurance ?? 'link']} Check it with{' '}
         <code>{'npx sess receipt verify <file>'}</code> in a Sess checkout.
       </p>
     </section>

@@ -236,6 +236,23 @@ export function PlainStatus({ view, chat }: { view: PlainPageView } & InChat) {
           )}
         </StatusCard>
       );
+    case 'someone_else':
+      return (
+        <StatusCard tone="closed" heading="This form is for someone else">
+          <p>
+            It must be answered by the person it was made for, signed in to Sess. The account signed in on this browser is not
+            theirs, so nothing was sent and nothing changed.
+          </p>
+          <p>If the form is for you, sign out and sign in with your own account, then open the link again.</p>
+          {view.accountPath === undefined ? null : (
+            <p>
+              <a class="button" href={view.accountPath}>
+                Open your account
+              </a>
+            </p>
+          )}
+        </StatusCard>
+      );
     case 'unavailable':
       return (
         <StatusCard tone="closed" heading="Something went wrong on our side">

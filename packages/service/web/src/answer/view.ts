@@ -71,6 +71,8 @@ export interface OwnAnswerView {
   readonly values: Readonly<Record<string, AnswerValue>>;
   /** Path of the receipt download (`/s/<token>/receipt`). */
   readonly receiptPath: string;
+  /** How sure Sess was of who answered, as the receipt signs it (`link` when left out). */
+  readonly assurance?: 'link' | 'account' | 'passkey' | undefined;
 }
 
 /** The answer was accepted; the page follows the session until the agent's next step. */
@@ -122,11 +124,16 @@ export interface AskLandingPageView {
   readonly link?: string | undefined;
 }
 
-/** Pages without a link behind them: unknown link, refused post, server trouble. */
+/**
+ * Pages without a form to show: unknown link, refused post, server trouble, and `someone_else`: a
+ * form that needs the signed-in account it is for, opened by another account (it never says whose).
+ */
 export interface PlainPageView {
-  readonly state: 'not_found' | 'refused' | 'too_large' | 'unavailable';
+  readonly state: 'not_found' | 'refused' | 'too_large' | 'unavailable' | 'someone_else';
   /** For `refused`: the page to open again. */
   readonly pagePath?: string | undefined;
+  /** For `someone_else`: the account page, where the person signs out to sign in as someone else. */
+  readonly accountPath?: string | undefined;
 }
 
 export type AnswerPageView =
