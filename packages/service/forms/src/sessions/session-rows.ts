@@ -193,7 +193,9 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
           select id, workspace_id, kind, ${stateLiteral(NEW_SESSION_STATE)}, 1, link_token_hash, lifetime_seconds, extendable,
                  created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
                  answer_in_chat, assurance,
-                 (select array_agg(u) from json_array_elements_text(for_user_ids) u)
+                 -- An empty list stays empty (nobody may answer: fail closed), never null (anyone with the link).
+                 case when for_user_ids is null then null
+                      else coalesce((select array_agg(u) from json_array_elements_text(for_user_ids) u), '{}'::text[]) end
             from admitted
           returning id),
         r as (
