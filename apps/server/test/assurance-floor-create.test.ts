@@ -233,6 +233,22 @@ describe.each(BACKENDS)('the MCP create tools on the %s backend', (backend) => {
     });
   });
 
+  it('a non-member in for is refused with its pointer (CREATE_REJECTED, reason INVALID_ARGUMENTS), creating nothing', async () => {
+    const { token, principal } = await h.addPrincipal();
+    if (backend === 'in-process') h.setPrincipal(token, { ...principal, principalId: `api_key:${newId('apiKey')}` });
+    const client = await h.connect(token, 'modern');
+    const outsider = await createUser(h.database.db);
+    const result = (await client.callTool({
+      name: 'sess_request',
+      arguments: { interaction: sampleSurface(), assurance: 'account', for: [outsider.email] },
+    })) as { isError?: boolean };
+    expect(result.isError).toBe(true);
+    const { error } = structured<{ error: { code: string; field: string; reason: string; message: string } }>(result);
+    expect(error).toMatchObject({ code: 'CREATE_REJECTED', reason: 'INVALID_ARGUMENTS', field: '/for/0' });
+    expect(error.message).not.toContain(outsider.email);
+    expect((await storedRows(h.database, principal.workspaceId)).size).toBe(0);
+  });
+
   it('sess_ask with respondents and assurance account is refused at /assurance and creates nothing', async () => {
     const { token, principal } = await h.addPrincipal();
     const client = await h.connect(token, 'modern');
