@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createApiKey } from '@sess/accounts';
 import { ASK_OPEN_LINE } from '@sess/contract';
-import { formSessions } from '@sess/db';
+import { formSessions, workspaces } from '@sess/db';
 import {
   answerAskOnPage,
   answerOnPage,
@@ -246,6 +246,33 @@ describe('the OpenClaw tools against the real app', () => {
     expect(await stored()).toEqual([false, false, false]);
     h.link(interactionOf(await plugin.call('sess_ask', plain)).humanUrl!);
     expect(await stored()).toEqual([false, false, false, true]);
+  });
+
+  it("the workspace's API-key floor beats assurance link, in both forms; the result says the level the form got", async () => {
+    const workspace = await createWorkspaceWithKey(server.database.db, { plan: 'pro' });
+    h.secret(workspace.apiKey);
+    await server.database.db
+      .update(workspaces)
+      .set({ apiKeyAssuranceFloor: 'account' })
+      .where(eq(workspaces.id, workspace.workspaceId));
+    const plugin = h.tools({ SESS_API_KEY: workspace.apiKey });
+    const { respondents: _, ...plain } = sampleAskArguments({ max: 3 });
+    for (const args of [
+      { interaction: sampleSurface(), assurance: 'link' },
+      { ...plain, assurance: 'link' },
+    ]) {
+      const created = interactionOf(await plugin.call('sess_ask', args)) as { humanUrl?: string; assurance?: string };
+      h.link(created.humanUrl!);
+      expect(created.assurance).toBe('account');
+    }
+    const rows = await server.database.db
+      .select({ assurance: formSessions.assurance, forUserIds: formSessions.forUserIds })
+      .from(formSessions)
+      .where(eq(formSessions.workspaceId, workspace.workspaceId));
+    expect(rows).toEqual([
+      { assurance: 'account', forUserIds: [workspace.userId] },
+      { assurance: 'account', forUserIds: [workspace.userId] },
+    ]);
   });
 
   it('binds handles as sess-mcp does: another key of the workspace is BINDING_MISMATCH, another workspace HANDLE_NOT_FOUND', async () => {

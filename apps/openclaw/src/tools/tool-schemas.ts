@@ -7,7 +7,7 @@ import { OPENCLAW_WAIT_MS } from '../config/read-plugin-config.ts';
  * ones tools/list serves, themselves generated from the zod schemas) and never written twice.
  * Two derivations only, both checked by tool-schemas.test.ts:
  * - sess_ask takes either of the MCP create tools' arguments: the properties of sess_ask and
- *   sess_request side by side (expires_in and answer_in_chat are the same in both), closed, nothing required at the
+ *   sess_request side by side (expires_in, answer_in_chat, assurance and for are the same in both), closed, nothing required at the
  *   top (a provider refuses anyOf there); the tool's own parse picks the form and refuses the rest.
  * - sess_response's wait_ms says the plugin's shorter wait (its bound stays the contract's).
  * Each is wrapped as a TypeBox schema (`Type.Unsafe`), the form the OpenClaw SDK takes.
@@ -45,7 +45,7 @@ function buildCreateSchema(): JsonObject {
     $schema: ask.$schema,
     type: 'object',
     description:
-      'Either the short form (question and fields, with details, submit_label, expires_in, respondents, answer_in_chat) or the full form (interaction, with expires_in, answer_in_chat). Never both.',
+      'Either the short form (question and fields, with details, submit_label, expires_in, respondents, answer_in_chat, assurance, for) or the full form (interaction, with expires_in, answer_in_chat, assurance, for). Never both.',
     properties,
     required: [],
     additionalProperties: false,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AssuranceSchema, ForSchema } from './assurance.ts';
 import { LIMITS, STRUCTURE_LIMITS } from './limits.ts';
 import { AnswerInChatSchema, ExpiresInSchema, machineName, readableText } from './schema.ts';
 
@@ -156,6 +157,8 @@ export const AskArgumentsSchema = z
     expires_in: ExpiresInSchema.optional(),
     respondents: RespondentsSchema.optional(),
     answer_in_chat: AnswerInChatSchema.optional(),
+    assurance: AssuranceSchema.optional(),
+    for: ForSchema.optional(),
   })
   .describe(
     `Ask a short question with up to ${STRUCTURE_LIMITS.askFields} simple fields. Lengths are Unicode code points; nothing is truncated. One complete good call: ${JSON.stringify(SESS_ASK_EXAMPLE)}`,

@@ -100,6 +100,21 @@ describe('sess_ask arguments', () => {
     ],
     ['an answer_in_chat that is not a boolean', { ...askExample(), answer_in_chat: 'yes' }, '/answer_in_chat', /boolean/],
     [
+      'assurance account for an Ask',
+      { ...askExample(), respondents: { max: 2 }, assurance: 'account' },
+      '/assurance',
+      /named respondents come later/,
+    ],
+    ['assurance passkey (not yet a choice)', { ...askExample(), assurance: 'passkey' }, '/assurance', /link|account/],
+    ['for at assurance link', { ...askExample(), for: ['ana@example.com'] }, '/for', /Add assurance: "account"/],
+    [
+      'for with a repeated address',
+      { ...askExample(), assurance: 'account', for: ['ana@example.com', 'ANA@example.com'] },
+      '/for/1',
+      /repeats/,
+    ],
+    ['for with no address', { ...askExample(), assurance: 'account', for: ['not-an-email'] }, '/for/0', /not an e-mail/],
+    [
       'a field that takes the respondent name',
       { ...ask({ name: RESPONDENT_NAME_FIELD, label: 'Name', type: 'text' }), respondents: { max: 3, name: true } },
       '/fields/0/name',
@@ -116,6 +131,16 @@ describe('sess_ask arguments', () => {
       { ...askExample(), answer_in_chat: true },
       { ...askExample(), answer_in_chat: false },
       { ...askExample(), respondents: { max: 2 }, answer_in_chat: false },
+    ]) {
+      expect(parseAskArguments(args)).toEqual(args);
+    }
+  });
+
+  it('takes assurance link or account for one person (with for), and link for an Ask', () => {
+    for (const args of [
+      { ...askExample(), assurance: 'account' },
+      { ...askExample(), assurance: 'account', for: ['ana@example.com'] },
+      { ...askExample(), respondents: { max: 2 }, assurance: 'link' },
     ]) {
       expect(parseAskArguments(args)).toEqual(args);
     }

@@ -1,5 +1,6 @@
 import type { AskArguments } from './ask-schema.ts';
 import { AskArgumentsSchema } from './ask-schema.ts';
+import { checkAudienceRules } from './assurance.ts';
 import { checkFieldName, checkLength } from './check-surface.ts';
 import { checkInteractionSize, checkRawInput } from './guard.ts';
 import type { ArgumentIssue, Checked } from './issues.ts';
@@ -12,7 +13,7 @@ import { fromZodIssues } from './zod-issues.ts';
  * sess_ask is checked on its own arguments, so every pointer names what the agent sent
  * (`/fields/0/label`, not a pointer into the generated interaction). The phases are those of
  * `validate.ts`: raw structure, shape (zod), then lengths and rules in reading order (question,
- * details, each field, submit_label, respondents, answer_in_chat), and last the size of the
+ * details, each field, submit_label, respondents, answer_in_chat, assurance, for), and last the size of the
  * interaction it becomes. The rules are those of the interaction, so the result of `toSurface`
  * always passes.
  */
@@ -71,6 +72,13 @@ function checkAskRules(args: AskArguments): ArgumentIssue[] {
         "/answer_in_chat is true with respondents. An Ask's link is for others: it is never answered in the chat. Leave answer_in_chat out, or drop respondents to ask only the person in this chat.",
     });
   }
+  if (args.respondents !== undefined && args.assurance !== undefined && args.assurance !== 'link') {
+    issues.push({
+      field: '/assurance',
+      message: `/assurance is "${args.assurance}" with respondents. An Ask is answered by whoever holds its link for now: named respondents come later. Leave assurance out, or drop respondents to ask one person who signs in.`,
+    });
+  }
+  issues.push(...checkAudienceRules(args));
   return issues;
 }
 

@@ -15,6 +15,8 @@ export type {
   TextAskField,
 } from './ask-schema.ts';
 export { ASK_FIELD_TYPES, AskArgumentsSchema, AskFieldSchema, RespondentsSchema, SESS_ASK_EXAMPLE } from './ask-schema.ts';
+export type { AssuranceChoice, AssuranceLevel } from './assurance.ts';
+export { ASSURANCE_CHOICES, ASSURANCE_LEVELS, AssuranceSchema, atLeast, FOR_MAX, ForSchema } from './assurance.ts';
 export { hashAnswer, hashSurface } from './canonical.ts';
 export { checkRawInput, jsonByteLength, UNSAFE_KEYS } from './guard.ts';
 export type { ArgumentIssue, Checked } from './issues.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AssuranceSchema, ForSchema } from './assurance.ts';
 import { LIMITS, STRUCTURE_LIMITS } from './limits.ts';
 
 /*
@@ -268,11 +269,16 @@ export const AnswerInChatSchema = z
     "Whether the person in this chat may answer right here: hosts that show apps may render the form in the chat (default true). Pass false when the answer must come from someone other than the person in this chat, or must be given on the link's page (on their phone, say). Never true for an Ask (sess_ask with respondents): its link is for others.",
   );
 
-/** sess_request's arguments: one interaction, an optional lifetime, and whether it may be answered in the chat. */
+/**
+ * sess_request's arguments: one interaction, an optional lifetime, whether it may be answered in
+ * the chat, and who may answer (`assurance`, with `for` the members an API key's form is for).
+ */
 export const RequestArgumentsSchema = z.strictObject({
   interaction: SurfaceSchema,
   expires_in: ExpiresInSchema.optional(),
   answer_in_chat: AnswerInChatSchema.optional(),
+  assurance: AssuranceSchema.optional(),
+  for: ForSchema.optional(),
 });
 
 export type RequestArguments = z.infer<typeof RequestArgumentsSchema>;

@@ -1,3 +1,4 @@
+import { checkAudienceRules } from './assurance.ts';
 import { checkSurface } from './check-surface.ts';
 import { checkInteractionSize, checkRawInput } from './guard.ts';
 import type { ArgumentIssue, Checked } from './issues.ts';
@@ -49,7 +50,7 @@ export function parseSurface(input: unknown, pointer = ''): Surface {
   return valueOrThrow(checkSurfaceInput(input, pointer));
 }
 
-/** Checks sess_request's arguments (`interaction`, optional `expires_in`). */
+/** Checks sess_request's arguments (`interaction`, optional `expires_in`, `answer_in_chat`, `assurance`, `for`). */
 export function checkRequestArguments(input: unknown): Checked<RequestArguments> {
   const raw = checkRawInput(input, '');
   if (raw.length > 0) return { ok: false, issues: raw };
@@ -60,7 +61,7 @@ export function checkRequestArguments(input: unknown): Checked<RequestArguments>
   }
   const parsed = RequestArgumentsSchema.safeParse(input);
   if (!parsed.success) return { ok: false, issues: fromZodIssues(parsed.error.issues, input, '') };
-  const issues = checkSurface(parsed.data.interaction, '/interaction');
+  const issues = [...checkSurface(parsed.data.interaction, '/interaction'), ...checkAudienceRules(parsed.data)];
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: parsed.data };
 }
 

@@ -23,6 +23,15 @@ export {
 export { API_KEY_NAME_MAX, type CreateApiKeyInput, type CreatedApiKey, createApiKey } from './api-keys/create-api-key.ts';
 export { type ApiKeySummary, listApiKeys } from './api-keys/list-api-keys.ts';
 export { revokeApiKey } from './api-keys/revoke-api-key.ts';
+export {
+  type AssuranceLevel,
+  FLOOR_CHOICES,
+  type FloorChoice,
+  readAssuranceFloors,
+  setPersonAssuranceFloor,
+  setWorkspaceApiKeyFloor,
+  type WorkspaceFloor,
+} from './assurance/assurance-floors.ts';
 // Browser sessions (the `sess_session` cookie) — read by the OAuth pages.
 export { type CreatedBrowserSession, createBrowserSession } from './browser-sessions/create-browser-session.ts';
 export {

@@ -52,6 +52,7 @@ function row(overrides: { workspaceId?: string; claimKey?: string } = {}): Sessi
       surface,
       surfaceSha256: hashSurface(surface),
       answerInChat: true,
+      audience: { assurance: 'link', forUserIds: null },
     },
     claim: overrides.claimKey
       ? { scope: 'test', key: overrides.claimKey, requestSha256: 'a'.repeat(64), response: { value: 1 } }

@@ -12,6 +12,7 @@ import {
   readAsk,
   readSession,
   type SessionView,
+  type WorkspaceContext,
   withdrawSession,
 } from '@sess/forms';
 import {
@@ -24,6 +25,7 @@ import {
 } from '@sess/interactions';
 import { FORM_NOTICE_COMPANION } from '@sess/notify';
 import type { ReceiptKeySet } from '@sess/receipts';
+import { makerOf } from './api-key-principal.ts';
 import type { FormNotices } from './form-notices.ts';
 import {
   commitFailure,
@@ -125,9 +127,11 @@ export function createInProcessBackend(
     plans.set(workspaceId, { plan: row.plan, readAt: at });
     return row.plan;
   }
-  const ctxOf = (ctx: BackendContext, plan?: string) => ({
+  const ctxOf = (ctx: BackendContext, plan?: string): WorkspaceContext => ({
     runtime,
     workspaceId: ctx.workspaceId,
+    // Whose floor a new form meets, and whom it is for: the person of an OAuth grant, or the workspace's for an API key.
+    madeBy: makerOf(ctx.principalId),
     ...(plan !== undefined ? { plan } : {}),
   });
 
@@ -139,6 +143,8 @@ export function createInProcessBackend(
     const args: RequestArguments = { interaction: input.surface };
     if (input.expiresIn !== undefined) args.expires_in = input.expiresIn;
     if (input.answerInChat !== undefined) args.answer_in_chat = input.answerInChat;
+    if (input.assurance !== undefined) args.assurance = input.assurance;
+    if (input.for !== undefined) args.for = input.for;
     // The Surface was validated by the tool layer (parseRequestArguments) and is not parsed again.
     const prepared = await prepareSession({
       ctx: ctxOf(ctx, await planOf(ctx.workspaceId)),

@@ -75,7 +75,8 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
 
   const ctxOf = (c: Context<V1Env>): WorkspaceContext => {
     const principal = c.get('principal');
-    return { runtime, workspaceId: principal.workspaceId, plan: principal.plan };
+    // Every /v1 caller holds a workspace API key: its forms meet the workspace's API-key floor.
+    return { runtime, workspaceId: principal.workspaceId, plan: principal.plan, madeBy: { kind: 'api_key' } };
   };
   const options = { bodyLimitBytes: deps.bodyLimitBytes ?? V1_BODY_LIMIT_BYTES };
 

@@ -7,6 +7,12 @@ export {
   ApiKeysPage,
   type ApiKeysView,
   type ApiKeyView,
+  ASSURANCE_FORM_FIELDS,
+  ASSURANCE_PATH,
+  type AssuranceFloorChoice,
+  AssurancePage,
+  type AssuranceView,
+  type AssuranceWorkspaceView,
   formatWhen,
   MessagePage,
   type MessageView,
@@ -18,6 +24,7 @@ export {
   type ReviewView,
   renderAccountPage,
   renderApiKeysPage,
+  renderAssurancePage,
   renderMessagePage,
   renderReviewPage,
   renderSignInPage,
@@ -27,6 +34,7 @@ export {
   SignOutForm,
   SignUpPage,
   type SignUpView,
+  WORKSPACE_ASSURANCE_PATH,
 } from './account/index.ts';
 export {
   type ActionView,

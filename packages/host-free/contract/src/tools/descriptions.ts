@@ -30,7 +30,7 @@ const WHEN_TO_ASK =
   "Use it when you need the person's approval, a decision, or facts only they have before you carry on — also when they just say 'ask me' or 'check with me' without naming a tool or a device. Do not use it to clarify what they have just asked you, or for anything you can find out yourself.";
 
 const LINK_IS_PRIVATE =
-  'Whoever holds the link can answer, so give it only to the person you mean, here in this private conversation. The receipt records what was shown and which answer was chosen — not who gave it.';
+  'Unless the form asks for sign-in (assurance below), whoever holds the link can answer, so give it only to the person you mean, here in this private conversation. The receipt records what was shown and which answer was chosen — not who gave it.';
 
 const OVER_LIMIT =
   'A value over its limit is refused with INVALID_ARGUMENTS, which names the field (a JSON pointer), the limit, the length and how to fix it; nothing is ever cut short. Shorten that value and call again.';
@@ -43,6 +43,13 @@ export const NOTIFIED_SENTENCE =
 const ANSWER_IN_CHAT =
   "A host that shows apps may also show the form here in the chat, for the person in this chat to answer. Pass answer_in_chat: false when the answer must come from someone else, or must be given on the link's page.";
 
+/**
+ * Who may answer (issue 37): both create tools' descriptions say when to ask for the person's own
+ * sign-in. The level is the `assurance` argument's (one description, `AssuranceSchema`).
+ */
+const ASSURANCE =
+  'Pass assurance: "account" when the answer must come from the person themselves, above all an approval of something irreversible (a commit, a payment, a sent message): then only their signed-in Sess account can answer, not whoever holds the link (nor you). interaction.assurance says the level the form got; the person\'s floor may raise it, never lower it.';
+
 const COMPLETE_IS_THE_RULE =
   'Once sess_response gives you state "answered" and you have no follow-up question, calling sess_complete next is required, not optional: until you do, the person\'s page keeps waiting for your next step. Call sess_publish instead only to show them a follow-up.';
 
@@ -52,6 +59,7 @@ export const SESS_REQUEST_DESCRIPTION = [
   'It creates a hosted Sess form and returns at once with a private link (interaction.humanUrl) and a handle, in state "waiting".',
   NOTIFIED_SENTENCE,
   LINK_IS_PRIVATE,
+  ASSURANCE,
   ANSWER_IN_CHAT,
   'Next, call sess_response with the handle and revision. Never call sess_request a second time for the same question.',
   'Keep it short, because it is read on a phone: a title of about 40 characters (at most 80), button labels a verb of one to three words (at most 24), field labels at most 60, help text one hint (at most 160).',
@@ -64,11 +72,12 @@ export const SESS_ASK_DESCRIPTION = [
   LINK_IS_PRIVATE,
   `A shortcut for sess_request: give a question and 1 to ${STRUCTURE_LIMITS.askFields} simple fields (${ASK_FIELD_TYPES.join(', ')}). It creates the same kind of hosted form and returns at once with a private link (interaction.humanUrl) and a handle, in state "waiting". It never waits and never returns an answer.`,
   NOTIFIED_SENTENCE,
+  ASSURANCE,
   ANSWER_IN_CHAT,
   'Then carry on exactly as after sess_request: give the link only to the person you mean, then call sess_response. Never call sess_ask again for the same question.',
   'Keep it short: the question is a short heading of about 40 characters (at most 80), the button a verb of one to three words (at most 24), labels and options at most 60.',
   OVER_LIMIT,
-  'Advanced: to ask several people through one link, add respondents with max. Share that link with everyone who should answer; each gets their own page, and sess_response shows their answers. An Ask is never answered in the chat.',
+  'Advanced: to ask several people through one link, add respondents with max. Share that link with everyone who should answer; each gets their own page, and sess_response shows their answers. An Ask is never answered in the chat, and takes only assurance "link" for now: named respondents come later.',
   `One complete, good call: ${JSON.stringify(SESS_ASK_EXAMPLE)}`,
 ].join(' ');
 

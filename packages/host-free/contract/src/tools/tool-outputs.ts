@@ -1,3 +1,4 @@
+import { ASSURANCE_LEVELS } from '@sess/surface';
 import { z } from 'zod';
 import { AnswerAssuranceSchema, AnswerValueSchema, AnswerViaSchema, TimestampSchema } from '../common.ts';
 import { HandleStateSchema } from '../states/handle-states.ts';
@@ -70,6 +71,12 @@ export const InteractionResultSchema = z.object({
     .optional()
     .describe(
       "Only sess_request and sess_ask: true when Sess has already sent the link to the person's phone or e-mail itself; false when it has not (always for an Ask with respondents, whose link you share), so show them the link.",
+    ),
+  assurance: z
+    .enum(ASSURANCE_LEVELS)
+    .optional()
+    .describe(
+      'Only sess_request and sess_ask: who may answer the form, as created: link (whoever holds the link) or account (only the person it is for, signed in to Sess). It is what you asked for, raised to the floor the person (or workspace) set.',
     ),
   response: ResponseResultSchema.optional(),
   ask: AskResultSchema.optional(),

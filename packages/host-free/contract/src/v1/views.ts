@@ -1,4 +1,4 @@
-import { STRUCTURE_LIMITS } from '@sess/surface';
+import { ASSURANCE_LEVELS, STRUCTURE_LIMITS } from '@sess/surface';
 import { z } from 'zod';
 import { AnswerAssuranceSchema, AnswerValueSchema, AnswerViaSchema, idSchema, Sha256Schema, TimestampSchema } from '../common.ts';
 import { AskStateSchema, SessionListStatusSchema, SessionStateSchema } from '../states/session-states.ts';
@@ -76,6 +76,14 @@ export const SessionViewSchema = z
   .describe('An interaction (one link, one person) at its current revision.');
 export type SessionView = z.infer<typeof SessionViewSchema>;
 
+/** The level a new form got: the one asked for, raised to its person's or workspace's floor (issue 37). */
+const createdAssurance = z
+  .enum(ASSURANCE_LEVELS)
+  .default('link')
+  .describe(
+    'Who may answer, as the form was created: link (whoever holds the link) or account (the person it is for, signed in). The assurance asked for, raised to the floor its person or workspace set. A server older than this field leaves it out: read that as link.',
+  );
+
 /** A new interaction (`POST /v1/sessions`): the only response that carries the link. */
 export const CreatedSessionSchema = z
   .object({
@@ -95,6 +103,7 @@ export const CreatedSessionSchema = z
       .describe(
         "Whether a host that shows apps may render the form in the agent's chat for the person there to answer (answer_in_chat as created). A server older than this field leaves it out: read that as true.",
       ),
+    assurance: createdAssurance,
     notified: z
       .boolean()
       .default(false)
@@ -119,6 +128,7 @@ export const CreatedAskSchema = z
     createdAt,
     expiresAt,
     surfaceSha256,
+    assurance: createdAssurance,
     ask: z.object({
       id: askId,
       max: z.int().min(1).describe('How many people may answer.'),

@@ -230,6 +230,8 @@ export function createHttpBackend(options: HttpBackendOptions): SessBackend {
       const body: CreateSessionRequest = { interaction: input.surface as CreateSessionRequest['interaction'] };
       if (input.expiresIn !== undefined) body.expires_in = input.expiresIn;
       if (input.answerInChat !== undefined) body.answer_in_chat = input.answerInChat;
+      if (input.assurance !== undefined) body.assurance = input.assurance;
+      if (input.for !== undefined) body.for = input.for;
       const result = await call(true, () => client.sessions.create(body, { idempotencyKey: input.idempotencyKey }));
       checkWorkspace(ctx, result.workspaceId);
       // `notified`: the server told the workspace's owners who chose so (a session an API key created).

@@ -1,6 +1,6 @@
 import type { AskView, CreatedAsk, CreatedSession, SessionView, WithdrawnSession } from '@sess/contract';
 import { SessError } from '@sess/core';
-import type { AskArguments, Surface } from '@sess/surface';
+import type { AskArguments, AssuranceChoice, Surface } from '@sess/surface';
 import type { HandleRecord } from './handle-store.ts';
 
 /*
@@ -38,6 +38,10 @@ export interface CreateSessionInput {
   expiresIn?: number;
   /** sess_request's `answer_in_chat`: false forbids answering in the agent's chat; absent means true. */
   answerInChat?: boolean;
+  /** sess_request's `assurance` (absent: link); the runtime raises it to the maker's floor. */
+  assurance?: AssuranceChoice;
+  /** sess_request's `for`: members by e-mail (a workspace API key's form only). */
+  for?: string[];
   idempotencyKey: string;
   /** When given, `hashSurface(surface)`: the caller has it, so a backend need not hash again. */
   surfaceSha256?: string;

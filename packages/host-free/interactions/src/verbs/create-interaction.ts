@@ -1,6 +1,14 @@
 import type { CreatedAsk, CreatedSession } from '@sess/contract';
 import { isSessError, newId, newSecret, SessError, sha256CanonicalJson } from '@sess/core';
-import { type AskArguments, hashSurface, parseAskArguments, parseRequestArguments, type Surface, toSurface } from '@sess/surface';
+import {
+  type AskArguments,
+  type AssuranceChoice,
+  hashSurface,
+  parseAskArguments,
+  parseRequestArguments,
+  type Surface,
+  toSurface,
+} from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
 import type { HandlePatch, HandleRecord } from '../ports/handle-store.ts';
 import { CommitFailure, type CreateAskInput, type CreateSessionInput, NotAppliedFailure } from '../ports/sess-backend.ts';
@@ -15,6 +23,9 @@ interface CreatePlan {
   expiresIn?: number;
   /** `answer_in_chat` as given (absent: true); an Ask's is in its arguments. */
   answerInChat?: boolean;
+  /** `assurance` and `for` as given (absent: link, and the form's default accounts). */
+  assurance?: AssuranceChoice;
+  for?: string[];
   /** sess_ask's arguments when they ask many people (an Ask). */
   ask?: AskArguments;
   /** The request's hash for a saved create intent; computed only when an intent is saved. */
@@ -31,6 +42,8 @@ export function planRequest(args: unknown): CreatePlan {
   };
   if (parsed.expires_in !== undefined) plan.expiresIn = parsed.expires_in;
   if (parsed.answer_in_chat !== undefined) plan.answerInChat = parsed.answer_in_chat;
+  if (parsed.assurance !== undefined) plan.assurance = parsed.assurance;
+  if (parsed.for !== undefined) plan.for = parsed.for;
   return plan;
 }
 
@@ -44,6 +57,8 @@ export function planAsk(args: unknown): CreatePlan {
   };
   if (parsed.expires_in !== undefined) plan.expiresIn = parsed.expires_in;
   if (parsed.answer_in_chat !== undefined) plan.answerInChat = parsed.answer_in_chat;
+  if (parsed.assurance !== undefined) plan.assurance = parsed.assurance;
+  if (parsed.for !== undefined) plan.for = parsed.for;
   if (parsed.respondents) plan.ask = parsed;
   return plan;
 }
@@ -119,6 +134,8 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
     const session: CreateSessionInput = { surface: plan.surface, idempotencyKey, surfaceSha256 };
     if (plan.expiresIn !== undefined) session.expiresIn = plan.expiresIn;
     if (plan.answerInChat !== undefined) session.answerInChat = plan.answerInChat;
+    if (plan.assurance !== undefined) session.assurance = plan.assurance;
+    if (plan.for !== undefined) session.for = plan.for;
     return session;
   };
   const send = (): Promise<Created> => {
@@ -147,6 +164,8 @@ export async function createPlanned(call: ToolCall, plan: CreatePlan): Promise<I
       expiresAt: created.expiresAt,
       // An Ask's link goes to whoever the agent shares it with: Sess tells no one of it.
       notified: created.kind === 'interaction' && created.notified,
+      // The level the form got: what was asked for, raised to the maker's floor.
+      assurance: created.assurance,
     };
     if (created.kind === 'ask') {
       interaction.ask = { id: created.askId, open: true, counts: { started: 0, answered: 0, max: created.ask.max } };

@@ -1,12 +1,13 @@
 import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
 import { errorPage } from '@sess/error-pages';
-import { type AccountView, buildConnectView, REVIEW_PATH, renderAccountPage, renderMessagePage } from '@sess/web';
+import { type AccountView, ASSURANCE_PATH, buildConnectView, REVIEW_PATH, renderAccountPage, renderMessagePage } from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { BrowserSession } from '../browser-sessions/read-browser-session.ts';
 import { createInvite, INVITE_TTL_MS } from '../signup/signup-tokens.ts';
 import { listWorkspacesForUser } from '../workspaces/list-workspaces-for-user.ts';
 import { mountApiKeyRoutes } from './api-key-routes.ts';
+import { ASSURANCE_PATHS, mountAssuranceRoutes } from './assurance-routes.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
 import { mountHomeRoute } from './home-route.ts';
 import { mountOidcRoutes } from './oidc-routes.ts';
@@ -29,6 +30,7 @@ const OWN_PATHS = [
   '/account/invites',
   '/account/keys',
   '/account/keys/*',
+  ...ASSURANCE_PATHS,
 ];
 
 /**
@@ -72,6 +74,7 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
   app.use('/account/invites', signedIn);
   app.use('/account/keys', signedIn);
   app.use('/account/keys/*', signedIn);
+  for (const path of ASSURANCE_PATHS) app.use(path, signedIn);
 
   async function overview(c: Context<AccountsEnv>, status: number, extra: Partial<AccountView> = {}): Promise<Response> {
     const session: BrowserSession = c.get('session');
@@ -84,7 +87,7 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
         invite: csrfToken(deps.secret, session.sessionId, 'account:invite'),
       },
       invitesEnabled: deps.signupPolicy !== 'closed',
-      links: { apiKeys: '/account/keys', connectedApps: CONNECTED_APPS_PATH, review: REVIEW_PATH },
+      links: { apiKeys: '/account/keys', connectedApps: CONNECTED_APPS_PATH, review: REVIEW_PATH, assurance: ASSURANCE_PATH },
       connect: buildConnectView(deps.publicUrl, deps.packages),
       ...extra,
     };
@@ -143,5 +146,6 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
   });
 
   mountApiKeyRoutes(app, deps);
+  mountAssuranceRoutes(app, deps);
   return app;
 }

@@ -16,4 +16,12 @@ export interface WorkspaceContext {
    * in a shared group-commit statement.
    */
   tx?: Tx | undefined;
+  /**
+   * Who makes a new form, for its floor and whom it is for (`decideAudience`): a person's own
+   * OAuth connection, or a workspace API key. Absent: the workspace's own (as an API key).
+   */
+  madeBy?: FormMaker | undefined;
 }
+
+/** A person through their own connection (their user id), or one of the workspace's API keys. */
+export type FormMaker = { kind: 'person'; userId: string } | { kind: 'api_key' };

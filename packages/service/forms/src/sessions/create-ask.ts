@@ -4,6 +4,7 @@ import { hashSurface, parseAskArguments, toSurface } from '@sess/surface';
 import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import { planFor } from '../model/plans.ts';
+import { decideAudience } from './audience.ts';
 import type { WorkspaceContext } from './context.ts';
 import { checkLifetime, type Lifetime, linkTimes, type PreparedCreate, prepareNewSession } from './insert-session.ts';
 
@@ -22,6 +23,7 @@ export interface CreateAskInput {
  * respondent_expires_in? }`. The Surface is `toSurface(args)` (with `name: true`, a required
  * "Your name" field first). The Ask's one deadline is `respondents.expires_in`, else
  * `expires_in`, else the default; Asks are not extendable. `max` is at most 1,000.
+ * An Ask is answered at `link` only (for now): under a floor above it, it is refused at `/respondents`.
  * @throws SessError `INVALID_ARGUMENTS` (with `field`), `PLAN_LIMIT_REACHED`, `IDEMPOTENCY_KEY_REUSED`.
  */
 export async function createAsk(input: CreateAskInput): Promise<CreatedAsk> {
@@ -61,6 +63,16 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
     if (given) checkLifetime(plan, given);
     if (perRespondent) checkLifetime(plan, perRespondent);
   }
+  const audience = await decideAudience(ctx, args);
+  if (audience.assurance !== 'link') {
+    // The floor says every form needs its person's sign-in, and an Ask cannot be answered that
+    // way yet: refused, rather than made at a level below the floor.
+    throw new SessError(
+      'INVALID_ARGUMENTS',
+      `Forms made here need assurance "${audience.assurance}" (the floor set on /account), and an Ask (respondents) is answered by whoever holds its link: named respondents come later. Ask one person without respondents instead.`,
+      { field: '/respondents' },
+    );
+  }
   const surface = toSurface(args);
   const surfaceSha256 = hashSurface(surface);
   const { runtime } = ctx;
@@ -85,6 +97,7 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
         createdAt: times.createdAt.toISOString(),
         expiresAt: times.expiresAt.toISOString(),
         surfaceSha256,
+        assurance: 'link',
         ask: { id, max: ask.max, name: ask.name, respondentExpiresIn: ask.respondentSeconds },
       };
       return {
@@ -99,6 +112,7 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
           surfaceSha256,
           // An Ask's link is for others: never answered in the agent's chat (parseAskArguments refused `true`).
           answerInChat: false,
+          audience,
           ask,
         },
         result,

@@ -5,6 +5,7 @@ import { DEFAULT_EXPIRES_IN_SECONDS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import type { Plan } from '../model/plans.ts';
 import { planFor } from '../model/plans.ts';
+import { askedForHash, decideAudience, type FormAudience } from './audience.ts';
 import type { WorkspaceContext } from './context.ts';
 import {
   checkLifetime,
@@ -45,7 +46,13 @@ const OWNERS_NOTICE: OwnersNotice<CreatedSession> = {
 export type RequestArguments = ReturnType<typeof parseRequestArguments>;
 
 /** The idempotency of a create, and how it is built, for validated arguments. */
-function sessionCreate(ctx: WorkspaceContext, args: RequestArguments, surfaceSha256: string, idempotencyKey: string | undefined) {
+function sessionCreate(
+  ctx: WorkspaceContext,
+  args: RequestArguments,
+  surfaceSha256: string,
+  idempotencyKey: string | undefined,
+  audience: FormAudience,
+) {
   const { runtime } = ctx;
   if (ctx.plan !== undefined && args.expires_in !== undefined) {
     checkLifetime(planFor(ctx.plan), { seconds: args.expires_in, field: '/expires_in' });
@@ -59,6 +66,7 @@ function sessionCreate(ctx: WorkspaceContext, args: RequestArguments, surfaceSha
     expires_in: args.expires_in ?? null,
     interaction_sha256: surfaceSha256,
     ...(answerInChat ? {} : { answer_in_chat: false }),
+    ...askedForHash(args),
   };
   const idempotency =
     idempotencyKey === undefined ? undefined : { key: idempotencyKey, operation: 'sessions.create', request, sealed: true };
@@ -80,6 +88,7 @@ function sessionCreate(ctx: WorkspaceContext, args: RequestArguments, surfaceSha
       extendable: times.extendable,
       surfaceSha256,
       answerInChat,
+      assurance: audience.assurance,
       notified: false,
     };
     const session: NewSession = {
@@ -92,6 +101,7 @@ function sessionCreate(ctx: WorkspaceContext, args: RequestArguments, surfaceSha
       surface: args.interaction,
       surfaceSha256,
       answerInChat,
+      audience,
     };
     return { session, result };
   };
@@ -104,12 +114,14 @@ function sessionCreate(ctx: WorkspaceContext, args: RequestArguments, surfaceSha
  * of 20 hours or less makes the link extendable up to the runtime's horizon.
  * @throws SessError `INVALID_ARGUMENTS` (with `field`; an `expires_in` over the plan's ceiling
  * names the ceiling in `limit`), `PLAN_LIMIT_REACHED` (open sessions at the plan's limit;
- * nothing is created), `IDEMPOTENCY_KEY_REUSED`. `notified` is true only when `notifyOwners`
+ * nothing is created), `IDEMPOTENCY_KEY_REUSED`. The form's `assurance` is the one asked for,
+ * raised to its maker's floor (`decideAudience`). `notified` is true only when `notifyOwners`
  * wrote a notice for someone; an idempotent replay returns the stored result as it was.
  */
 export async function createSession({ ctx, input, idempotencyKey, notifyOwners }: CreateSessionInput): Promise<CreatedSession> {
   const args = parseRequestArguments(input);
-  const { idempotency, build } = sessionCreate(ctx, args, hashSurface(args.interaction), idempotencyKey);
+  const audience = await decideAudience(ctx, args);
+  const { idempotency, build } = sessionCreate(ctx, args, hashSurface(args.interaction), idempotencyKey, audience);
   return storeNewSession(ctx, idempotency, build, notifyOwners ? OWNERS_NOTICE : undefined);
 }
 
@@ -120,13 +132,14 @@ export async function createSession({ ctx, input, idempotencyKey, notifyOwners }
  * when the caller has it, is `hashSurface(args.interaction)`.
  * @throws SessError as `createSession` (from `store` for the limits)
  */
-export function prepareSession(input: {
+export async function prepareSession(input: {
   ctx: WorkspaceContext;
   args: RequestArguments;
   surfaceSha256?: string | undefined;
   idempotencyKey?: string | undefined;
 }): Promise<PreparedCreate<CreatedSession>> {
   const surfaceSha256 = input.surfaceSha256 ?? hashSurface(input.args.interaction);
-  const { idempotency, build } = sessionCreate(input.ctx, input.args, surfaceSha256, input.idempotencyKey);
+  const audience = await decideAudience(input.ctx, input.args);
+  const { idempotency, build } = sessionCreate(input.ctx, input.args, surfaceSha256, input.idempotencyKey, audience);
   return prepareNewSession(input.ctx, idempotency, build);
 }

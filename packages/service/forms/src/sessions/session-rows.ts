@@ -6,6 +6,7 @@ import type { Surface } from '@sess/surface';
 import { type SQL, sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/stored-response.ts';
 import { stateLiteral } from '../model/sql-values.ts';
+import type { FormAudience } from './audience.ts';
 
 /** The stored state a session is created in: the transition table's one initial state. */
 const NEW_SESSION_STATE = STORED_SESSION_MACHINE.initial[0]!;
@@ -32,6 +33,8 @@ export interface NewSession {
   surfaceSha256: string;
   /** Whether a host may show the form in the agent's chat for the person there to answer (an Ask: false). */
   answerInChat: boolean;
+  /** Who may answer: the level (after the floor) and, above `link`, the accounts it is for. */
+  audience: FormAudience;
   ask?: { max: number; name: boolean; respondentSeconds: number | null };
 }
 
@@ -113,6 +116,8 @@ function toRecord({ session: s, claim, gates, companions }: SessionRow) {
     ask_name: s.ask?.name ?? null,
     ask_respondent_seconds: s.ask?.respondentSeconds ?? null,
     answer_in_chat: s.answerInChat,
+    assurance: s.audience.assurance,
+    for_user_ids: s.audience.forUserIds,
     surface: s.surface,
     surface_sha256: s.surfaceSha256,
     claim_scope: claim?.scope ?? null,
@@ -148,7 +153,7 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
           select * from json_to_recordset(${sql.placeholder('rows')}::json) as i(
             id text, workspace_id text, kind text, link_token_hash text, lifetime_seconds int, extendable boolean,
             created_at timestamptz, expires_at timestamptz, deadline_at timestamptz, horizon_at timestamptz,
-            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, answer_in_chat boolean, surface json,
+            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, answer_in_chat boolean, assurance text, for_user_ids json, surface json,
             surface_sha256 text, claim_scope text, claim_key text, claim_request_sha256 text, claim_response jsonb,
             gates json, companions json)),
         wanted as (
@@ -184,10 +189,13 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
           insert into form_sessions
             (id, workspace_id, kind, state, current_revision, link_token_hash, lifetime_seconds, extendable,
              created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
-             answer_in_chat)
+             answer_in_chat, assurance, for_user_ids)
           select id, workspace_id, kind, ${stateLiteral(NEW_SESSION_STATE)}, 1, link_token_hash, lifetime_seconds, extendable,
                  created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
-                 answer_in_chat
+                 answer_in_chat, assurance,
+                 -- An empty list stays empty (nobody may answer: fail closed), never null (anyone with the link).
+                 case when for_user_ids is null then null
+                      else coalesce((select array_agg(u) from json_array_elements_text(for_user_ids) u), '{}'::text[]) end
             from admitted
           returning id),
         r as (

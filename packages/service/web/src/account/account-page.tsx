@@ -87,6 +87,11 @@ export function AccountPage({ view, nonce }: { view: AccountView; nonce: string 
             </a>
           </li>
           <li>
+            <a class="button secondary" href={view.links.assurance}>
+              Who may answer
+            </a>
+          </li>
+          <li>
             <a class="button secondary" href={view.links.review}>
               Interactions to review
             </a>

@@ -1,5 +1,12 @@
 export { AccountHeader, AccountPage, renderAccountPage } from './account-page.tsx';
 export { ApiKeysPage, renderApiKeysPage } from './api-keys-page.tsx';
+export {
+  ASSURANCE_FORM_FIELDS,
+  ASSURANCE_PATH,
+  AssurancePage,
+  renderAssurancePage,
+  WORKSPACE_ASSURANCE_PATH,
+} from './assurance-page.tsx';
 export { MessagePage, renderMessagePage } from './message-page.tsx';
 export { formatWhen, SignOutForm } from './parts.tsx';
 export { RETIRE_PATH, REVIEW_FORM_FIELDS, REVIEW_PATH, ReviewPage, renderReviewPage } from './review-page.tsx';
@@ -11,6 +18,9 @@ export {
   type AccountWorkspaceView,
   type ApiKeysView,
   type ApiKeyView,
+  type AssuranceFloorChoice,
+  type AssuranceView,
+  type AssuranceWorkspaceView,
   type MessageView,
   type ReviewItemView,
   type ReviewView,

@@ -57,10 +57,30 @@ export interface AccountView {
   createdInvite?: { workspaceName: string; url: string; expiresAt: Date };
   /** Whether invite links can be made at all (sign-up policy not `closed`). */
   invitesEnabled: boolean;
-  links: { apiKeys: string; connectedApps: string; review: string };
+  links: { apiKeys: string; connectedApps: string; review: string; assurance: string };
   /** The "Connect your agent" block (the same as on the home page). */
   connect: ConnectView;
   notice?: string;
+}
+
+/** A level a floor may be set to this round ('passkey' joins when passkeys land). */
+export type AssuranceFloorChoice = 'link' | 'account';
+
+/** A workspace on the floors page: its API-key floor, which only its owners may change. */
+export interface AssuranceWorkspaceView extends AccountWorkspaceView {
+  /** `workspaces.api_key_assurance_floor`. */
+  floor: string;
+}
+
+/** The floors page (`/account/assurance`). */
+export interface AssuranceView {
+  email: string;
+  /** `users.assurance_floor`: the least assurance of a form this person's agents make. */
+  personFloor: string;
+  workspaces: AssuranceWorkspaceView[];
+  csrf: { signout: string; person: string; workspace: string };
+  notice?: string;
+  error?: string;
 }
 
 /** One API key row (never the key itself). */

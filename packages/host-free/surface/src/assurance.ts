@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { ArgumentIssue } from './issues.ts';
+
+/*
+ * How sure Sess must be of who answers a form (issue 37), as the create tools take it. `link`:
+ * whoever holds the link; `account`: the Sess account the form is for, signed in on that
+ * browser. `passkey` (that account's passkey at the moment of answering) joins ASSURANCE_CHOICES
+ * when passkeys land; ASSURANCE_LEVELS already orders it, so results and floors can carry it.
+ */
+
+/** Every level, least to most sure (the order a floor raises by). */
+export const ASSURANCE_LEVELS = ['link', 'account', 'passkey'] as const;
+export type AssuranceLevel = (typeof ASSURANCE_LEVELS)[number];
+
+/** The levels an agent (or a person's floor setting) may choose this round. */
+export const ASSURANCE_CHOICES = ['link', 'account'] as const satisfies readonly AssuranceLevel[];
+export type AssuranceChoice = (typeof ASSURANCE_CHOICES)[number];
+
+/** The more sure of two levels: a floor raises a lower ask, never lowers a higher one. */
+export function atLeast(asked: AssuranceLevel, floor: AssuranceLevel): AssuranceLevel {
+  return ASSURANCE_LEVELS.indexOf(asked) >= ASSURANCE_LEVELS.indexOf(floor) ? asked : floor;
+}
+
+/** At most this many people named in `for`. */
+export const FOR_MAX = 10;
+
+/** `assurance` of sess_request and sess_ask (and the /v1 create bodies): one description for both tools. */
+export const AssuranceSchema = z
+  .enum(ASSURANCE_CHOICES)
+  .describe(
+    'Who may answer (default "link"): "link" lets whoever holds the link answer; "account" requires the person the form is for to be signed in to Sess on the page. Ask for "account" when the answer must come from the person themselves, above all an approval of something irreversible (a commit, a payment, a sent message): then neither you nor anyone the link reaches can answer in their place. The person or workspace may set a higher floor; the result\'s assurance says the level the form got. An Ask (sess_ask with respondents) takes only "link" for now.',
+  );
+
+/** `for` of the create tools: the members a workspace API key's form is for, by e-mail. */
+export const ForSchema = z
+  .array(
+    z
+      .string()
+      .min(3)
+      .max(254)
+      .describe('The e-mail a workspace member signs in with, at most 254 characters. Example: "ana@example.com"'),
+  )
+  .min(1)
+  .max(FOR_MAX)
+  .describe(
+    `Only with a workspace API key, and with assurance "account": the e-mail addresses (1 to ${FOR_MAX}) of the workspace members who may answer; each must sign in to answer. Left out, the form is for the workspace's owners. A form made through a person's own connection is always for that person: leave it out there.`,
+  );
+
+/** The rules the two fields share: `for` names who signs in, so it needs a level above `link`. */
+export function checkAudienceRules(args: {
+  assurance?: AssuranceChoice | undefined;
+  for?: string[] | undefined;
+}): ArgumentIssue[] {
+  const issues: ArgumentIssue[] = [];
+  if (args.for !== undefined && (args.assurance ?? 'link') === 'link') {
+    issues.push({
+      field: '/for',
+      message:
+        '/for names who must sign in to answer, but the assurance is "link" (whoever holds the link). Add assurance: "account", or leave for out.',
+    });
+  }
+  const seen = new Set<string>();
+  (args.for ?? []).forEach((email, i) => {
+    const key = email.trim().toLowerCase();
+    if (!/^[^@\s]+@[^@\s]+$/.test(key)) {
+      issues.push({
+        field: `/for/${i}`,
+        message: `/for/${i} is not an e-mail address. Name each member by the e-mail they sign in with.`,
+      });
+    } else if (seen.has(key)) {
+      issues.push({ field: `/for/${i}`, message: `/for/${i} repeats an earlier address. Give each person once.` });
+    }
+    seen.add(key);
+  });
+  return issues;
+}

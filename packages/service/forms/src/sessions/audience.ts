@@ -1,0 +1,115 @@
+import { SessError } from '@sess/core';
+import { type DbOrTx, queryRows } from '@sess/db';
+import { type AssuranceChoice, type AssuranceLevel, atLeast } from '@sess/surface';
+import { sql } from 'drizzle-orm';
+import type { FormMaker, WorkspaceContext } from './context.ts';
+
+/*
+ * Who may answer a new form (issue 37), decided in ONE place for every create (/mcp, /v1,
+ * sess-mcp and OpenClaw all end here): the level the agent asked for, raised to its maker's
+ * floor (a person's own `users.assurance_floor` for their OAuth connections, the workspace's
+ * `api_key_assurance_floor` for its API keys; asking for less is never an error), and, above
+ * `link`, the accounts it is for.
+ */
+
+/** What a create stores: `form_sessions.assurance` and `for_user_ids` (null at `link`). */
+export interface FormAudience {
+  assurance: AssuranceLevel;
+  forUserIds: string[] | null;
+}
+
+/** What the agent asked for (validated arguments). */
+export interface AskedAudience {
+  assurance?: AssuranceChoice | undefined;
+  for?: string[] | undefined;
+}
+
+/** A create without a maker is the workspace's own (an API key's): its owners decide. */
+const WORKSPACE: FormMaker = { kind: 'api_key' };
+
+async function personFloor(db: DbOrTx, userId: string): Promise<AssuranceLevel> {
+  const [row] = await queryRows<{ floor: AssuranceLevel }>(
+    db,
+    sql`select assurance_floor as floor from users where id = ${userId}`,
+  );
+  return row?.floor ?? 'link';
+}
+
+async function workspaceFloor(db: DbOrTx, workspaceId: string): Promise<AssuranceLevel> {
+  const [row] = await queryRows<{ floor: AssuranceLevel }>(
+    db,
+    sql`select api_key_assurance_floor as floor from workspaces where id = ${workspaceId}`,
+  );
+  if (!row) throw new SessError('NOT_FOUND', `No workspace ${workspaceId}.`);
+  return row.floor;
+}
+
+/** The members named by e-mail, in the order given; a name that is no member is refused with its pointer. */
+async function namedMembers(db: DbOrTx, workspaceId: string, emails: string[]): Promise<string[]> {
+  const wanted = emails.map((email) => email.trim().toLowerCase());
+  const rows = await queryRows<{ id: string; email: string }>(
+    db,
+    sql`select u.id, lower(u.email) as email
+          from memberships m join users u on u.id = m.user_id
+         where m.workspace_id = ${workspaceId}
+           and lower(u.email) in (select json_array_elements_text(${JSON.stringify(wanted)}::json))`,
+  );
+  const byEmail = new Map(rows.map((row) => [row.email, row.id]));
+  return wanted.map((email, i) => {
+    const id = byEmail.get(email);
+    if (id === undefined) {
+      // The address is the agent's own input; it is not repeated, so it reaches no log.
+      throw new SessError(
+        'INVALID_ARGUMENTS',
+        `/for/${i} names no member of this workspace. Name members by the e-mail they sign in with (an owner invites others on /account), or leave for out: the form is then for the workspace's owners.`,
+        { field: `/for/${i}` },
+      );
+    }
+    return id;
+  });
+}
+
+async function owners(db: DbOrTx, workspaceId: string): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select user_id as id from memberships where workspace_id = ${workspaceId} and role = 'owner' order by created_at, user_id`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The level and the accounts of a new form made in `ctx` (read in the caller's transaction when
+ * it has one).
+ * @throws SessError `INVALID_ARGUMENTS` at `/for` (a person's own form names nobody else) or
+ * `/for/<i>` (no member by that e-mail); `NOT_FOUND` for no such workspace.
+ */
+export async function decideAudience(ctx: WorkspaceContext, asked: AskedAudience): Promise<FormAudience> {
+  const db = ctx.tx ?? ctx.runtime.database.db;
+  const maker = ctx.madeBy ?? WORKSPACE;
+  if (maker.kind === 'person') {
+    if (asked.for !== undefined) {
+      throw new SessError(
+        'INVALID_ARGUMENTS',
+        "/for names members for a form made with a workspace API key. A form made through a person's own connection is for that person: leave for out.",
+        { field: '/for' },
+      );
+    }
+    const assurance = atLeast(asked.assurance ?? 'link', await personFloor(db, maker.userId));
+    return { assurance, forUserIds: assurance === 'link' ? null : [maker.userId] };
+  }
+  const assurance = atLeast(asked.assurance ?? 'link', await workspaceFloor(db, ctx.workspaceId));
+  if (assurance === 'link') return { assurance, forUserIds: null };
+  const forUserIds = asked.for ? await namedMembers(db, ctx.workspaceId, asked.for) : await owners(db, ctx.workspaceId);
+  return { assurance, forUserIds };
+}
+
+/**
+ * What the idempotency hash of a create names of the ask: only what differs from a plain
+ * `link` form, so a request without these fields keeps the hash it had before they existed.
+ */
+export function askedForHash(asked: AskedAudience): Record<string, unknown> {
+  return {
+    ...(asked.assurance !== undefined && asked.assurance !== 'link' ? { assurance: asked.assurance } : {}),
+    ...(asked.for !== undefined ? { for: asked.for.map((email) => email.trim().toLowerCase()) } : {}),
+  };
+}
