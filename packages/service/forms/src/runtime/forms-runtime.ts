@@ -7,6 +7,7 @@ import { SIGNING_KEYS_CHANNEL } from '../keys/signing-keys.ts';
 import { DEFAULT_LINK_HORIZON_SECONDS } from '../model/lifetimes.ts';
 import { prepareQueries, type Queries } from '../model/queries.ts';
 import { CreateBatcher } from '../sessions/create-batcher.ts';
+import { createFloorReader, type FloorReader } from '../sessions/floor-reader.ts';
 import { KeyedQueue } from '../sessions/keyed-queue.ts';
 import type { CreateCompanion } from '../sessions/session-rows.ts';
 import { type WaitClock, WaiterHub } from '../waits/waiter-hub.ts';
@@ -116,6 +117,8 @@ export interface FormsRuntime {
   readonly queries: Queries;
   /** Internal: group commit of the creates that need no transaction. */
   readonly creates: CreateBatcher;
+  /** Internal: the floors of new forms, one query for the creates of one moment (../sessions/floor-reader.ts). */
+  readonly floors: FloorReader;
   /**
    * Internal: the creates of a workspace whose plan's bound is full are counted exactly one at a
    * time per process, so they wait here rather than each holding a connection on the gate's lock.
@@ -197,6 +200,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
       return queries;
     },
     creates,
+    floors: createFloorReader(options.database.db),
     createCompanions,
     exactAdmissions: new KeyedQueue(),
     workspaceWrites: workspaceWriteGate(options.workspaceWrites),

@@ -3,6 +3,10 @@ import { type DbOrTx, queryRows } from '@sess/db';
 import { type AssuranceChoice, type AssuranceLevel, atLeast } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import type { FormMaker, WorkspaceContext } from './context.ts';
+import { createFloorReader, type FloorOf } from './floor-reader.ts';
+import type { FormAudience } from './form-audience.ts';
+
+export type { FormAudience } from './form-audience.ts';
 
 /*
  * Who may answer a new form (issue 37), decided in ONE place for every create (/mcp, /v1,
@@ -11,12 +15,6 @@ import type { FormMaker, WorkspaceContext } from './context.ts';
  * `api_key_assurance_floor` for its API keys; asking for less is never an error), and, above
  * `link`, the accounts it is for.
  */
-
-/** What a create stores: `form_sessions.assurance` and `for_user_ids` (null at `link`). */
-export interface FormAudience {
-  assurance: AssuranceLevel;
-  forUserIds: string[] | null;
-}
 
 /** What the agent asked for (validated arguments). */
 export interface AskedAudience {
@@ -27,21 +25,15 @@ export interface AskedAudience {
 /** A create without a maker is the workspace's own (an API key's): its owners decide. */
 const WORKSPACE: FormMaker = { kind: 'api_key' };
 
-async function personFloor(db: DbOrTx, userId: string): Promise<AssuranceLevel> {
-  const [row] = await queryRows<{ floor: AssuranceLevel }>(
-    db,
-    sql`select assurance_floor as floor from users where id = ${userId}`,
-  );
-  return row?.floor ?? 'link';
-}
-
-async function workspaceFloor(db: DbOrTx, workspaceId: string): Promise<AssuranceLevel> {
-  const [row] = await queryRows<{ floor: AssuranceLevel }>(
-    db,
-    sql`select api_key_assurance_floor as floor from workspaces where id = ${workspaceId}`,
-  );
-  if (!row) throw new SessError('NOT_FOUND', `No workspace ${workspaceId}.`);
-  return row.floor;
+/**
+ * A maker's floor: in the caller's transaction when it has one, else through the runtime's
+ * floor reader (one query for the creates of one moment, so they still commit together).
+ */
+async function floorOf(ctx: WorkspaceContext, of: FloorOf): Promise<AssuranceLevel> {
+  const floor = ctx.tx ? await createFloorReader(ctx.tx).read(of) : await ctx.runtime.floors.read(of);
+  if (floor !== undefined) return floor;
+  if (of.kind === 'person') return 'link';
+  throw new SessError('NOT_FOUND', `No workspace ${of.workspaceId}.`);
 }
 
 /** The members named by e-mail, in the order given; a name that is no member is refused with its pointer. */
@@ -94,10 +86,10 @@ export async function decideAudience(ctx: WorkspaceContext, asked: AskedAudience
         { field: '/for' },
       );
     }
-    const assurance = atLeast(asked.assurance ?? 'link', await personFloor(db, maker.userId));
+    const assurance = atLeast(asked.assurance ?? 'link', await floorOf(ctx, { kind: 'person', userId: maker.userId }));
     return { assurance, forUserIds: assurance === 'link' ? null : [maker.userId] };
   }
-  const assurance = atLeast(asked.assurance ?? 'link', await workspaceFloor(db, ctx.workspaceId));
+  const assurance = atLeast(asked.assurance ?? 'link', await floorOf(ctx, { kind: 'workspace', workspaceId: ctx.workspaceId }));
   if (assurance === 'link') return { assurance, forUserIds: null };
   const forUserIds = asked.for ? await namedMembers(db, ctx.workspaceId, asked.for) : await owners(db, ctx.workspaceId);
   return { assurance, forUserIds };

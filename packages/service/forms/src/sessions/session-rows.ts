@@ -6,7 +6,7 @@ import type { Surface } from '@sess/surface';
 import { type SQL, sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/stored-response.ts';
 import { stateLiteral } from '../model/sql-values.ts';
-import type { FormAudience } from './audience.ts';
+import type { FormAudience } from './form-audience.ts';
 
 /** The stored state a session is created in: the transition table's one initial state. */
 const NEW_SESSION_STATE = STORED_SESSION_MACHINE.initial[0]!;
