@@ -7,7 +7,12 @@ import { renderReviewPage } from './review-page.tsx';
 
 const NONCE = 'bm9uY2Utbm9uY2Utbm9uY2U=';
 const AT = new Date('2030-01-07T09:00:00Z');
-const links = { apiKeys: '/account/keys', connectedApps: '/account/apps', review: '/account/interactions' };
+const links = {
+  apiKeys: '/account/keys',
+  connectedApps: '/account/apps',
+  review: '/account/interactions',
+  passkeys: '/account/passkeys',
+};
 
 describe('bidi isolation on the account pages: names people chose cannot reorder Sess’s words', () => {
   it('account: the e-mail, each workspace name and the invited workspace', () => {
