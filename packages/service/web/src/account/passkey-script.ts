@@ -55,10 +55,10 @@ export const PASSKEY_SCRIPT = `(() => {
     const button = root.querySelector('button[data-passkey]');
     const status = root.querySelector('[role=status]');
     if (!button || !status) return;
-    if (!window.PublicKeyCredential || !navigator.credentials) {
-      status.textContent = 'This browser cannot use passkeys.';
-      return;
-    }
+    // Without WebAuthn the button stays hidden (and the page's fallback line stays shown).
+    if (!window.PublicKeyCredential || !navigator.credentials) return;
+    for (const element of root.querySelectorAll('[data-passkey-field]')) element.hidden = false;
+    for (const element of root.querySelectorAll('[data-passkey-fallback]')) element.hidden = true;
     button.hidden = false;
     button.addEventListener('click', () => {
       button.disabled = true;

@@ -80,7 +80,10 @@ export function PasskeysPage({ view, nonce }: { view: PasskeysView; nonce: strin
           data-csrf={view.csrf.register}
         >
           <h2 id="add-passkey-heading">Add a passkey</h2>
-          <div class="field">
+          <p class="muted" data-passkey-fallback>
+            Adding a passkey needs JavaScript and a browser that supports passkeys.
+          </p>
+          <div class="field" data-passkey-field hidden>
             <label for="passkey-name">Passkey name</label>
             <p class="hint" id="passkey-name-hint">
               So you can tell your passkeys apart, e.g. “work laptop”.
