@@ -196,6 +196,18 @@ describe('the answer ceremony', () => {
     expect((await answer(bobDevice)).result).toEqual({ ok: false, reason: 'other_user_credential' });
   });
 
+  it("refuses a user handle that is not the credential's account", async () => {
+    const started = await startAnswerCeremony(database.db, rp, { userId: alice.userId, boundTo: BOUND, now: clock.now() });
+    const response = aliceDevice.get(started) as { response: { userHandle?: string } };
+    response.response.userHandle = Buffer.from(bob.userId).toString('base64url');
+    expect(
+      await verifyAnswerAssertion(database.db, rp, { userId: alice.userId, boundTo: BOUND, response, now: clock.now() }),
+    ).toEqual({
+      ok: false,
+      reason: 'other_user_credential',
+    });
+  });
+
   it('refuses an unknown credential', async () => {
     const stranger = new SoftAuthenticator(ORIGIN);
     stranger.create({ challenge: 'x' });

@@ -55,6 +55,9 @@ export async function verifyAssertion(
   const credential = await findCredential(db, response.id);
   if (!credential) return refuse('unknown_credential');
   if (expect.userId !== undefined && credential.userId !== expect.userId) return refuse('other_user_credential');
+  // A discoverable credential names its account (the user handle is the account id's bytes): it must be the credential's.
+  const handle = response.response.userHandle;
+  if (handle && handle !== isoBase64URL.fromUTF8String(credential.userId)) return refuse('other_user_credential');
   const counted = await countPasskeyCeremony(db, credential.userId, now, input.accountLimit);
   if (!counted.ok) return refuse('rate_limited', counted.retryAfterSeconds);
 
