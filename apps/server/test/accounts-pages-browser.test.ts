@@ -137,13 +137,13 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await shot(page, size, 'signin');
       await page.getByLabel('Email').fill(user.email);
       await page.getByLabel('Password').fill('not my password at all');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect.poll(() => page.getByRole('alert').textContent()).toContain('Email or password is wrong.');
       expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByLabel('Password').getAttribute('aria-describedby')).toBe('signin-error');
       await shot(page, size, 'signin-error');
       await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect.poll(() => page.getByRole('heading', { name: 'Your account' }).isVisible()).toBe(true);
       expect(await page.getByText('Design team').isVisible()).toBe(true);
       expect(await page.getByRole('link', { name: 'Connected apps' }).getAttribute('href')).toBe('/account/apps');
@@ -195,7 +195,7 @@ describe('a new API key on a small phone (360 px)', () => {
         await page.goto(`${server.url}/signin`);
         await page.getByLabel('Email').fill(user.email);
         await page.getByLabel('Password').fill(user.password);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await page.getByRole('heading', { name: 'Your account' }).waitFor();
         await page.goto(`${server.url}/account/keys`);
         await page.getByLabel('Key name').fill('small phone');

@@ -81,7 +81,7 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await page.getByRole('link', { name: 'Sign in' }).click();
       await page.getByLabel('Email').fill(user.email);
       await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect.poll(() => new URL(page.url()).pathname).toBe('/account');
 
       expect(await page.getByRole('heading', { name: 'Connect your agent' }).isVisible()).toBe(true);

@@ -60,7 +60,7 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await page.goto(`${server.url}/account`);
       await page.getByLabel('Email').fill(user.email);
       await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('link', { name: 'Interactions to review' }).click();
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Interactions to review');
       await expect.poll(() => page.getByRole('heading', { name: 'Approve the quarterly report?' }).isVisible()).toBe(true);

@@ -59,7 +59,7 @@ async function signIn(page: Page, user: { email: string; password: string }) {
   await expect.poll(() => page.getByLabel('Email').isVisible()).toBe(true);
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {

@@ -45,6 +45,7 @@ export const ERROR_REGISTRY = {
   RATE_LIMITED: { status: 429, retryable: true, errorClass: 'unavailable' },
   EMAIL_TAKEN: { status: 409, retryable: false, errorClass: 'conflict' },
   SIGNUP_NOT_ALLOWED: { status: 403, retryable: false, errorClass: 'forbidden' },
+  PASSKEY_REFUSED: { status: 403, retryable: false, errorClass: 'forbidden' },
   // The form inside the agent's chat (MCP Apps): its view's per-render token.
   VIEW_TOKEN_INVALID: { status: 403, retryable: false, errorClass: 'forbidden' },
   INTERNAL: { status: 500, retryable: true, errorClass: 'unavailable' },

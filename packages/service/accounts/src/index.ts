@@ -60,6 +60,32 @@ export { OIDC_CALLBACK_PATH } from './http/oidc-routes.ts';
 // Upstream OpenID sign-in.
 export { createOidcClient, type OidcClient, type OidcIdentity, OidcSignInError } from './oidc/oidc-client.ts';
 export { signInWithOidcIdentity } from './oidc/sign-in-with-oidc.ts';
+// Passkeys (WebAuthn): the person's passkeys, password-less sign-in, and the answer ceremony.
+export {
+  type AnswerAssertion,
+  startAnswerCeremony,
+  verifyAnswerAssertion,
+} from './passkeys/answer-ceremony.ts';
+export { PASSKEY_ACCOUNT_LIMIT } from './passkeys/ceremony-limit.ts';
+export {
+  type CeremonyPurpose,
+  CHALLENGE_TTL_MS,
+  deleteExpiredChallenges,
+  issueChallenge,
+  takeChallenge,
+} from './passkeys/challenges.ts';
+export {
+  checkPasskeyName,
+  listPasskeys,
+  PASSKEY_NAME_MAX,
+  type PasskeySummary,
+  removePasskey,
+  renamePasskey,
+} from './passkeys/credentials.ts';
+export { finishPasskeySignIn, startPasskeySignIn } from './passkeys/passkey-sign-in.ts';
+export { PASSKEY_REFUSALS, type PasskeyRefusal, type PasskeyRefusalReason } from './passkeys/refusals.ts';
+export { finishPasskeyRegistration, startPasskeyRegistration } from './passkeys/registration.ts';
+export { type RelyingParty, relyingPartyOf } from './passkeys/relying-party.ts';
 // Passwords, users, sign-in and sign-up.
 export { checkPassword, PASSWORD_MAX, PASSWORD_MIN } from './passwords/check-password.ts';
 export { hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from './passwords/password-hash.ts';

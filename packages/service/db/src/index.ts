@@ -62,6 +62,8 @@ export {
   userIdentities,
   users,
   vapidKeys,
+  webauthnChallenges,
+  webauthnCredentials,
   workspaceOpenKey,
   workspaces,
 } from './schema/index.ts';

@@ -74,6 +74,7 @@ function pageFailureOfCode(code: ErrorCode): PageFailure {
     case 'RATE_LIMITED':
     case 'EMAIL_TAKEN':
     case 'SIGNUP_NOT_ALLOWED':
+    case 'PASSKEY_REFUSED':
     case 'VIEW_TOKEN_INVALID':
     case 'INTERNAL':
       return 'internal';

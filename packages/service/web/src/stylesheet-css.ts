@@ -190,6 +190,9 @@ details.client summary { min-height: 44px; padding: .6rem 0; font-weight: 600; c
 /* /account/notifications: devices, "Notify this device", quiet hours side by side. */
 .device > div { flex: 1 1 14rem; }
 .device-when { margin: .15rem 0 0; }
+/* /account/passkeys: each passkey's Rename folded under its row. */
+.passkey details { flex: 1 1 100%; }
+.passkey summary { min-height: 44px; padding: .6rem 0; cursor: pointer; }
 .quiet-times { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0 .75rem; }
 .quiet-times .field { margin: .5rem 0; }
 #notify-device ol { margin: .25rem 0 .75rem; padding-left: 1.25rem; }

@@ -1,6 +1,14 @@
 import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
 import { errorPage } from '@sess/error-pages';
-import { type AccountView, ASSURANCE_PATH, buildConnectView, REVIEW_PATH, renderAccountPage, renderMessagePage } from '@sess/web';
+import {
+  type AccountView,
+  ASSURANCE_PATH,
+  buildConnectView,
+  PASSKEY_PATHS,
+  REVIEW_PATH,
+  renderAccountPage,
+  renderMessagePage,
+} from '@sess/web';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { BrowserSession } from '../browser-sessions/read-browser-session.ts';
@@ -11,6 +19,7 @@ import { ASSURANCE_PATHS, mountAssuranceRoutes } from './assurance-routes.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
 import { mountHomeRoute } from './home-route.ts';
 import { mountOidcRoutes } from './oidc-routes.ts';
+import { mountPasskeyRoutes } from './passkey-routes.ts';
 import { requireSession } from './require-session.ts';
 import { readForm, refusedForm, sendPage } from './respond.ts';
 import { mountSignInRoutes } from './sign-in-routes.ts';
@@ -31,11 +40,14 @@ const OWN_PATHS = [
   '/account/keys',
   '/account/keys/*',
   ...ASSURANCE_PATHS,
+  '/account/passkeys',
+  '/account/passkeys/*',
 ];
 
 /**
  * All account routes as one Hono app to mount at `/`: the home page, sign-in, sign-up, sign-out,
- * the upstream OpenID sign-in (when configured), `/account` and `/account/keys`. Form bodies are
+ * the upstream OpenID sign-in (when configured), `/account`, `/account/keys` and `/account/passkeys`
+ * (with "Sign in with a passkey"). Form bodies are
  * capped at 16 KiB; every post carries a CSRF token.
  */
 export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> {
@@ -87,7 +99,13 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
         invite: csrfToken(deps.secret, session.sessionId, 'account:invite'),
       },
       invitesEnabled: deps.signupPolicy !== 'closed',
-      links: { apiKeys: '/account/keys', connectedApps: CONNECTED_APPS_PATH, review: REVIEW_PATH, assurance: ASSURANCE_PATH },
+      links: {
+        apiKeys: '/account/keys',
+        connectedApps: CONNECTED_APPS_PATH,
+        review: REVIEW_PATH,
+        assurance: ASSURANCE_PATH,
+        passkeys: PASSKEY_PATHS.page,
+      },
       connect: buildConnectView(deps.publicUrl, deps.packages),
       ...extra,
     };
@@ -147,5 +165,6 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
 
   mountApiKeyRoutes(app, deps);
   mountAssuranceRoutes(app, deps);
+  mountPasskeyRoutes(app, deps);
   return app;
 }

@@ -30,6 +30,10 @@ export interface AccountRateLimits {
   /** Per-account password attempts (counted in the database; default 10 per 15 minutes). */
   signInPerAccount?: number;
   signInPerAccountWindowMs?: number;
+  /** Passkey ceremony posts (options and answers, sign-in and adding) per IP per 15 minutes (default 60). */
+  passkeyPerIp?: number;
+  /** Passkey ceremonies answered per account per 15 minutes (counted in the database; default 20). */
+  passkeyPerAccount?: number;
 }
 
 /** What the account routes need from the composition root. */

@@ -16,9 +16,7 @@ export function requireSession(deps: AccountRoutesDeps): MiddlewareHandler<Accou
       const back =
         c.req.method === 'GET'
           ? `${url.pathname}${url.search}`
-          : url.pathname.startsWith('/account/keys')
-            ? '/account/keys'
-            : '/account';
+          : (['/account/keys', '/account/passkeys'].find((page) => url.pathname.startsWith(page)) ?? '/account');
       return seeOther(`/signin?return_to=${encodeURIComponent(back)}`);
     }
     c.set('session', session);

@@ -9,6 +9,7 @@ import { safeReturnTo } from '../return-to/safe-return-to.ts';
 import { signInWithPassword, WRONG_CREDENTIALS } from '../sign-in/sign-in-with-password.ts';
 import { checkAnonymousCsrf, issueAnonymousCsrf } from './anonymous-csrf.ts';
 import { type AccountRoutesDeps, type AccountsEnv, socketAddress } from './deps.ts';
+import { PASSKEY_SIGN_IN_PURPOSE } from './passkey-routes.ts';
 import { minutesText, readForm, seeOther, sendPage, withReturnTo } from './respond.ts';
 import { createAccountsSweeper } from './sweep.ts';
 
@@ -34,13 +35,14 @@ export function mountSignInRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
   const signupHref = (returnTo: string) => (deps.signupPolicy === 'open' ? withReturnTo('/signup', returnTo) : null);
 
   function showSignIn(c: Context, status: number, returnTo: string, extras: SignInExtras = {}): Response {
-    const purposes = deps.oidc ? ['signin', 'oidc'] : ['signin'];
+    const purposes = ['signin', PASSKEY_SIGN_IN_PURPOSE, ...(deps.oidc ? ['oidc'] : [])];
     const { tokens, cookie } = issueAnonymousCsrf(c, deps.secret, secure, purposes);
     const view: SignInView = {
       returnTo,
       csrf: tokens[0]!,
       signupHref: signupHref(returnTo),
-      oidc: deps.oidc ? { name: deps.oidc.name, action: '/signin/oidc', csrf: tokens[1]! } : null,
+      passkey: { csrf: tokens[1]! },
+      oidc: deps.oidc ? { name: deps.oidc.name, action: '/signin/oidc', csrf: tokens[2]! } : null,
       ...extras,
     };
     return sendPage(c, status, (nonce) => renderSignInPage(view, nonce), { 'Set-Cookie': cookie });

@@ -24,11 +24,25 @@ export async function countSignInAttempt(
   limit = ACCOUNT_ATTEMPT_LIMIT,
   windowMs = ACCOUNT_ATTEMPT_WINDOW_MS,
 ): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+  return countAttemptUnder(db, attemptKey(email), now, limit, windowMs);
+}
+
+/**
+ * Counts one attempt under `keyHash` (a SHA-256 naming what is limited: an e-mail's password
+ * attempts, an account's passkey ceremonies) in the same table and window as password attempts.
+ */
+export async function countAttemptUnder(
+  db: DbOrTx,
+  keyHash: string,
+  now: Date,
+  limit: number,
+  windowMs: number,
+): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
   // Raw SQL parameters go as ISO strings: postgres.js does not serialise a Date there.
   const windowOpen = new Date(now.getTime() - windowMs).toISOString();
   const [row] = await db
     .insert(signInAttempts)
-    .values({ emailHash: attemptKey(email), windowStart: now, attempts: 1 })
+    .values({ emailHash: keyHash, windowStart: now, attempts: 1 })
     .onConflictDoUpdate({
       target: signInAttempts.emailHash,
       set: {

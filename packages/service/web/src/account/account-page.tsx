@@ -82,6 +82,11 @@ export function AccountPage({ view, nonce }: { view: AccountView; nonce: string 
             </a>
           </li>
           <li>
+            <a class="button secondary" href={view.links.passkeys}>
+              Passkeys
+            </a>
+          </li>
+          <li>
             <a class="button secondary" href={view.links.connectedApps}>
               Connected apps
             </a>

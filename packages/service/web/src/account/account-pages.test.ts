@@ -12,6 +12,7 @@ const links = {
   connectedApps: '/account/apps',
   review: '/account/interactions',
   assurance: '/account/assurance',
+  passkeys: '/account/passkeys',
 };
 
 describe('bidi isolation on the account pages: names people chose cannot reorder Sess’s words', () => {

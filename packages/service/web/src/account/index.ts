@@ -9,6 +9,8 @@ export {
 } from './assurance-page.tsx';
 export { MessagePage, renderMessagePage } from './message-page.tsx';
 export { formatWhen, SignOutForm } from './parts.tsx';
+export { PASSKEY_SCRIPT } from './passkey-script.ts';
+export { PasskeysPage, renderPasskeysPage } from './passkeys-page.tsx';
 export { RETIRE_PATH, REVIEW_FORM_FIELDS, REVIEW_PATH, ReviewPage, renderReviewPage } from './review-page.tsx';
 export { renderSignInPage, SignInPage } from './sign-in-page.tsx';
 export { renderSignUpPage, SignUpPage } from './sign-up-page.tsx';
@@ -22,6 +24,9 @@ export {
   type AssuranceView,
   type AssuranceWorkspaceView,
   type MessageView,
+  PASSKEY_PATHS,
+  type PasskeysView,
+  type PasskeyView,
   type ReviewItemView,
   type ReviewView,
   type SignInView,

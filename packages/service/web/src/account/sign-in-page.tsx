@@ -1,6 +1,7 @@
 import { Page } from '../layout.tsx';
 import { CsrfField, FormError, Notice, TextField, toDocument } from './parts.tsx';
-import { ACCOUNT_FORM_FIELDS, type SignInView } from './view.ts';
+import { PASSKEY_SCRIPT } from './passkey-script.ts';
+import { ACCOUNT_FORM_FIELDS, PASSKEY_PATHS, type SignInView } from './view.ts';
 
 const FORM_ERROR_ID = 'signin-error';
 
@@ -8,7 +9,11 @@ const FORM_ERROR_ID = 'signin-error';
 export function SignInPage({ view, nonce }: { view: SignInView; nonce: string }) {
   const formError = view.error ? [FORM_ERROR_ID] : [];
   return (
-    <Page title={view.error || view.fieldErrors ? 'Error: Sign in · Sess' : 'Sign in · Sess'} nonce={nonce}>
+    <Page
+      title={view.error || view.fieldErrors ? 'Error: Sign in · Sess' : 'Sign in · Sess'}
+      nonce={nonce}
+      script={view.passkey ? PASSKEY_SCRIPT : undefined}
+    >
       <div class="card">
         <h1>Sign in to Sess</h1>
         {view.notice ? <Notice message={view.notice} /> : null}
@@ -45,6 +50,23 @@ export function SignInPage({ view, nonce }: { view: SignInView; nonce: string })
             <button type="submit">Sign in</button>
           </div>
         </form>
+        {view.passkey ? (
+          <section
+            id="passkey-signin"
+            class="alt-signin"
+            aria-label="Sign in with a passkey"
+            data-options={PASSKEY_PATHS.signInOptions}
+            data-action={PASSKEY_PATHS.signIn}
+            data-csrf={view.passkey.csrf}
+            data-return-to={view.returnTo}
+          >
+            <p class="muted">or</p>
+            <button type="button" class="secondary wide" data-passkey="sign-in" hidden>
+              Sign in with a passkey
+            </button>
+            <p class="copy-status" role="status" aria-live="polite" />
+          </section>
+        ) : null}
         {view.oidc ? (
           <form method="post" action={view.oidc.action} class="alt-signin">
             <CsrfField token={view.oidc.csrf} />

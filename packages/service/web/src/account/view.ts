@@ -25,6 +25,8 @@ export interface SignInView {
   signupHref: string | null;
   /** The upstream OpenID provider button, when one is configured. */
   oidc: { name: string; action: string; csrf: string } | null;
+  /** "Sign in with a passkey": the routes its script posts to and their CSRF token (a header). */
+  passkey?: { csrf: string } | null;
 }
 
 /** The sign-up page: the form, or why there is no form. */
@@ -57,7 +59,7 @@ export interface AccountView {
   createdInvite?: { workspaceName: string; url: string; expiresAt: Date };
   /** Whether invite links can be made at all (sign-up policy not `closed`). */
   invitesEnabled: boolean;
-  links: { apiKeys: string; connectedApps: string; review: string; assurance: string };
+  links: { apiKeys: string; connectedApps: string; review: string; assurance: string; passkeys: string };
   /** The "Connect your agent" block (the same as on the home page). */
   connect: ConnectView;
   notice?: string;
@@ -140,4 +142,30 @@ export interface ReviewView {
   items: ReviewItemView[];
   csrf: { retire: string; signout: string };
   notice?: string;
+}
+
+/** Where the passkey routes live (the page, its JSON ceremony routes, sign-in's). */
+export const PASSKEY_PATHS = {
+  page: '/account/passkeys',
+  registerOptions: '/account/passkeys/options',
+  register: '/account/passkeys',
+  signInOptions: '/signin/passkey/options',
+  signIn: '/signin/passkey',
+} as const;
+
+/** One passkey as listed (never its public key; its id only in its forms' actions). */
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** The passkeys page (`/account/passkeys`). */
+export interface PasskeysView {
+  email: string;
+  passkeys: PasskeyView[];
+  csrf: { register: string; rename: string; remove: string; signout: string };
+  notice?: string;
+  error?: string;
 }
