@@ -43,7 +43,7 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await page.goto(`${server.url}/signin`);
       await page.getByLabel('Email').fill(user.email);
       await page.getByLabel('Password').fill(user.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect.poll(() => page.getByRole('heading', { name: 'Your account' }).isVisible()).toBe(true);
       await page.getByRole('link', { name: 'Who may answer' }).click();
       await expect.poll(() => page.getByRole('heading', { name: 'Who may answer' }).isVisible()).toBe(true);
