@@ -1,8 +1,8 @@
 -- A verified answer from the right person (issue 37): how sure Sess must be of who answers a
 -- form (`assurance`: link, account or passkey, with the accounts it is for), the person's and the
 -- workspace's floors, who answered and how, and the passkeys with their single-use challenges.
--- safe with the previous release: new tables and nullable or constant-default columns only; the
--- previous release never names them, and its forms and answers are `link` (the defaults), as they were.
+-- Expand only: new tables and nullable or constant-default columns; the previous release never
+-- names them, and its forms and answers are `link` (the defaults), as they were.
 CREATE TABLE "webauthn_challenges" (
 	"challenge_hash" text PRIMARY KEY NOT NULL,
 	"purpose" text NOT NULL,

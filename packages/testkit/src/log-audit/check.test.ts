@@ -39,6 +39,9 @@ describe('findLeaks', () => {
     expect(allowedKind('ses_abcdefghijklmnopqrstuvwxyz')).toBe('prefixed id');
     expect(allowedKind('tools/call')).toBe('JSON-RPC method');
     expect(allowedKind('2030-01-01T00:00:00.000Z')).toBe('date or timestamp');
+    expect(allowedKind('sess_view_answer')).toBe('MCP tool name');
+    expect(allowedKind('internal')).toBe('WebAuthn transport');
+    expect(allowedKind('internal_secret')).toBeUndefined();
     expect(allowedKind(TOKEN)).toBeUndefined();
     expect(allowedKind('Approve this commit?')).toBeUndefined();
   });

@@ -15,13 +15,15 @@ export interface LogLeak {
  * The value kinds that may appear in log lines though a test also sent or received them: our
  * own prefixed ids (`ws_…`, `ses_…`, `hdl_…`, …: log lines name what they act on), the codes of
  * our error registry (`HANDLE_NOT_FOUND`: a tool call's outcome), MCP tool names
- * (`sess_request`), protocol versions and timestamps (`2025-06-18`, ISO times), JSON-RPC method
+ * (`sess_request`, the app-only `sess_view_answer`), WebAuthn transport names (`internal`), protocol versions and timestamps (`2025-06-18`, ISO times), JSON-RPC method
  * names (`tools/call`). Never a link, token, key, password, answer or form text.
  */
 export const LOG_AUDIT_ALLOWLIST: ReadonlyArray<{ kind: string; pattern: RegExp }> = [
   { kind: 'prefixed id', pattern: new RegExp(`^(${Object.values(ID_PREFIXES).join('|')})_[a-z2-7]{26}$`) },
   { kind: 'error code', pattern: new RegExp(`^(${Object.keys(ERROR_REGISTRY).join('|')})$`) },
-  { kind: 'MCP tool name', pattern: /^sess_(ask|request|response|publish|complete|list|cancel)$/ },
+  { kind: 'MCP tool name', pattern: /^sess_(ask|request|response|publish|complete|list|cancel|view_answer|view_status)$/ },
+  // A passkey's transports (`["internal", "hybrid"]` in a WebAuthn response): the words of the spec, not secrets.
+  { kind: 'WebAuthn transport', pattern: /^(usb|nfc|ble|internal|hybrid|cable|smart-card)$/ },
   { kind: 'date or timestamp', pattern: /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/ },
   { kind: 'JSON-RPC method', pattern: /^[a-z]+(\/[a-zA-Z_]+)+$/ },
 ];
