@@ -47,6 +47,6 @@ export {
   type ResultLead,
   resultText,
 } from './results.ts';
-export { type RunToolOptions, runTool, type ToolCallReport, type ToolOutcome } from './run-tool.ts';
+export { handleOf, type RunToolOptions, runTool, type ToolCallReport, type ToolOutcome } from './run-tool.ts';
 export { loadHandle } from './verbs/handles.ts';
 export type { ListedInteraction } from './verbs/list-interactions.ts';

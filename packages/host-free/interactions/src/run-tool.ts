@@ -43,7 +43,7 @@ export type ToolOutcome = { ok: true; value: InteractionResult | ListResult } | 
  * The handle a call names, for its log line — only once it has a handle's shape. An agent that
  * passes something else there (say, the link token by mistake) must not get it written to the log.
  */
-function handleOf(args: unknown): string | undefined {
+export function handleOf(args: unknown): string | undefined {
   const handle = args && typeof args === 'object' ? (args as { handle?: unknown }).handle : undefined;
   return typeof handle === 'string' && isId('handle', handle) ? handle : undefined;
 }

@@ -9,6 +9,11 @@ export interface PostedForm {
 
 const CONTROL_NAMES: ReadonlySet<string> = new Set(Object.values(FORM_FIELDS));
 
+/** Whether `name` is one of the page's own hidden inputs (`FORM_FIELDS`), not a field of the form: the one rule for both ways an answer comes. */
+export function isControlName(name: string): boolean {
+  return CONTROL_NAMES.has(name);
+}
+
 /**
  * Reads an `application/x-www-form-urlencoded` post (what an HTML form sends without files).
  * The page's own hidden inputs (`FORM_FIELDS`) are control; every other name — `__proto__`,
@@ -23,7 +28,7 @@ export async function readPostedForm(request: Request): Promise<PostedForm | nul
   // No prototype: a posted `__proto__` is an own key like any other name.
   const values: Record<string, string | string[]> = Object.create(null);
   for (const name of new Set(params.keys())) {
-    if (CONTROL_NAMES.has(name)) continue;
+    if (isControlName(name)) continue;
     const all = params.getAll(name);
     values[name] = all.length === 1 ? all[0]! : all;
   }

@@ -8,11 +8,12 @@ import {
   VIEW_TOOL_NAMES,
   type ViewToolName,
 } from '@sess/contract';
-import { createRateLimiter, isId, isSessError, type Logger, SessError } from '@sess/core';
+import { createRateLimiter, isSessError, type Logger, SessError } from '@sess/core';
 import {
   backendContext,
   errorBody,
   type HandleRecord,
+  handleOf,
   loadHandle,
   type RequestScope,
   type ToolCallReport,
@@ -120,12 +121,11 @@ export function createChatViewService(options: ChatViewServiceOptions, tools: re
 
   /** The call's log line and metrics, as every tool's: tool, handle, outcome and time; never the token or the values. */
   function report(tool: ViewToolName, args: unknown, result: CallToolResult, ms: number): void {
-    const handle = (args as { handle?: unknown } | undefined)?.handle;
     const payload = result._meta?.[CHAT_VIEW_META_KEY] as ChatViewPayload | undefined;
     const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
     const line: ToolCallReport = {
       tool,
-      handle: typeof handle === 'string' && isId('handle', handle) ? handle : undefined,
+      handle: handleOf(args),
       outcome: code ?? payload?.state ?? 'ok',
       ms: Math.round(ms * 10) / 10,
     };

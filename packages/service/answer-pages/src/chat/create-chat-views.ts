@@ -1,8 +1,9 @@
 import { SessError } from '@sess/core';
-import { type FormsRuntime, type LinkView, linkUrl, openLink } from '@sess/forms';
-import { type AnswerPageView, CHAT_VIEW_DOCUMENT, CHAT_VIEW_VERSION, FORM_FIELDS, renderChatFragment } from '@sess/web';
+import { classifyToken, type FormsRuntime, type LinkView, linkUrl, openLink } from '@sess/forms';
+import { type AnswerPageView, CHAT_VIEW_DOCUMENT, CHAT_VIEW_VERSION, renderChatFragment } from '@sess/web';
 import { answerLink } from '../answer-link.ts';
 import { createPageCsrf } from '../page-csrf.ts';
+import { isControlName } from '../read-posted-form.ts';
 import { type PageViewOptions, toPageView } from '../to-page-view.ts';
 
 /*
@@ -38,7 +39,6 @@ export interface ChatViewsDeps {
   secret: string;
 }
 
-const CONTROL_NAMES: ReadonlySet<string> = new Set(Object.values(FORM_FIELDS));
 const CHANGING: ReadonlySet<ChatViewState> = new Set(['open', 'answered', 'lapsed', 'ask']);
 
 /** The link's token, when `humanUrl` is a link of this server (`<links origin>/s/<token>`). */
@@ -47,7 +47,8 @@ function tokenOf(runtime: FormsRuntime, humanUrl: string | undefined): string | 
   const prefix = linkUrl(runtime.linkUrl, '');
   if (!humanUrl.startsWith(prefix)) return undefined;
   const token = humanUrl.slice(prefix.length);
-  return /^[A-Za-z0-9_-]{1,200}$/.test(token) ? token : undefined;
+  // A handle keeps its form's own link (an interaction's or an Ask's), never a respondent's page.
+  return classifyToken(token) === 'link' ? token : undefined;
 }
 
 /** A finished handle's view: its link is forgotten, so its state and title are all there is to show. */
@@ -59,7 +60,7 @@ function finishedPage(target: ChatTarget): AnswerPageView {
 /** The person's values as the page reads a post: the page's own control names are not answers. */
 function personValues(values: Record<string, string | string[]>): Record<string, string | string[]> {
   const own: Record<string, string | string[]> = Object.create(null);
-  for (const [name, value] of Object.entries(values)) if (!CONTROL_NAMES.has(name)) own[name] = value;
+  for (const [name, value] of Object.entries(values)) if (!isControlName(name)) own[name] = value;
   return own;
 }
 
