@@ -127,10 +127,12 @@ await writeFile(join(work, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
 // The repository's typescript by its own bin (node_modules/.bin/tsc may be another copy's).
 const typescriptManifest = require.resolve('typescript/package.json');
 const tscBin = join(dirname(typescriptManifest), JSON.parse(await readFile(typescriptManifest, 'utf8')).bin.tsc);
-const tsc = spawnSync(process.execPath, [tscBin, '-p', join(work, 'tsconfig.json')], {
+// Single-threaded: once (in CI, under load) a parallel emit exited 0 with one .d.ts missing; one
+// thread is as fast for these ~60 files. Any output at all is a failure too: a clean run prints nothing.
+const tsc = spawnSync(process.execPath, [tscBin, '--singleThreaded', '-p', join(work, 'tsconfig.json')], {
   encoding: 'utf8',
 });
-if (tsc.status !== 0) {
+if (tsc.status !== 0 || tsc.stdout.trim() !== '' || tsc.stderr.trim() !== '') {
   await rm(work, { recursive: true, force: true });
   throw new Error(`tsc could not emit the declarations:\n${tsc.stdout}${tsc.stderr}`);
 }

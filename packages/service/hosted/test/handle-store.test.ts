@@ -80,7 +80,7 @@ describe('PostgreSQL handle store', () => {
           eventId: 'evt_1',
           revision: 1,
           actionId: 'approve',
-          values: { pin: '9876' },
+          values: { pin: 'plain-answer-9876' },
           receipt: 'x.y.z',
           answeredAt: now().toISOString(),
         },
@@ -90,7 +90,7 @@ describe('PostgreSQL handle store', () => {
       database.db,
       sql`select sealed from mcp_handles where handle = ${r.handle}`,
     );
-    expect(sealed!.sealed).not.toContain('9876');
+    expect(sealed!.sealed).not.toContain('plain-answer-9876');
     await bound.update(r.handle, 2, { state: 'completed', sealed: null });
     const [cleared] = await queryRows<{ sealed: string | null }>(
       database.db,
