@@ -57,7 +57,7 @@ export {
   WORKSPACE_WRITE_DEFAULTS,
   type WorkspaceWriteBound,
 } from './runtime/forms-runtime.ts';
-export type { FormAudience } from './sessions/audience.ts';
+export { type FormAudience, withCurrentFloor } from './sessions/audience.ts';
 export { type CompleteSessionInput, completeSession } from './sessions/complete-session.ts';
 export type { FormMaker, WorkspaceContext } from './sessions/context.ts';
 export { type CreateAskInput, type CreatedAsk, createAsk, prepareAsk } from './sessions/create-ask.ts';

@@ -13,6 +13,7 @@ import {
   readSession,
   type SessionView,
   type WorkspaceContext,
+  withCurrentFloor,
   withdrawSession,
 } from '@sess/forms';
 import {
@@ -224,30 +225,36 @@ export function createInProcessBackend(
 
     async createWithHandle(ctx, input, toRecord) {
       try {
-        const prepared = await guarded<PreparedWrite<InWorkspace<CreatedSession> | InWorkspace<CreatedAsk>>>(() =>
-          'ask' in input ? askWithHandle(ctx, input) : sessionWithHandle(ctx, input),
-        );
-        await prepared.write(handles.createExtras(toRecord(prepared.created)));
-        return prepared.created;
+        return await withCurrentFloor(runtime, async () => {
+          const prepared = await guarded<PreparedWrite<InWorkspace<CreatedSession> | InWorkspace<CreatedAsk>>>(() =>
+            'ask' in input ? askWithHandle(ctx, input) : sessionWithHandle(ctx, input),
+          );
+          await prepared.write(handles.createExtras(toRecord(prepared.created)));
+          return prepared.created;
+        });
       } catch (error) {
         throw commitFailure(error);
       }
     },
 
     async createSession(ctx, input) {
-      return guarded(async () => {
-        const { prepared, created } = await prepareSessionCreate(ctx, input, false);
-        await prepared.store();
-        return created;
-      });
+      return guarded(() =>
+        withCurrentFloor(runtime, async () => {
+          const { prepared, created } = await prepareSessionCreate(ctx, input, false);
+          await prepared.store();
+          return created;
+        }),
+      );
     },
 
     async createAsk(ctx, input) {
-      return guarded(async () => {
-        const { prepared, created } = await prepareAskCreate(ctx, input, false);
-        await prepared.store();
-        return created;
-      });
+      return guarded(() =>
+        withCurrentFloor(runtime, async () => {
+          const { prepared, created } = await prepareAskCreate(ctx, input, false);
+          await prepared.store();
+          return created;
+        }),
+      );
     },
 
     readSession(ctx, input) {

@@ -117,7 +117,7 @@ export interface FormsRuntime {
   readonly queries: Queries;
   /** Internal: group commit of the creates that need no transaction. */
   readonly creates: CreateBatcher;
-  /** Internal: the floors of new forms, one query for the creates of one moment (../sessions/floor-reader.ts). */
+  /** Internal: the floors of new forms, cached while every change is heard (../sessions/floor-reader.ts). */
   readonly floors: FloorReader;
   /**
    * Internal: the creates of a workspace whose plan's bound is full are counted exactly one at a
@@ -187,6 +187,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
     sweep: async (at) => ({ idempotencyKeys: await deleteExpiredIdempotencyKeys(options.database.db, at) }),
   });
   const start = () => waiters.start({ [SIGNING_KEYS_CHANNEL]: () => keys.invalidate() });
+  const floors = createFloorReader(options.database.db, options.database.bus, () => now().getTime());
   return {
     database: options.database,
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
@@ -200,7 +201,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
       return queries;
     },
     creates,
-    floors: createFloorReader(options.database.db),
+    floors,
     createCompanions,
     exactAdmissions: new KeyedQueue(),
     workspaceWrites: workspaceWriteGate(options.workspaceWrites),
@@ -223,6 +224,8 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
     start,
     releaseOldestWaits: (count) => waiters.releaseOldest(count),
     waitsInProgress: () => waiters.size,
-    close: () => waiters.close(),
+    close: async () => {
+      await Promise.all([waiters.close(), floors.close()]);
+    },
   };
 }

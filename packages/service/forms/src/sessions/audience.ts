@@ -2,9 +2,10 @@ import { SessError } from '@sess/core';
 import { type DbOrTx, queryRows } from '@sess/db';
 import { type AssuranceChoice, type AssuranceLevel, atLeast } from '@sess/surface';
 import { sql } from 'drizzle-orm';
+import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import type { FormMaker, WorkspaceContext } from './context.ts';
-import { createFloorReader, type FloorOf } from './floor-reader.ts';
-import type { FormAudience } from './form-audience.ts';
+import { type FloorOf, floorKey, readFloor } from './floor-reader.ts';
+import { FloorMovedError, type FormAudience } from './form-audience.ts';
 
 export type { FormAudience } from './form-audience.ts';
 
@@ -26,14 +27,23 @@ export interface AskedAudience {
 const WORKSPACE: FormMaker = { kind: 'api_key' };
 
 /**
- * A maker's floor: in the caller's transaction when it has one, else through the runtime's
- * floor reader (one query for the creates of one moment, so they still commit together).
+ * A maker's floor: in the caller's transaction when it has one (uncached: it may have changed
+ * it), else through the runtime's floor reader (cached while every change is heard), or straight
+ * from the database when `fresh`. Read outside a transaction, the floor seen travels with the
+ * create, whose statement checks it (`FormAudience.floorSeen`).
  */
-async function floorOf(ctx: WorkspaceContext, of: FloorOf): Promise<AssuranceLevel> {
-  const floor = ctx.tx ? await createFloorReader(ctx.tx).read(of) : await ctx.runtime.floors.read(of);
-  if (floor !== undefined) return floor;
-  if (of.kind === 'person') return 'link';
-  throw new SessError('NOT_FOUND', `No workspace ${of.workspaceId}.`);
+async function floorOf(
+  ctx: WorkspaceContext,
+  of: FloorOf,
+  fresh: boolean,
+): Promise<{ floor: AssuranceLevel; seen?: FormAudience['floorSeen'] }> {
+  const db = ctx.tx ?? ctx.runtime.database.db;
+  const floor = ctx.tx || fresh ? await readFloor(db, of) : await ctx.runtime.floors.read(of);
+  if (floor === undefined) {
+    if (of.kind === 'person') return { floor: 'link' };
+    throw new SessError('NOT_FOUND', `No workspace ${of.workspaceId}.`);
+  }
+  return ctx.tx ? { floor } : { floor, seen: { key: floorKey(of), floor } };
 }
 
 /** The members named by e-mail, in the order given; a name that is no member is refused with its pointer. */
@@ -71,11 +81,17 @@ async function owners(db: DbOrTx, workspaceId: string): Promise<string[]> {
 
 /**
  * The level and the accounts of a new form made in `ctx` (read in the caller's transaction when
- * it has one).
+ * it has one; `fresh`: the floor from the database, not the process's cache — for a refusal,
+ * which no store would check).
  * @throws SessError `INVALID_ARGUMENTS` at `/for` (a person's own form names nobody else) or
  * `/for/<i>` (no member by that e-mail); `NOT_FOUND` for no such workspace.
  */
-export async function decideAudience(ctx: WorkspaceContext, asked: AskedAudience): Promise<FormAudience> {
+export async function decideAudience(
+  ctx: WorkspaceContext,
+  asked: AskedAudience,
+  options: { fresh?: boolean } = {},
+): Promise<FormAudience> {
+  const fresh = options.fresh === true;
   const db = ctx.tx ?? ctx.runtime.database.db;
   const maker = ctx.madeBy ?? WORKSPACE;
   if (maker.kind === 'person') {
@@ -86,13 +102,15 @@ export async function decideAudience(ctx: WorkspaceContext, asked: AskedAudience
         { field: '/for' },
       );
     }
-    const assurance = atLeast(asked.assurance ?? 'link', await floorOf(ctx, { kind: 'person', userId: maker.userId }));
-    return { assurance, forUserIds: assurance === 'link' ? null : [maker.userId] };
+    const { floor, seen } = await floorOf(ctx, { kind: 'person', userId: maker.userId }, fresh);
+    const assurance = atLeast(asked.assurance ?? 'link', floor);
+    return { assurance, forUserIds: assurance === 'link' ? null : [maker.userId], floorSeen: seen };
   }
-  const assurance = atLeast(asked.assurance ?? 'link', await floorOf(ctx, { kind: 'workspace', workspaceId: ctx.workspaceId }));
-  if (assurance === 'link') return { assurance, forUserIds: null };
+  const { floor, seen } = await floorOf(ctx, { kind: 'workspace', workspaceId: ctx.workspaceId }, fresh);
+  const assurance = atLeast(asked.assurance ?? 'link', floor);
+  if (assurance === 'link') return { assurance, forUserIds: null, floorSeen: seen };
   const forUserIds = asked.for ? await namedMembers(db, ctx.workspaceId, asked.for) : await owners(db, ctx.workspaceId);
-  return { assurance, forUserIds };
+  return { assurance, forUserIds, floorSeen: seen };
 }
 
 /**
@@ -104,4 +122,23 @@ export function askedForHash(asked: AskedAudience): Record<string, unknown> {
     ...(asked.assurance !== undefined && asked.assurance !== 'link' ? { assurance: asked.assurance } : {}),
     ...(asked.for !== undefined ? { for: asked.for.map((email) => email.trim().toLowerCase()) } : {}),
   };
+}
+
+/** Tries of a create whose maker's floor keeps moving under it (the second already reads the database). */
+const FLOOR_TRIES = 3;
+
+/**
+ * Runs `create` (decide, build and store a form), again when its statement found that its
+ * maker's floor moved since the process cached it (`FloorMovedError`: nothing was stored). The
+ * stale entry is forgotten first, so the next try decides under the floor as it is now.
+ */
+export async function withCurrentFloor<T>(runtime: FormsRuntime, create: () => Promise<T>): Promise<T> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return await create();
+    } catch (error) {
+      if (!(error instanceof FloorMovedError) || tried >= FLOOR_TRIES) throw error;
+      runtime.floors.forget(error.floorKey);
+    }
+  }
 }

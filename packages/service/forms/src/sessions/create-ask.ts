@@ -4,7 +4,7 @@ import { hashSurface, parseAskArguments, toSurface } from '@sess/surface';
 import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import { planFor } from '../model/plans.ts';
-import { decideAudience } from './audience.ts';
+import { decideAudience, withCurrentFloor } from './audience.ts';
 import type { WorkspaceContext } from './context.ts';
 import { checkLifetime, type Lifetime, linkTimes, type PreparedCreate, prepareNewSession } from './insert-session.ts';
 
@@ -27,10 +27,10 @@ export interface CreateAskInput {
  * @throws SessError `INVALID_ARGUMENTS` (with `field`), `PLAN_LIMIT_REACHED`, `IDEMPOTENCY_KEY_REUSED`.
  */
 export async function createAsk(input: CreateAskInput): Promise<CreatedAsk> {
-  return (await prepareAsk(input)).store();
+  return withCurrentFloor(input.ctx.runtime, async () => (await prepareAsk(input)).store());
 }
 
-/** Builds an Ask as `createAsk` does, for a later `store` that may carry the caller's own rows in the same statement. */
+/** Builds an Ask as `createAsk` does, for a later `store` that may carry the caller's own rows in the same statement (both inside `withCurrentFloor`). */
 export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput): Promise<PreparedCreate<CreatedAsk>> {
   const args = parseAskArguments(input);
   const respondents = args.respondents;
@@ -63,7 +63,9 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
     if (given) checkLifetime(plan, given);
     if (perRespondent) checkLifetime(plan, perRespondent);
   }
-  const audience = await decideAudience(ctx, args);
+  let audience = await decideAudience(ctx, args);
+  // A refusal is never made on a cached floor: no store would find it stale.
+  if (audience.assurance !== 'link' && audience.floorSeen) audience = await decideAudience(ctx, args, { fresh: true });
   if (audience.assurance !== 'link') {
     // The floor says every form needs its person's sign-in, and an Ask cannot be answered that
     // way yet: refused, rather than made at a level below the floor.

@@ -5,7 +5,7 @@ import { DEFAULT_EXPIRES_IN_SECONDS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import type { Plan } from '../model/plans.ts';
 import { planFor } from '../model/plans.ts';
-import { askedForHash, decideAudience, type FormAudience } from './audience.ts';
+import { askedForHash, decideAudience, type FormAudience, withCurrentFloor } from './audience.ts';
 import type { WorkspaceContext } from './context.ts';
 import {
   checkLifetime,
@@ -120,16 +120,20 @@ function sessionCreate(
  */
 export async function createSession({ ctx, input, idempotencyKey, notifyOwners }: CreateSessionInput): Promise<CreatedSession> {
   const args = parseRequestArguments(input);
-  const audience = await decideAudience(ctx, args);
-  const { idempotency, build } = sessionCreate(ctx, args, hashSurface(args.interaction), idempotencyKey, audience);
-  return storeNewSession(ctx, idempotency, build, notifyOwners ? OWNERS_NOTICE : undefined);
+  const surfaceSha256 = hashSurface(args.interaction);
+  return withCurrentFloor(ctx.runtime, async () => {
+    const audience = await decideAudience(ctx, args);
+    const { idempotency, build } = sessionCreate(ctx, args, surfaceSha256, idempotencyKey, audience);
+    return storeNewSession(ctx, idempotency, build, notifyOwners ? OWNERS_NOTICE : undefined);
+  });
 }
 
 /**
  * Builds an interaction from arguments the caller already validated with
  * `parseRequestArguments` (the MCP tool layer does, before it calls the in-process backend), for
  * a later `store` that may carry the caller's own rows in the same statement. `surfaceSha256`,
- * when the caller has it, is `hashSurface(args.interaction)`.
+ * when the caller has it, is `hashSurface(args.interaction)`. Prepare and store inside
+ * `withCurrentFloor`: the store refuses a form decided under a floor that has since moved.
  * @throws SessError as `createSession` (from `store` for the limits)
  */
 export async function prepareSession(input: {

@@ -8,4 +8,21 @@ import type { AssuranceLevel } from '@sess/surface';
 export interface FormAudience {
   assurance: AssuranceLevel;
   forUserIds: string[] | null;
+  /**
+   * The maker's floor this was decided under, when it came from the process's cache: the create's
+   * statement stores nothing if the floor is no longer that (it is refused `FLOOR_MOVED`), so a
+   * floor raised on another replica a moment ago still holds.
+   */
+  floorSeen?: { key: string; floor: AssuranceLevel } | undefined;
+}
+
+/** What a create refused because its maker's floor moved since it was read reports as `refusedBy` (no gate's key has a colon first). */
+export const FLOOR_MOVED = ':floor';
+
+/** A create refused `FLOOR_MOVED`: nothing was stored; decide it again under the floor as it is now. */
+export class FloorMovedError extends Error {
+  constructor(readonly floorKey: string) {
+    super('The assurance floor changed while the form was made; it is made again under the new one.');
+    this.name = 'FloorMovedError';
+  }
 }

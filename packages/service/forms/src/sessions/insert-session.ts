@@ -9,6 +9,7 @@ import { describeSeconds, type Plan, planFor } from '../model/plans.ts';
 import { isoParam } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import type { WorkspaceContext } from './context.ts';
+import { FLOOR_MOVED, FloorMovedError } from './form-audience.ts';
 import { type CreateGate, insertSessionRows, type LinkTimes, type NewSession, type SessionRow } from './session-rows.ts';
 
 export type { NewSession } from './session-rows.ts';
@@ -150,8 +151,10 @@ export interface StoreOptions {
 
 const NONE: ReadonlySet<string> = new Set();
 
-function refusalOf(extras: CreateExtras | undefined, gateKey: string): Error {
-  return extras?.refusal?.(gateKey) ?? new Error(`A create was refused by the gate ${gateKey}, which has no refusal.`);
+/** The error of a create refused by `refusedBy`: its maker's floor moved, or a gate of the extras was full. */
+function refusalOf(session: NewSession, extras: CreateExtras | undefined, refusedBy: string): Error {
+  if (refusedBy === FLOOR_MOVED) return new FloorMovedError(session.audience.floorSeen?.key ?? '');
+  return extras?.refusal?.(refusedBy) ?? new Error(`A create was refused by the gate ${refusedBy}, which has no refusal.`);
 }
 
 /**
@@ -203,7 +206,7 @@ export async function prepareNewSession<R>(
       if (!resolved) throw new Error('A create without an idempotency key was not stored.');
       return { result: await replayStored<R>(runtime.secret, tx ?? runtime.database.db, resolved), written: NONE };
     }
-    if (outcome.refusedBy !== workspaceOpenKey(workspaceId)) throw refusalOf(extras, outcome.refusedBy);
+    if (outcome.refusedBy !== workspaceOpenKey(workspaceId)) throw refusalOf(session, extras, outcome.refusedBy);
     let written: ReadonlySet<string> = NONE;
     const exactly = async () => {
       const { value, replayed } = await runIdempotent(
@@ -214,7 +217,7 @@ export async function prepareNewSession<R>(
           await admitExactly(t, workspaceId, plan, runtime.now(), extras?.gates);
           const exact: SessionRow = { session, gates: extras?.gates, companions: extras?.companions };
           const again = (await insertSessionRows(t, [exact], companions)).get(session.id);
-          if (!again?.stored) throw refusalOf(extras, again?.refusedBy ?? 'unknown');
+          if (!again?.stored) throw refusalOf(session, extras, again?.refusedBy ?? 'unknown');
           written = new Set(again.written);
           return { value: result };
         },
@@ -261,7 +264,8 @@ export async function storeNewSession<R>(
       const plan = await admitCreate(tx, ctx, now);
       const { session, result } = build(plan, now);
       kind = session.kind;
-      await insertSessionRows(tx, [{ session }], runtime.createCompanions);
+      const outcome = (await insertSessionRows(tx, [{ session }], runtime.createCompanions)).get(session.id);
+      if (!outcome?.stored) throw refusalOf(session, undefined, outcome?.refusedBy ?? 'unknown');
       return { value: await tellOwners(tx, runtime, session, result, notice) };
     },
     ctx.tx,

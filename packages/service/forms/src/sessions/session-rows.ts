@@ -6,7 +6,7 @@ import type { Surface } from '@sess/surface';
 import { type SQL, sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/stored-response.ts';
 import { stateLiteral } from '../model/sql-values.ts';
-import type { FormAudience } from './form-audience.ts';
+import { FLOOR_MOVED, type FormAudience } from './form-audience.ts';
 
 /** The stored state a session is created in: the transition table's one initial state. */
 const NEW_SESSION_STATE = STORED_SESSION_MACHINE.initial[0]!;
@@ -85,7 +85,10 @@ export interface RowOutcome {
   stored: boolean;
   /** The companions that wrote a row that counts for it (see `CreateCompanion`). */
   written?: string[];
-  /** The gate that had no room (nothing was stored); absent when stored or when the key was taken. */
+  /**
+   * The gate that had no room, or `FLOOR_MOVED` (nothing was stored); absent when stored or when
+   * the key was taken.
+   */
   refusedBy?: string;
   /**
    * A counter it needs (its workspace's, or a gate's) was locked by another transaction, and the
@@ -118,6 +121,8 @@ function toRecord({ session: s, claim, gates, companions }: SessionRow) {
     answer_in_chat: s.answerInChat,
     assurance: s.audience.assurance,
     for_user_ids: s.audience.forUserIds,
+    floor_key: s.audience.floorSeen?.key ?? null,
+    floor_seen: s.audience.floorSeen?.floor ?? null,
     surface: s.surface,
     surface_sha256: s.surfaceSha256,
     claim_scope: claim?.scope ?? null,
@@ -153,9 +158,18 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
           select * from json_to_recordset(${sql.placeholder('rows')}::json) as i(
             id text, workspace_id text, kind text, link_token_hash text, lifetime_seconds int, extendable boolean,
             created_at timestamptz, expires_at timestamptz, deadline_at timestamptz, horizon_at timestamptz,
-            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, answer_in_chat boolean, assurance text, for_user_ids json, surface json,
+            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, answer_in_chat boolean, assurance text, for_user_ids json,
+            floor_key text, floor_seen text, surface json,
             surface_sha256 text, claim_scope text, claim_key text, claim_request_sha256 text, claim_response jsonb,
             gates json, companions json)),
+        -- A create decided under a cached floor that is no longer the floor (see FormAudience.floorSeen).
+        moved as (
+          select i.id from input i
+           where i.floor_key is not null
+             and i.floor_seen is distinct from (
+               case left(i.floor_key, 2)
+                 when 'p ' then (select u.assurance_floor::text from users u where u.id = substr(i.floor_key, 3))
+                 else (select w.api_key_assurance_floor::text from workspaces w where w.id = substr(i.floor_key, 3)) end)),
         wanted as (
           select i.id, g.key, g."limit" from input i cross join lateral json_to_recordset(i.gates) as g(key text, "limit" int)),
         needed as (
@@ -173,7 +187,8 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
            where c.counted >= w."limit" group by w.id),
         room as (
           select i.* from input i
-           where not exists (select 1 from refused r where r.id = i.id) and not exists (select 1 from busy b where b.id = i.id)),
+           where not exists (select 1 from refused r where r.id = i.id) and not exists (select 1 from busy b where b.id = i.id)
+             and not exists (select 1 from moved m where m.id = i.id)),
         claimed as (
           insert into idempotency_keys (workspace_id, scope, key, request_sha256, status, response, created_at)
           select workspace_id, claim_scope, claim_key, claim_request_sha256, 201, claim_response, created_at
@@ -204,7 +219,8 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
             from admitted a join s on s.id = a.id
           returning session_id)${sql.join(companionWrites, sql``)}
         select i.id, exists (select 1 from r where r.session_id = i.id) as stored,
-               (select x.key from refused x where x.id = i.id) as refused_by,
+               case when exists (select 1 from moved m where m.id = i.id) then ${sql.raw(`'${FLOOR_MOVED}'`)}
+                    else (select x.key from refused x where x.id = i.id) end as refused_by,
                exists (select 1 from busy b where b.id = i.id) as busy, ${written} as written
           from input i`;
 }
