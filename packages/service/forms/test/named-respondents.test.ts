@@ -174,6 +174,14 @@ describe('the shared link of a named Ask', () => {
     expect(await openLink(runtime, a.respondentToken)).toMatchObject({ kind: 'respondent', forUserIds: [ana.userId] });
   });
 
+  it('counts a person once even when they press Start in several browsers at the same moment', async () => {
+    const created = await namedAsk([ana.email, bo.email]);
+    const starts = await Promise.all(Array.from({ length: 5 }, () => startRespondent(runtime, created.token, ana.userId)));
+    expect(new Set(starts.map((started) => started.respondentToken)).size).toBe(1);
+    expect(await counts(created.askId)).toMatchObject({ respondents: 1 });
+    expect((await readAsk({ ctx: asApiKey(), askId: created.askId })).counts).toMatchObject({ started: 1 });
+  });
+
   it('takes each page’s answer from its person only, signed as account with their opaque respondent', async () => {
     const created = await namedAsk([ana.email, bo.email]);
     const a = await startRespondent(runtime, created.token, ana.userId);
