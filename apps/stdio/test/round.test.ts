@@ -5,7 +5,7 @@
  * between the two answers (the second receipt is signed by a key made active after this
  * process's last JWKS fetch, and still verifies), and an Ask that two people answer.
  */
-import { workspaces } from '@sess/db';
+import { users, workspaces } from '@sess/db';
 import { rotateSigningKeys } from '@sess/forms';
 import {
   answerAskOnPage,
@@ -132,6 +132,9 @@ describe('sess-mcp over stdio against the real app', () => {
     const answered = interactionOf(await mcp.call('sess_response', { handle: created.handle, revision: 1, wait_ms: 5000 }));
     expect(answered.response).toMatchObject({ verified: true, actionId: 'approve', assurance: 'account' });
     expect(answered.response!.respondent).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The workspace's own key is told who, by e-mail (Sess's records; the receipt signs only the opaque id).
+    const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, workspace.userId));
+    expect(answered.response!.respondentEmail).toBe(owner!.email);
     await db.update(workspaces).set({ apiKeyAssuranceFloor: 'link' }).where(eq(workspaces.id, workspace.workspaceId));
     await mcp.close();
     expect(h.stderrLeaks()).toEqual([]);

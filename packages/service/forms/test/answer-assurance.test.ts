@@ -35,6 +35,7 @@ let database: TestDatabase;
 let runtime: FormsRuntime;
 let ctx: WorkspaceContext;
 let person: string;
+let personEmail: string;
 let other: string;
 
 const answer = (message: string) => ({ revision: 1, actionId: 'approve', submitted: { message } });
@@ -43,7 +44,7 @@ beforeAll(async () => {
   database = await createTestDatabase({ poolMax: 10 });
   runtime = createTestFormsRuntime(database);
   ctx = { runtime, workspaceId: (await createWorkspace(database.db, { plan: 'pro' })).workspaceId };
-  person = (await createUser(database.db, { workspaceId: ctx.workspaceId })).userId;
+  ({ userId: person, email: personEmail } = await createUser(database.db, { workspaceId: ctx.workspaceId }));
   other = (await createUser(database.db, { workspaceId: ctx.workspaceId })).userId;
 });
 afterAll(async () => {
@@ -124,6 +125,19 @@ describe('an account form', () => {
     expect(respondent).not.toContain(person);
     expect(respondentOf(runtime.secret, ctx.workspaceId, person)).toBe(respondent);
     expect(respondentOf(runtime.secret, 'ws_otherotherotherotherother', person)).not.toBe(respondent);
+    // The e-mail, from Sess's records, to the workspace's own keys only (never to a person's own connection).
+    expect(response!.respondentEmail).toBe(personEmail);
+    const asApiKey = await readSession({ ctx: { ...ctx, madeBy: { kind: 'api_key' } }, sessionId: created.sessionId });
+    expect(asApiKey.response!.respondentEmail).toBe(personEmail);
+    const asPerson = await readSession({
+      ctx: { ...ctx, madeBy: { kind: 'person', userId: person } },
+      sessionId: created.sessionId,
+    });
+    expect(asPerson.response).not.toHaveProperty('respondentEmail');
+    const otherWorkspace = await createWorkspace(database.db);
+    await expect(
+      readSession({ ctx: { ...ctx, workspaceId: otherWorkspace.workspaceId }, sessionId: created.sessionId }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
     const keys = await createLocalKeySet(await readJwks(runtime));
     const verified = await verifyReceipt(response!.receipt, {
@@ -180,5 +194,6 @@ describe('a link form', () => {
     const { response } = await readSession({ ctx, sessionId: created.sessionId });
     expect(response).toMatchObject({ assurance: 'link' });
     expect(response && 'respondent' in response).toBe(false);
+    expect(response && 'respondentEmail' in response).toBe(false);
   });
 });

@@ -57,6 +57,11 @@ export interface VerifiedResponse {
   assurance: 'link' | 'account' | 'passkey';
   /** Above `link`: the receipt's opaque id of the answering account (stable within the workspace). */
   respondent?: string;
+  /**
+   * Above `link`, when the response was read with one of the workspace's own API keys: the
+   * answering account's e-mail, as Sess's records say. The receipt does not sign it (it signs `respondent`).
+   */
+  respondentEmail?: string;
   /** The key that signed it (`sk_…`). */
   kid: string;
   claims: ReceiptClaims;
@@ -160,6 +165,9 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     ...(result.claims.via_principal_id !== undefined ? { viaPrincipalId: result.claims.via_principal_id } : {}),
     assurance: result.claims.assurance,
     ...(result.claims.respondent !== undefined ? { respondent: result.claims.respondent } : {}),
+    ...(result.claims.respondent !== undefined && response.respondentEmail !== undefined
+      ? { respondentEmail: response.respondentEmail }
+      : {}),
     kid: result.kid,
     claims: result.claims,
   };
