@@ -57,6 +57,12 @@ export interface VerifiedResponse {
   assurance: 'link' | 'account' | 'passkey';
   /** Above `link`: the receipt's opaque id of the answering account (stable within the workspace). */
   respondent?: string;
+  /**
+   * At `passkey` only: the credential id of the passkey that confirmed this very answer, and the
+   * SHA-256 of that WebAuthn assertion (its challenge was bound to session, revision and answer hash).
+   */
+  passkeyCredentialId?: string;
+  assertionSha256?: string;
   /** The key that signed it (`sk_…`). */
   kid: string;
   claims: ReceiptClaims;
@@ -160,6 +166,8 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     ...(result.claims.via_principal_id !== undefined ? { viaPrincipalId: result.claims.via_principal_id } : {}),
     assurance: result.claims.assurance,
     ...(result.claims.respondent !== undefined ? { respondent: result.claims.respondent } : {}),
+    ...(result.claims.passkey_credential_id !== undefined ? { passkeyCredentialId: result.claims.passkey_credential_id } : {}),
+    ...(result.claims.assertion_sha256 !== undefined ? { assertionSha256: result.claims.assertion_sha256 } : {}),
     kid: result.kid,
     claims: result.claims,
   };
