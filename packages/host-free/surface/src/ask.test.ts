@@ -105,7 +105,7 @@ describe('sess_ask arguments', () => {
       '/assurance',
       /named respondents come later/,
     ],
-    ['assurance passkey (not yet a choice)', { ...askExample(), assurance: 'passkey' }, '/assurance', /link|account/],
+    ['assurance of a level there is not', { ...askExample(), assurance: 'high' }, '/assurance', /link|account|passkey/],
     ['for at assurance link', { ...askExample(), for: ['ana@example.com'] }, '/for', /Add assurance: "account"/],
     [
       'for with a repeated address',

@@ -20,10 +20,12 @@ export {
   type AnswerWay,
   admitAnswerer,
   decideAnswerer,
+  type PasskeyProof,
   respondentOf,
 } from './link/answerer.ts';
 export { extendLink } from './link/extend-link.ts';
 export { openLink } from './link/open-link.ts';
+export { bindPasskeyAnswer, type PasskeyBinding } from './link/passkey-binding.ts';
 export { type StartedRespondent, startRespondent } from './link/start-respondent.ts';
 export { type SubmitLinkAnswerInput, type SubmitLinkAnswerResult, submitLinkAnswer } from './link/submit-link-answer.ts';
 export { type WaitLinkInput, waitLink } from './link/wait-link.ts';

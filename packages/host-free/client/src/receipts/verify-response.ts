@@ -62,6 +62,12 @@ export interface VerifiedResponse {
    * answering account's e-mail, as Sess's records say. The receipt does not sign it (it signs `respondent`).
    */
   respondentEmail?: string;
+  /**
+   * At `passkey` only: the credential id of the passkey that confirmed this very answer, and the
+   * SHA-256 of that WebAuthn assertion (its challenge was bound to session, revision and answer hash).
+   */
+  passkeyCredentialId?: string;
+  assertionSha256?: string;
   /** The key that signed it (`sk_…`). */
   kid: string;
   claims: ReceiptClaims;
@@ -168,6 +174,8 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     ...(result.claims.respondent !== undefined && response.respondentEmail !== undefined
       ? { respondentEmail: response.respondentEmail }
       : {}),
+    ...(result.claims.passkey_credential_id !== undefined ? { passkeyCredentialId: result.claims.passkey_credential_id } : {}),
+    ...(result.claims.assertion_sha256 !== undefined ? { assertionSha256: result.claims.assertion_sha256 } : {}),
     kid: result.kid,
     claims: result.claims,
   };
