@@ -4,14 +4,18 @@
  * cookie, and the page's own form post (`POST /s/<token>`, 303 once the answer and its receipt are
  * written). `link` is the anchor: the same post, the same form, no account to check. `account`
  * adds reading the browser session and the one rule of who may answer, and signs the
- * respondent. Interleaved, min / p50 / p99 / max of the post's round trip on loopback.
- * (`passkey` has no answer ceremony yet: issue 37 leaves it to come.)
+ * respondent. `passkey` is two posts: the form's (checked and hashed, nothing written, a ceremony
+ * started: the confirm step) and the confirm step's with the assertion (verified, then the answer
+ * and its receipt written); the assertion is signed between them by a software authenticator
+ * (untimed: a person's device). Printed: the confirm post alone, and both posts together.
+ * Interleaved, min / p50 / p99 / max of the posts' round trips on loopback.
  *
  * Run: node --import tsx bench/answer-assurance/run.ts [pglite|postgres] [--answers N]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { finishPasskeyRegistration, relyingPartyOf, startPasskeyRegistration } from '@sess/accounts';
 import { createLogger, newSecret } from '@sess/core';
 import { workspaces } from '@sess/db';
 import { createFormsRuntime, createSession } from '@sess/forms';
@@ -19,6 +23,7 @@ import { loadConfig, startServer } from '@sess/server';
 import { sampleSurface } from '@sess/surface/test-fixtures';
 import { createTestUser, findForm, freePort, setFormAssurance, signInTestUser } from '@sess/testkit';
 import { eq } from 'drizzle-orm';
+import { SoftAuthenticator } from '../../packages/service/accounts/test/soft-authenticator.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { quantile } from '../support/stats.ts';
 
@@ -56,13 +61,27 @@ try {
   await db.update(workspaces).set({ plan: 'enterprise' }).where(eq(workspaces.id, person.workspaceId));
   const { cookie } = await signInTestUser(db, person.userId);
 
+  // The person's passkey: a software authenticator registered as the account page would.
+  const rp = relyingPartyOf(config.publicUrl);
+  const device = new SoftAuthenticator(config.publicUrl);
+  const registered = await finishPasskeyRegistration(db, rp, {
+    userId: person.userId,
+    name: 'bench',
+    response: device.create(
+      await startPasskeyRegistration(db, rp, { userId: person.userId, email: person.email, now: new Date() }),
+    ),
+    now: new Date(),
+  });
+  if (!registered.ok) throw new Error(`the bench passkey was refused: ${registered.reason}`);
+
+  type Level = 'link' | 'account' | 'passkey';
   /** A form at `level` for the person; its page's post fields, read (untimed) as the person's browser reads them. */
-  async function form(level: 'link' | 'account'): Promise<{ url: URL; body: URLSearchParams }> {
+  async function form(level: Level): Promise<{ url: URL; body: URLSearchParams }> {
     const created = await createSession({
       ctx: { runtime, workspaceId: person.workspaceId },
       input: { interaction: sampleSurface(), expires_in: 3600 },
     });
-    if (level === 'account') await setFormAssurance(db, created.sessionId, 'account', [person.userId]);
+    if (level !== 'link') await setFormAssurance(db, created.sessionId, level, [person.userId]);
     const url = new URL(created.humanUrl);
     const html = await (await fetch(url, { headers: { cookie } })).text();
     const fields = findForm(html, url.pathname);
@@ -72,21 +91,43 @@ try {
     return { url, body };
   }
 
-  const samples: Record<'link' | 'account', number[]> = { link: [], account: [] };
+  /** One timed post of the person's browser: its status, body and round trip. */
+  async function post(url: URL, body: URLSearchParams): Promise<{ status: number; html: string; took: number }> {
+    const started = performance.now();
+    const posted = await fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url.origin, cookie },
+      body,
+    });
+    const took = performance.now() - started;
+    return { status: posted.status, html: await posted.text(), took };
+  }
+
+  const samples = { link: [] as number[], account: [] as number[], confirm: [] as number[], passkey: [] as number[] };
   for (let i = 0; i < ANSWERS + WARM_UP; i++) {
-    for (const level of ['link', 'account'] as const) {
+    for (const level of ['link', 'account', 'passkey'] as const) {
       const { url, body } = await form(level);
-      const started = performance.now();
-      const posted = await fetch(url, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url.origin, cookie },
-        body,
-      });
-      const took = performance.now() - started;
-      await posted.arrayBuffer();
-      if (posted.status !== 303) throw new Error(`the ${level} answer was refused: ${posted.status}`);
-      if (i >= WARM_UP) samples[level].push(took);
+      const first = await post(url, body);
+      if (level !== 'passkey') {
+        if (first.status !== 303) throw new Error(`the ${level} answer was refused: ${first.status}`);
+        if (i >= WARM_UP) samples[level].push(first.took);
+        continue;
+      }
+      // The confirm step: its fields and the ceremony's options; the device signs (untimed), then the confirm post.
+      if (first.status !== 200) throw new Error(`the passkey form's post did not show the confirm step: ${first.status}`);
+      const confirm = findForm(first.html, url.pathname);
+      const options = /data-options="([^"]*)"/.exec(first.html)?.[1];
+      if (!options) throw new Error('the confirm step carries no ceremony options');
+      const unescaped = options.replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+      const fields = new URLSearchParams(confirm.fields);
+      fields.set('_passkey', JSON.stringify(device.get(JSON.parse(unescaped))));
+      const second = await post(url, fields);
+      if (second.status !== 303) throw new Error(`the passkey answer was refused: ${second.status}`);
+      if (i >= WARM_UP) {
+        samples.confirm.push(second.took);
+        samples.passkey.push(first.took + second.took);
+      }
     }
   }
   await runtime.close();
@@ -98,6 +139,8 @@ try {
   console.log('Answer post → 303 (answer and receipt written):');
   console.log(line('anchor: a link form', samples.link));
   console.log(line('an account form (signed in)', samples.account));
+  console.log(line('a passkey form: confirm post', samples.confirm));
+  console.log(line('a passkey form: both posts', samples.passkey));
 } finally {
   await server.close();
   await scratch?.drop();

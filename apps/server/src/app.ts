@@ -30,6 +30,7 @@ import { type Fetch, frontFetch } from './http/front-fetch.ts';
 import { limitBodies } from './http/limit-bodies.ts';
 import { createLinkOrigins, linkHostOnly } from './http/link-host.ts';
 import { createPackageRoutes } from './http/package-routes.ts';
+import { createPagePasskeys } from './http/page-passkeys.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { namedFrontRoute, nameRouteSpans, traceRequests } from './http/trace-edge.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
@@ -221,6 +222,8 @@ export function buildApp(deps: AppDeps): SessApp {
       accounts: {
         signedInUser: async (cookie) => (await readBrowserSession(deps.database.db, cookie, deps.now()))?.userId,
         isLinkHost: linkOrigins.isLinkHost,
+        // A `passkey` form's answer ceremony, on PUBLIC_URL's relying party.
+        passkeys: createPagePasskeys(deps.database.db, deps.config.publicUrl, deps.now),
       },
     }),
   );

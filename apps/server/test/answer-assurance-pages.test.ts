@@ -140,6 +140,13 @@ describe('the person the form is for', () => {
     };
     const verified = await client.receipts.verifyResponse({ ...input, minAssurance: 'account' });
     expect(verified).toMatchObject({ assurance: 'account', respondent, via: 'link' });
+    // Read by the workspace itself, the view names the e-mail (unsigned); the client passes it on only beside a verified respondent.
+    expect(verified.respondentEmail).toBe(response!.respondentEmail);
+    expect(verified.respondentEmail).toMatch(/@/);
+    const unnamed = { ...response!, respondent: undefined };
+    await expect(client.receipts.verifyResponse({ ...input, response: unnamed })).rejects.toMatchObject({
+      reason: 'ASSURANCE_MISMATCH',
+    });
     const tooLow = await client.receipts.verifyResponse({ ...input, minAssurance: 'passkey' }).catch((error: unknown) => error);
     expect(tooLow).toBeInstanceOf(SessClientError);
     expect(tooLow).toMatchObject({ code: 'VERIFICATION_FAILED', reason: 'ASSURANCE_TOO_LOW' });

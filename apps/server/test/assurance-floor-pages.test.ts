@@ -94,10 +94,15 @@ describe('the posts', () => {
     expect(saved.status).toBe(200);
     expect(await floors(user, user.workspaceId)).toEqual({ person: 'account', workspace: 'link' });
     // An unknown level is refused on the page, and changes nothing.
-    const odd = await pages.submit('/account/assurance', '/account/assurance', { floor: 'passkey' });
+    const odd = await pages.submit('/account/assurance', '/account/assurance', { floor: 'high' });
     expect(odd.status).toBe(400);
     expect(odd.html).toContain('Choose one of the options.');
     expect(await floors(user, user.workspaceId)).toEqual({ person: 'account', workspace: 'link' });
+    // The passkey floor is one of them.
+    expect(odd.html).toContain('My passkey');
+    const passkey = await pages.submit('/account/assurance', '/account/assurance', { floor: 'passkey' });
+    expect(passkey.status).toBe(200);
+    expect(await floors(user, user.workspaceId)).toEqual({ person: 'passkey', workspace: 'link' });
   });
 
   it("a member cannot set a workspace's API-key floor (a valid token, another workspace)", async () => {

@@ -183,32 +183,43 @@ describe('answer links on SESS_LINK_URL, everything else on PUBLIC_URL', () => {
     expect((await answerOnPage(onPublic, { message: 'Ship it' })).status).toBe(303);
   });
 
-  it('an account form opened on the link origin (no session cookie there) goes to its page on PUBLIC_URL, answered signed in', async () => {
-    const created = (await (await v1('POST', '/v1/sessions', { interaction: sampleSurface() })).json()) as {
-      sessionId: string;
-      humanUrl: string;
-    };
-    await setFormAssurance(server.database.db, created.sessionId, 'account', [workspace.userId]);
-    const { cookie } = await signInTestUser(server.database.db, workspace.userId);
-    const token = new URL(created.humanUrl).pathname.split('/')[2]!;
-    const onLink = await fetch(created.humanUrl, { redirect: 'manual', headers: { cookie } });
-    expect(onLink.status).toBe(303);
-    expect(onLink.headers.get('location')).toBe(`${publicUrl}/s/${token}`);
-    // A post on the link origin answers nothing either: it is sent to the same page.
-    const posted = await fetch(created.humanUrl, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'message=x&_revision=1&_csrf=x',
-    });
-    expect([303, 403]).toContain(posted.status);
-    const onPublic = await fetch(`${publicUrl}/s/${token}`, { redirect: 'manual', headers: { cookie } });
-    expect(onPublic.status).toBe(200);
-    const withoutCookie = await fetch(`${publicUrl}/s/${token}`, { redirect: 'manual' });
-    expect(withoutCookie.headers.get('location')).toBe(`/signin?return_to=${encodeURIComponent(`/s/${token}`)}`);
-    const read = (await (await v1('GET', `/v1/sessions/${created.sessionId}`)).json()) as { state: string };
-    expect(read.state).toBe('waiting');
-  });
+  it.each(['account', 'passkey'] as const)(
+    'an %s form opened on the link origin (no session cookie there) goes to its page on PUBLIC_URL, answered signed in',
+    async (level) => {
+      const created = (await (await v1('POST', '/v1/sessions', { interaction: sampleSurface() })).json()) as {
+        sessionId: string;
+        humanUrl: string;
+      };
+      await setFormAssurance(server.database.db, created.sessionId, level, [workspace.userId]);
+      const { cookie } = await signInTestUser(server.database.db, workspace.userId);
+      const token = new URL(created.humanUrl).pathname.split('/')[2]!;
+      const onLink = await fetch(created.humanUrl, { redirect: 'manual', headers: { cookie } });
+      expect(onLink.status).toBe(303);
+      expect(onLink.headers.get('location')).toBe(`${publicUrl}/s/${token}`);
+      // A post on the link origin answers nothing either: it is sent to the same page.
+      const posted = await fetch(created.humanUrl, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'message=x&_revision=1&_csrf=x',
+      });
+      expect([303, 403]).toContain(posted.status);
+      // Nor does a passkey confirmation posted there (no session: no ceremony can be verified).
+      const confirmed = await fetch(created.humanUrl, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'message=x&_revision=1&_csrf=x&_passkey=%7B%7D',
+      });
+      expect([303, 403]).toContain(confirmed.status);
+      const onPublic = await fetch(`${publicUrl}/s/${token}`, { redirect: 'manual', headers: { cookie } });
+      expect(onPublic.status).toBe(200);
+      const withoutCookie = await fetch(`${publicUrl}/s/${token}`, { redirect: 'manual' });
+      expect(withoutCookie.headers.get('location')).toBe(`/signin?return_to=${encodeURIComponent(`/s/${token}`)}`);
+      const read = (await (await v1('GET', `/v1/sessions/${created.sessionId}`)).json()) as { state: string };
+      expect(read.state).toBe('waiting');
+    },
+  );
 
   it('the link Host serves the stylesheet and health, and refuses accounts, OAuth, /mcp and /v1 without a cookie', async () => {
     expect((await fetch(`${linkUrl}/healthz`)).status).toBe(200);

@@ -5,6 +5,7 @@
  * between the two answers (the second receipt is signed by a key made active after this
  * process's last JWKS fetch, and still verifies), and an Ask that two people answer.
  */
+import { users, workspaces } from '@sess/db';
 import { rotateSigningKeys } from '@sess/forms';
 import {
   answerAskOnPage,
@@ -12,8 +13,10 @@ import {
   sampleAskArguments,
   samplePushInteraction,
   sampleSurface,
+  signInTestUser,
   TEST_SECRET,
 } from '@sess/testkit';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, interactionOf, type StdioHarness, startStdioHarness } from './support/stdio-harness.ts';
 
@@ -104,6 +107,35 @@ describe('sess-mcp over stdio against the real app', () => {
       interactions: Array<{ handle: string }>;
     };
     expect(listed.interactions.map((i) => i.handle)).toContain(created.handle);
+    await mcp.close();
+    expect(h.stderrLeaks()).toEqual([]);
+  });
+
+  it("the workspace's floor beats the agent's link: its own fetch gets the sign-in page, the owner signed in answers as account", async () => {
+    const workspace = await h.workspace();
+    const { db } = h.server.database;
+    await db.update(workspaces).set({ apiKeyAssuranceFloor: 'account' }).where(eq(workspaces.id, workspace.workspaceId));
+    const mcp = await h.spawn(h.env(workspace.apiKey));
+    const created = interactionOf(await mcp.call('sess_request', { interaction: sampleSurface(), assurance: 'link' }));
+    expect(created.assurance).toBe('account');
+    h.link(created.humanUrl!);
+
+    // The agent fetching its own link (no browser session): the sign-in page, and nothing answered.
+    const fetched = await fetch(created.humanUrl!, { redirect: 'manual' });
+    expect(fetched.status).toBe(303);
+    expect(fetched.headers.get('location')).toMatch(/^\/signin\?return_to=/);
+    const waiting = interactionOf(await mcp.call('sess_response', { handle: created.handle, revision: 1, wait_ms: 0 }));
+    expect(waiting.state).toBe('waiting');
+
+    const { cookie } = await signInTestUser(db, workspace.userId);
+    expect(await answerOnPage(created.humanUrl!, { message: 'Ship it' }, 'approve', cookie)).toBe(303);
+    const answered = interactionOf(await mcp.call('sess_response', { handle: created.handle, revision: 1, wait_ms: 5000 }));
+    expect(answered.response).toMatchObject({ verified: true, actionId: 'approve', assurance: 'account' });
+    expect(answered.response!.respondent).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The workspace's own key is told who, by e-mail (Sess's records; the receipt signs only the opaque id).
+    const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, workspace.userId));
+    expect(answered.response!.respondentEmail).toBe(owner!.email);
+    await db.update(workspaces).set({ apiKeyAssuranceFloor: 'link' }).where(eq(workspaces.id, workspace.workspaceId));
     await mcp.close();
     expect(h.stderrLeaks()).toEqual([]);
   });

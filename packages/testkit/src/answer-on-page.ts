@@ -44,14 +44,18 @@ async function answerForm(
   return (await post(pageUrl, body, cookie)).status;
 }
 
-/** A person answers an interaction's link. Returns the status of the post (303: accepted). */
+/**
+ * A person answers an interaction's link, with `cookie` (a signed-in browser session, for a form
+ * above `link`) when given. Returns the status of the post (303: accepted).
+ */
 export async function answerOnPage(
   humanUrl: string,
   values: Record<string, string | string[]>,
   action?: string,
+  cookie?: string,
 ): Promise<number> {
   recordSecretLeaves(values, 'answer');
-  return answerForm(new URL(humanUrl), values, action);
+  return answerForm(new URL(humanUrl), values, action, cookie);
 }
 
 /**

@@ -70,7 +70,9 @@ export async function verifyStandalone(
  * The payload as it claims to be; placeholders where it cannot be read (verification then
  * refuses it). `via` and `assurance` are not expected of it: the verifier checks their shape and reports them.
  */
-function unverifiedClaims(jws: string): Omit<ReceiptClaims, 'via' | 'via_principal_id' | 'assurance' | 'respondent'> {
+function unverifiedClaims(
+  jws: string,
+): Omit<ReceiptClaims, 'via' | 'via_principal_id' | 'assurance' | 'respondent' | 'passkey_credential_id' | 'assertion_sha256'> {
   let value: Partial<ReceiptClaims> = {};
   try {
     const parsed: unknown = JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8'));
@@ -122,6 +124,8 @@ export function describeReceipt(claims: ReceiptClaims, kid: string): string {
   rows.push(['Assurance', ASSURANCE_LINES[claims.assurance]]);
   if (claims.respondent)
     rows.push(['Answered by', `${claims.respondent} (an opaque id of the account, stable in its workspace)`]);
+  if (claims.passkey_credential_id) rows.push(['Passkey', `${claims.passkey_credential_id} (the credential that confirmed it)`]);
+  if (claims.assertion_sha256) rows.push(['Assertion', `sha256:${claims.assertion_sha256}`]);
   return rows.map(([name, value]) => `  ${name.padEnd(13)}${value}`).join('\n');
 }
 

@@ -105,6 +105,12 @@ describe('sess_ask arguments', () => {
       '/assurance',
       /respondents\.people/,
     ],
+    [
+      'assurance passkey for an Ask with people',
+      { ...askExample(), respondents: { people: ['ana@example.com'] }, assurance: 'passkey' },
+      '/assurance',
+      /not taken on an Ask yet/,
+    ],
     ['respondents with neither max nor people', { ...askExample(), respondents: {} }, '/respondents/max', /is required/],
     [
       'a max other than the number of people',
@@ -137,7 +143,7 @@ describe('sess_ask arguments', () => {
       '/for',
       /respondents\.people/,
     ],
-    ['assurance passkey (not yet a choice)', { ...askExample(), assurance: 'passkey' }, '/assurance', /link|account/],
+    ['assurance of a level there is not', { ...askExample(), assurance: 'high' }, '/assurance', /link|account|passkey/],
     ['for at assurance link', { ...askExample(), for: ['ana@example.com'] }, '/for', /Add assurance: "account"/],
     [
       'for with a repeated address',

@@ -80,6 +80,13 @@ function checkAskRules(args: AskArguments): ArgumentIssue[] {
       message: `/assurance is "${args.assurance}" with respondents but no respondents.people. An Ask without named people is answered by whoever holds its link. Name the members who answer in respondents.people (each then signs in), or leave assurance out.`,
     });
   }
+  if (named && args.assurance === 'passkey') {
+    issues.push({
+      field: '/assurance',
+      message:
+        '/assurance is "passkey" with respondents. An Ask with named people is answered at "account" (each signs in); a passkey is not taken on an Ask yet. Leave assurance out, or ask one person without respondents.',
+    });
+  }
   if (args.respondents !== undefined && args.for !== undefined) {
     issues.push({
       field: '/for',

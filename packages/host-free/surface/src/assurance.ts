@@ -4,8 +4,7 @@ import type { ArgumentIssue } from './issues.ts';
 /*
  * How sure Sess must be of who answers a form (issue 37), as the create tools take it. `link`:
  * whoever holds the link; `account`: the Sess account the form is for, signed in on that
- * browser. `passkey` (that account's passkey at the moment of answering) joins ASSURANCE_CHOICES
- * when passkeys land; ASSURANCE_LEVELS already orders it, so results and floors can carry it.
+ * browser; `passkey`: that account, confirming this very answer with its passkey on the page.
  */
 
 /** Every level, least to most sure (the order a floor raises by). */
@@ -13,7 +12,7 @@ export const ASSURANCE_LEVELS = ['link', 'account', 'passkey'] as const;
 export type AssuranceLevel = (typeof ASSURANCE_LEVELS)[number];
 
 /** The levels an agent (or a person's floor setting) may choose this round. */
-export const ASSURANCE_CHOICES = ['link', 'account'] as const satisfies readonly AssuranceLevel[];
+export const ASSURANCE_CHOICES = ['link', 'account', 'passkey'] as const satisfies readonly AssuranceLevel[];
 export type AssuranceChoice = (typeof ASSURANCE_CHOICES)[number];
 
 /** The more sure of two levels: a floor raises a lower ask, never lowers a higher one. */
@@ -28,7 +27,7 @@ export const FOR_MAX = 10;
 export const AssuranceSchema = z
   .enum(ASSURANCE_CHOICES)
   .describe(
-    'Who may answer (default "link"): "link" lets whoever holds the link answer; "account" requires the person the form is for to be signed in to Sess on the page. Ask for "account" when the answer must come from the person themselves, above all an approval of something irreversible (a commit, a payment, a sent message): then neither you nor anyone the link reaches can answer in their place. The person or workspace may set a higher floor; the result\'s assurance says the level the form got. An Ask (sess_ask with respondents) takes "account" only with respondents.people, the members who answer; without people it is "link".',
+    'Who may answer (default "link"): "link" lets whoever holds the link answer; "account" requires the person the form is for to be signed in to Sess on the page; "passkey" also requires them to confirm this very answer with their passkey (fingerprint, face, PIN or screen lock) on the page, and the receipt names the passkey. Ask for "account" when the answer must come from the person themselves, and for "passkey" when the decision approves something irreversible (a commit, a payment, a sent message): then neither you nor anyone the link reaches can answer in their place, and a "passkey" form is answered on its link only (not in the chat). The person or workspace may set a higher floor; the result\'s assurance says the level the form got. An Ask (sess_ask with respondents) takes "account" only with respondents.people, the members who answer (each signed in); without people it is "link", and "passkey" is not taken for an Ask yet.',
   );
 
 /** `for` of the create tools: the members a workspace API key's form is for, by e-mail. */

@@ -23,7 +23,11 @@ describe('valid interactions come back deep-equal', () => {
     expect(collectRequestArgumentsIssues({ interaction: sample, answer_in_chat: 1 })[0]?.field).toBe('/answer_in_chat');
     const signedIn = { interaction: sample, assurance: 'account', for: ['ana@example.com'] };
     expect(parseRequestArguments(signedIn)).toEqual(signedIn);
-    expect(collectRequestArgumentsIssues({ interaction: sample, assurance: 'passkey' })[0]?.field).toBe('/assurance');
+    expect(parseRequestArguments({ interaction: sample, assurance: 'passkey' })).toEqual({
+      interaction: sample,
+      assurance: 'passkey',
+    });
+    expect(collectRequestArgumentsIssues({ interaction: sample, assurance: 'high' })[0]?.field).toBe('/assurance');
     expect(collectRequestArgumentsIssues({ interaction: sample, for: ['ana@example.com'] })[0]?.field).toBe('/for');
     expect(collectRequestArgumentsIssues({ interaction: sample, assurance: 'account', for: [] })[0]?.field).toBe('/for');
   });

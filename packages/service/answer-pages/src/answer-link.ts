@@ -1,5 +1,5 @@
 import { escapePointerToken, isSessError, SessError } from '@sess/core';
-import { type AnswerWay, type LinkView, openLink, submitLinkAnswer } from '@sess/forms';
+import { type AnswerWay, bindPasskeyAnswer, type LinkView, openLink, type PasskeyBinding, submitLinkAnswer } from '@sess/forms';
 import type { AnswerErrorView } from '@sess/web';
 import type { PageViewOptions } from './to-page-view.ts';
 
@@ -34,6 +34,8 @@ function invalidAnswer(errors: readonly AnswerErrorView[]): SessError {
   return new SessError('INVALID_ARGUMENTS', first?.message ?? 'The answer was not accepted.', { field, errors });
 }
 
+type AnswerInput = { revision: number; actionId?: string | undefined; submitted: Record<string, unknown> };
+
 /**
  * Submits `input` to the link of `token` the given way and says what the person sees next.
  * A failure that is not the person's (the database, a bug) is thrown.
@@ -41,12 +43,37 @@ function invalidAnswer(errors: readonly AnswerErrorView[]): SessError {
 export async function answerLink(
   runtime: Parameters<typeof submitLinkAnswer>[0],
   token: string,
-  input: { revision: number; actionId?: string | undefined; submitted: Record<string, unknown> },
+  input: AnswerInput,
   way: AnswerWay,
 ): Promise<LinkAnswerOutcome> {
+  const settled = await settle(runtime, token, input, () => submitLinkAnswer(runtime, token, input, way));
+  return 'kind' in settled ? settled : { kind: 'accepted' };
+}
+
+/**
+ * The binding of a `passkey` form's answer by `userId` (forms' bindPasskeyAnswer: checked,
+ * hashed, nothing written), or what the person sees instead: their mistakes, or the link's
+ * state, by the same rule as an answer's.
+ */
+export async function bindPasskeyOutcome(
+  runtime: Parameters<typeof submitLinkAnswer>[0],
+  token: string,
+  input: AnswerInput,
+  userId: string,
+): Promise<PasskeyBinding | Exclude<LinkAnswerOutcome, { kind: 'accepted' }>> {
+  return settle<PasskeyBinding>(runtime, token, input, () => bindPasskeyAnswer(runtime, token, input, userId));
+}
+
+/** An attempt's success, or the outcome its refusal comes to (nothing was written then). */
+async function settle<T extends { ok: true }>(
+  runtime: Parameters<typeof submitLinkAnswer>[0],
+  token: string,
+  input: AnswerInput,
+  attempt: () => Promise<T | { ok: false; errors: AnswerErrorView[] }>,
+): Promise<T | Exclude<LinkAnswerOutcome, { kind: 'accepted' }>> {
   try {
-    const result = await submitLinkAnswer(runtime, token, input, way);
-    if (result.ok) return { kind: 'accepted' };
+    const result = await attempt();
+    if (result.ok) return result as T;
     const view = await openLink(runtime, token);
     const refused = invalidAnswer(result.errors);
     if (view.state !== 'open' || view.revision !== input.revision) {

@@ -21,6 +21,23 @@ export interface PageAccounts {
   signedInUser(cookieHeader: string | undefined): Promise<string | undefined>;
   /** True when the request is on SESS_LINK_URL's own host (not PUBLIC_URL's), where no session cookie is sent. */
   isLinkHost(host: string | undefined): boolean;
+  /** The answer ceremony of a `passkey` form; without it such a form takes no answer on its page. */
+  passkeys?: PagePasskeys | undefined;
+}
+
+/**
+ * The passkey answer ceremony, as the pages use it (apps/server wires @sess/accounts'
+ * startAnswerCeremony and verifyAnswerAssertion over PUBLIC_URL's relying party).
+ */
+export interface PagePasskeys {
+  /** The WebAuthn request options of a ceremony for `userId` bound to `boundTo`; null when the account has no passkey. */
+  start(userId: string, boundTo: string): Promise<unknown>;
+  /** The verified assertion of `userId` for `boundTo`, or why not (a reason and the sentence the person reads). */
+  verify(
+    userId: string,
+    boundTo: string,
+    response: unknown,
+  ): Promise<{ ok: true; credentialId: string; assertionSha256: string } | { ok: false; reason: string; message: string }>;
 }
 
 /** Without accounts wired (tests of the pages alone): nobody is ever signed in. */

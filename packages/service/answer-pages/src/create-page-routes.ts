@@ -8,7 +8,7 @@ import { mountLinkActions } from './routes/link-actions.ts';
 import { mountLinkPage } from './routes/link-page.ts';
 import { mountWait, PAGE_WAIT_MS } from './routes/wait.ts';
 
-export type { PageAccounts } from './answerer-gate.ts';
+export type { PageAccounts, PagePasskeys } from './answerer-gate.ts';
 export { RESPONDENT_COOKIE } from './page-kit.ts';
 export { PAGE_BODY_LIMIT_BYTES } from './routes/answer.ts';
 export { PAGE_WAIT_MS } from './routes/wait.ts';

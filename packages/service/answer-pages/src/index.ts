@@ -9,6 +9,7 @@ export {
   PAGE_BODY_LIMIT_BYTES,
   PAGE_WAIT_MS,
   type PageAccounts,
+  type PagePasskeys,
   type PageRoutesDeps,
   RESPONDENT_COOKIE,
 } from './create-page-routes.ts';

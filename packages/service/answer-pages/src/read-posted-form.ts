@@ -2,7 +2,13 @@ import { FORM_FIELDS } from '@sess/web';
 
 /** A posted answer form, split into the page's own hidden inputs and the person's values. */
 export interface PostedForm {
-  control: { csrf: string | undefined; revision: string | undefined; action: string | undefined };
+  control: {
+    csrf: string | undefined;
+    revision: string | undefined;
+    action: string | undefined;
+    /** The passkey assertion's JSON, posted by a `passkey` form's confirm step. */
+    passkey: string | undefined;
+  };
   /** Field name → the posted string, or every string when a name repeats (checkboxes). */
   values: Record<string, string | string[]>;
 }
@@ -34,7 +40,12 @@ export async function readPostedForm(request: Request): Promise<PostedForm | nul
   }
   const first = (name: string) => params.get(name) ?? undefined;
   return {
-    control: { csrf: first(FORM_FIELDS.csrf), revision: first(FORM_FIELDS.revision), action: first(FORM_FIELDS.action) },
+    control: {
+      csrf: first(FORM_FIELDS.csrf),
+      revision: first(FORM_FIELDS.revision),
+      action: first(FORM_FIELDS.action),
+      passkey: first(FORM_FIELDS.passkey),
+    },
     values,
   };
 }

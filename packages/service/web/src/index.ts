@@ -64,6 +64,7 @@ export {
   type LapsedPageView,
   type OpenPageView,
   type OwnAnswerView,
+  type PasskeyConfirmPageView,
   type PlainPageView,
   type PostedValues,
   qrPath,

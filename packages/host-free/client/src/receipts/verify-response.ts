@@ -57,6 +57,17 @@ export interface VerifiedResponse {
   assurance: 'link' | 'account' | 'passkey';
   /** Above `link`: the receipt's opaque id of the answering account (stable within the workspace). */
   respondent?: string;
+  /**
+   * Above `link`, when the response was read with one of the workspace's own API keys: the
+   * answering account's e-mail, as Sess's records say. The receipt does not sign it (it signs `respondent`).
+   */
+  respondentEmail?: string;
+  /**
+   * At `passkey` only: the credential id of the passkey that confirmed this very answer, and the
+   * SHA-256 of that WebAuthn assertion (its challenge was bound to session, revision and answer hash).
+   */
+  passkeyCredentialId?: string;
+  assertionSha256?: string;
   /** The key that signed it (`sk_…`). */
   kid: string;
   claims: ReceiptClaims;
@@ -160,6 +171,11 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     ...(result.claims.via_principal_id !== undefined ? { viaPrincipalId: result.claims.via_principal_id } : {}),
     assurance: result.claims.assurance,
     ...(result.claims.respondent !== undefined ? { respondent: result.claims.respondent } : {}),
+    ...(result.claims.respondent !== undefined && response.respondentEmail !== undefined
+      ? { respondentEmail: response.respondentEmail }
+      : {}),
+    ...(result.claims.passkey_credential_id !== undefined ? { passkeyCredentialId: result.claims.passkey_credential_id } : {}),
+    ...(result.claims.assertion_sha256 !== undefined ? { assertionSha256: result.claims.assertion_sha256 } : {}),
     kid: result.kid,
     claims: result.claims,
   };

@@ -45,10 +45,10 @@ const ANSWER_IN_CHAT =
 
 /**
  * Who may answer (issue 37): both create tools' descriptions say when to ask for the person's own
- * sign-in. The level is the `assurance` argument's (one description, `AssuranceSchema`).
+ * sign-in, and when for their passkey. The level is the `assurance` argument's (one description, `AssuranceSchema`).
  */
 const ASSURANCE =
-  'Pass assurance: "account" when the answer must come from the person themselves, above all an approval of something irreversible (a commit, a payment, a sent message): then only their signed-in Sess account can answer, not whoever holds the link (nor you). interaction.assurance says the level the form got; the person\'s floor may raise it, never lower it.';
+  'Pass assurance: "account" when the answer must come from the person themselves: then only their signed-in Sess account can answer, not whoever holds the link (nor you). Pass "passkey" when the decision approves something irreversible (a commit, a payment, a sent message): the person also confirms that very answer with their passkey on the link\'s page (not in the chat), and the receipt names the passkey. interaction.assurance says the level the form got; the person\'s floor may raise it, never lower it.';
 
 const COMPLETE_IS_THE_RULE =
   'Once sess_response gives you state "answered" and you have no follow-up question, calling sess_complete next is required, not optional: until you do, the person\'s page keeps waiting for your next step. Call sess_publish instead only to show them a follow-up.';

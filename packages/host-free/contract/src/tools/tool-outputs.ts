@@ -36,6 +36,12 @@ const answerFields = {
     .describe(
       'Above link only: an opaque id of the account that answered, the same for the same person within this workspace (never their e-mail or user id).',
     ),
+  respondentEmail: z
+    .string()
+    .optional()
+    .describe(
+      "Above link, through one of the workspace's own API keys only: the e-mail of the account that answered, from Sess's records (the receipt signs respondent, not the e-mail).",
+    ),
 };
 
 /** A verified answer as a tool releases it: only after its receipt verified and a re-read confirmed it. */

@@ -50,6 +50,12 @@ export const AnswerViewSchema = z
       .describe(
         'Answers above link only: the opaque id of the account that answered, as the receipt’s respondent (stable within the workspace, never the e-mail or user id).',
       ),
+    respondentEmail: z
+      .string()
+      .optional()
+      .describe(
+        'Answers above link, read with one of the workspace’s own API keys only: the e-mail of the account that answered, from Sess’s records. The receipt does not sign it (it signs respondent).',
+      ),
   })
   .describe('An accepted answer with its signed receipt.');
 export type AnswerView = z.infer<typeof AnswerViewSchema>;

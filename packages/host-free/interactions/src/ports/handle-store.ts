@@ -61,6 +61,8 @@ export interface SavedResponse {
   assurance?: ResponseResult['assurance'];
   /** Above link: the receipt's opaque id of the answering account. */
   respondent?: string;
+  /** Above link, read with the workspace's own API key: the answering account's e-mail (not signed). */
+  respondentEmail?: string;
 }
 
 /** One handle record, decoded. */

@@ -41,6 +41,7 @@ function released(saved: SavedResponse): ResponseResult {
     ...(saved.viaPrincipalId !== undefined ? { viaPrincipalId: saved.viaPrincipalId } : {}),
     assurance: saved.assurance ?? 'link',
     ...(saved.respondent !== undefined ? { respondent: saved.respondent } : {}),
+    ...(saved.respondentEmail !== undefined ? { respondentEmail: saved.respondentEmail } : {}),
   };
 }
 
@@ -268,6 +269,7 @@ async function actOnRead(call: ToolCall, record: HandleRecord, view: SessionView
       ...(response.viaPrincipalId !== undefined ? { viaPrincipalId: response.viaPrincipalId } : {}),
       assurance: response.assurance,
       ...(response.respondent !== undefined ? { respondent: response.respondent } : {}),
+      ...(response.respondentEmail !== undefined ? { respondentEmail: response.respondentEmail } : {}),
     };
     const patch = {
       state: 'answered' as const,

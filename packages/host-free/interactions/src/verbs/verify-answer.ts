@@ -66,5 +66,7 @@ export async function verifyAnswer(deps: ToolDeps, answer: AnswerView, expected:
     ...(viaPrincipalId !== undefined ? { viaPrincipalId } : {}),
     assurance,
     ...(respondent !== undefined ? { respondent } : {}),
+    // Not signed: Sess's word, for the workspace's own keys, beside the respondent the receipt signs.
+    ...(respondent !== undefined && answer.respondentEmail !== undefined ? { respondentEmail: answer.respondentEmail } : {}),
   };
 }

@@ -89,6 +89,17 @@ export interface ReceiptClaims {
    * workspace and user id), never the user id or e-mail.
    */
   respondent?: string;
+  /**
+   * Present exactly when `assurance` is `passkey`: the WebAuthn credential id (base64url) of the
+   * passkey that confirmed this answer, as Sess stores it.
+   */
+  passkey_credential_id?: string;
+  /**
+   * Present exactly when `assurance` is `passkey`: lower-case hex SHA-256 of the answer
+   * ceremony's assertion (the canonical JSON of its `id`, `authenticatorData`, `clientDataJSON`
+   * and `signature`), whose challenge was bound to `"<session_id> <revision> <answer_sha256>"`.
+   */
+  assertion_sha256?: string;
 }
 
 /** What a signer is given: the caller's names for the claims (camelCase, like the rest of the code). */
@@ -109,6 +120,10 @@ export interface ReceiptInput {
   assurance?: ReceiptAssurance;
   /** Required above `link`, refused at `link`: the opaque respondent id of the answering account. */
   respondent?: string;
+  /** Required at `passkey`, refused below it: the credential id of the passkey that confirmed the answer. */
+  passkeyCredentialId?: string;
+  /** Required at `passkey`, refused below it: SHA-256 (hex) of the answer ceremony's assertion. */
+  assertionSha256?: string;
   /** Defaults to now; injected by tests. */
   issuedAt?: Date;
 }
@@ -150,5 +165,21 @@ export function viaProblem(via: unknown, principalId: unknown): 'via' | 'via_pri
 export function assuranceProblem(assurance: unknown, respondent: unknown): 'assurance' | 'respondent' | undefined {
   if (!isReceiptAssurance(assurance)) return 'assurance';
   if (assurance === 'link' ? respondent !== undefined : !isReceiptId(respondent)) return 'respondent';
+  return undefined;
+}
+
+/**
+ * The one rule tying `assurance` to its passkey proof: at `passkey` the receipt names the
+ * credential and the assertion's hash, below it neither. The signer refuses to break it and the
+ * verifier calls a receipt that does malformed. Returns the claim at fault, or undefined.
+ */
+export function passkeyProblem(
+  assurance: ReceiptAssurance,
+  credentialId: unknown,
+  assertionSha256: unknown,
+): 'passkey_credential_id' | 'assertion_sha256' | undefined {
+  const passkey = assurance === 'passkey';
+  if (passkey ? !isReceiptId(credentialId) : credentialId !== undefined) return 'passkey_credential_id';
+  if (passkey ? !isSha256Hex(assertionSha256) : assertionSha256 !== undefined) return 'assertion_sha256';
   return undefined;
 }

@@ -6,6 +6,7 @@ import {
   isReceiptId,
   isRevision,
   isSha256Hex,
+  passkeyProblem,
   RECEIPT_ALG,
   RECEIPT_TYP,
   type ReceiptClaims,
@@ -41,6 +42,11 @@ export function buildReceiptClaims(input: ReceiptInput): ReceiptClaims {
   if (assuranceFault) {
     throw new TypeError('respondent is required above assurance link (at most 200 characters) and refused at link');
   }
+  if (passkeyProblem(assurance, input.passkeyCredentialId, input.assertionSha256)) {
+    throw new TypeError(
+      'passkeyCredentialId and assertionSha256 (64 lower-case hex characters) are required at assurance passkey and refused below it',
+    );
+  }
   if (!isRevision(input.revision)) throw new TypeError('revision must be a positive integer');
   if (!isSha256Hex(input.surfaceSha256)) throw new TypeError('surfaceSha256 must be 64 lower-case hex characters');
   if (!isSha256Hex(input.answerSha256)) throw new TypeError('answerSha256 must be 64 lower-case hex characters');
@@ -61,6 +67,8 @@ export function buildReceiptClaims(input: ReceiptInput): ReceiptClaims {
   if (input.respondentId !== undefined) claims.respondent_id = input.respondentId;
   if (input.viaPrincipalId !== undefined) claims.via_principal_id = input.viaPrincipalId;
   if (input.respondent !== undefined) claims.respondent = input.respondent;
+  if (input.passkeyCredentialId !== undefined) claims.passkey_credential_id = input.passkeyCredentialId;
+  if (input.assertionSha256 !== undefined) claims.assertion_sha256 = input.assertionSha256;
   return claims;
 }
 

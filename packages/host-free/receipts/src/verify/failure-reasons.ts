@@ -3,7 +3,7 @@
  * never on message text. Each is triggered by a test in `verify-receipt.test.ts`.
  */
 export const RECEIPT_FAILURE_REASONS = [
-  /** Not a compact JWS, or a header/claims set of the wrong shape (a `via` other than `link`/`chat`, or `via_principal_id` without `via: chat` or the other way round, an `assurance` other than `link`/`account`/`passkey`, or a `respondent` at `link` or none above it, included). */
+  /** Not a compact JWS, or a header/claims set of the wrong shape (a `via` other than `link`/`chat`, or `via_principal_id` without `via: chat` or the other way round, an `assurance` other than `link`/`account`/`passkey`, or a `respondent` at `link` or none above it, or `passkey_credential_id` / `assertion_sha256` missing at `passkey` or present below it, included). */
   'MALFORMED',
   /** `alg` other than ES256 (`none`, HS256, RS256, …). */
   'ALG_NOT_ALLOWED',

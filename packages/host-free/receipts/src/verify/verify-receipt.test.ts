@@ -75,6 +75,27 @@ describe('round trip', () => {
     expect(await reasonOf(account, { respondent: null })).toBe('ASSURANCE_MISMATCH');
   });
 
+  it('a passkey answer carries its credential and assertion hash, and meets every minimum', async () => {
+    const proof = { passkeyCredentialId: 'Y3JlZA', assertionSha256: 'c'.repeat(64) };
+    const passkey = await signReceipt(ring.signer, { ...input, assurance: 'passkey', respondent: 'r'.repeat(43), ...proof });
+    const result = await verifyReceipt(passkey, { keys: ring.keySet, issuer: ISSUER, expected });
+    expect(result.ok && result.claims).toMatchObject({
+      assurance: 'passkey',
+      passkey_credential_id: 'Y3JlZA',
+      assertion_sha256: 'c'.repeat(64),
+    });
+    expect(await reasonOf(passkey, { minAssurance: 'passkey' })).toBe('OK');
+    expect(await reasonOf(passkey, { minAssurance: 'account' })).toBe('OK');
+    // A passkey receipt without its proof, or an account receipt with one, is malformed.
+    const { passkey_credential_id: _id, ...bare } = decodeSegment(passkey, 1) as Record<string, unknown>;
+    expect(await reasonOf(await signWithRing(goodHeader(), bare))).toBe('MALFORMED');
+    const account = {
+      ...buildReceiptClaims({ ...input, assurance: 'account', respondent: 'r'.repeat(43) }),
+      assertion_sha256: 'c'.repeat(64),
+    };
+    expect(await reasonOf(await signWithRing(goodHeader(), account))).toBe('MALFORMED');
+  });
+
   it('a link answer is below account; a receipt signed before assurance existed is link', async () => {
     expect(await reasonOf(receipt, { minAssurance: 'account' })).toBe('ASSURANCE_TOO_LOW');
     const { assurance: _assurance, ...older } = buildReceiptClaims(input);

@@ -8,6 +8,7 @@ import {
   isRevision,
   isSha256Hex,
   meetsAssurance,
+  passkeyProblem,
   RECEIPT_ALG,
   RECEIPT_TYP,
   type ReceiptAssurance,
@@ -150,6 +151,8 @@ function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
   const assurance = value['assurance'] === undefined ? 'link' : value['assurance'];
   const assuranceFault = assuranceProblem(assurance, value['respondent']);
   if (assuranceFault) return malformed(assuranceFault);
+  const passkeyFault = passkeyProblem(assurance as ReceiptAssurance, value['passkey_credential_id'], value['assertion_sha256']);
+  if (passkeyFault) return malformed(passkeyFault);
   // Rebuilt field by field: the caller gets exactly the claims that were checked, nothing extra.
   const claims: ReceiptClaims = {
     iss: value['iss'],
@@ -167,6 +170,8 @@ function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
   if (value['respondent_id'] !== undefined) claims.respondent_id = value['respondent_id'] as string;
   if (value['via_principal_id'] !== undefined) claims.via_principal_id = value['via_principal_id'] as string;
   if (value['respondent'] !== undefined) claims.respondent = value['respondent'] as string;
+  if (value['passkey_credential_id'] !== undefined) claims.passkey_credential_id = value['passkey_credential_id'] as string;
+  if (value['assertion_sha256'] !== undefined) claims.assertion_sha256 = value['assertion_sha256'] as string;
   return claims;
 }
 

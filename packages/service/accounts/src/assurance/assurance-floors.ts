@@ -12,8 +12,8 @@ import { and, asc, eq } from 'drizzle-orm';
 /** A level as the schema stores it (@sess/db's `ASSURANCE_LEVELS`). */
 export type AssuranceLevel = (typeof users.$inferSelect)['assuranceFloor'];
 
-/** The levels a floor may be set to this round; 'passkey' joins when passkeys land. */
-export const FLOOR_CHOICES = ['link', 'account'] as const satisfies readonly AssuranceLevel[];
+/** The levels a floor may be set to. */
+export const FLOOR_CHOICES = ['link', 'account', 'passkey'] as const satisfies readonly AssuranceLevel[];
 export type FloorChoice = (typeof FLOOR_CHOICES)[number];
 
 export function isFloorChoice(value: unknown): value is FloorChoice {

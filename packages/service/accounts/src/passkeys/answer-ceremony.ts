@@ -12,7 +12,8 @@ import { verifyAssertion } from './verify-assertion.ts';
  * The answer ceremony, for a form that needs the person's passkey: a challenge for `userId`
  * bound to `boundTo` (by convention `"<sessionId> <revision> <answerSha256>"`), so the
  * signature covers this answer and nothing else. Only this person's passkeys are offered.
- * Not wired into the answer pages yet.
+ * The answer page starts it on a `passkey` form's post (answer-pages' passkey-step.ts, wired by
+ * apps/server's http/page-passkeys.ts).
  */
 export async function startAnswerCeremony(
   db: DbOrTx,

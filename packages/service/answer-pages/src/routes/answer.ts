@@ -1,10 +1,11 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { answerLink } from '../answer-link.ts';
-import { signedInWay, turnFor } from '../answerer-gate.ts';
+import { signedInWay } from '../answerer-gate.ts';
 import type { PageEnv, PageKit } from '../page-kit.ts';
+import { answerWithPasskey, askForPasskey } from '../passkey-step.ts';
 import { readPostedForm } from '../read-posted-form.ts';
-import { pagePaths } from '../to-page-view.ts';
+import { sendOutcome } from '../send-outcome.ts';
 
 /** Largest form post: 24 fields of 4,000 characters, percent-encoded, fit with room to spare. */
 export const PAGE_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -14,7 +15,8 @@ export const PAGE_BODY_LIMIT_BYTES = 1024 * 1024;
  * to the page; a refused answer re-renders the form with the person's values and inline errors.
  * The post carries the browser's signed-in account (if any), and forms decides whether it may
  * answer: a form above `link` posted without one goes to sign in, by another account gets "for
- * someone else" (403); either way nothing is written.
+ * someone else" (403); either way nothing is written. A `passkey` form's own account gets the
+ * confirm step instead (passkey-step.ts), whose post carries the passkey assertion.
  */
 export function mountAnswer(app: Hono<PageEnv>, kit: PageKit): void {
   const { runtime } = kit;
@@ -29,22 +31,16 @@ export function mountAnswer(app: Hono<PageEnv>, kit: PageKit): void {
     try {
       const input = { revision, actionId: form.control.action, submitted: form.values };
       const way = await signedInWay(c, kit.accounts);
-      const outcome = await answerLink(runtime, token, input, way);
-      switch (outcome.kind) {
-        case 'accepted':
-          return c.redirect(pagePaths(token).page, 303);
-        case 'invalid': {
-          const page = kit.pageView(outcome.view, token);
-          if (page.state !== 'open') return kit.sendPage(c, page, 409);
-          return kit.sendPage(c, { ...page, posted: form.values, errors: outcome.errors }, 422);
-        }
-        case 'current': {
-          const onLinkHost = kit.accounts.isLinkHost(c.req.header('host'));
-          const turn = turnFor(outcome.refused, token, onLinkHost, runtime.publicUrl);
-          if (turn) return kit.turnAway(c, turn);
-          return kit.showCurrent(c, token, outcome.status, outcome.options);
-        }
+      const userId = way.via === 'link' ? way.userId : undefined;
+      const passkeys = kit.accounts.passkeys;
+      if (form.control.passkey !== undefined && userId !== undefined && passkeys) {
+        return await answerWithPasskey(c, kit, token, form, input, userId, passkeys);
       }
+      const outcome = await answerLink(runtime, token, input, way);
+      if (outcome.kind === 'current' && outcome.refused.code === 'PASSKEY_REQUIRED' && userId !== undefined && passkeys) {
+        return await askForPasskey(c, kit, token, form, input, userId, passkeys);
+      }
+      return await sendOutcome(c, kit, token, form, outcome);
     } catch (error) {
       return kit.sendError(c, error);
     }

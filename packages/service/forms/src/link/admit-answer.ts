@@ -24,9 +24,35 @@ export function wayColumns(way: AnswerWay): { via: 'link' | 'chat'; viaPrincipal
   return way.via === 'chat' ? { via: 'chat', viaPrincipalId: way.principalId } : { via: 'link', viaPrincipalId: null };
 }
 
-/** The answer row's columns of who answered (`form_answers.assurance`, `answered_by_user_id`). */
-export function answererColumns(answerer: Answerer): { assurance: Answerer['assurance']; answeredByUserId: string | null } {
-  return { assurance: answerer.assurance, answeredByUserId: answerer.userId };
+/** The answer row's columns of who answered (`form_answers.assurance`, `answered_by_user_id`, and at `passkey` its proof). */
+export function answererColumns(answerer: Answerer): {
+  assurance: Answerer['assurance'];
+  answeredByUserId: string | null;
+  passkeyCredentialId: string | null;
+  assertionSha256: string | null;
+} {
+  const passkey = answerer.assurance === 'passkey';
+  return {
+    assurance: answerer.assurance,
+    answeredByUserId: answerer.userId,
+    passkeyCredentialId: passkey ? answerer.credentialId : null,
+    assertionSha256: passkey ? answerer.assertionSha256 : null,
+  };
+}
+
+/**
+ * An answer checked against the Surface shown, typed, and hashed as it will be stored and
+ * signed: the one rule, for an answer about to be admitted and for the passkey ceremony's
+ * binding (which must name the very hash the receipt will carry).
+ */
+export function checkAnswer(
+  surface: Surface,
+  input: { actionId?: string | undefined; submitted: Record<string, unknown> },
+): { ok: true; answer: AcceptedAnswer; answerSha256: string } | { ok: false; errors: AnswerError[] } {
+  const checked = validateAnswer(surface, { actionId: input.actionId, values: input.submitted });
+  if (!checked.ok) return { ok: false, errors: checked.errors };
+  const answer = { actionId: checked.actionId, values: checked.values };
+  return { ok: true, answer, answerSha256: hashAnswer(answer) };
 }
 
 /** An answer ready to insert: its event id, the typed answer, its hash and its signed receipt. */
@@ -51,12 +77,11 @@ export async function admitAnswer(
   way: AnswerWay,
   answerer: Answerer,
 ): Promise<{ ok: true; admitted: AdmittedAnswer } | { ok: false; errors: AnswerError[] }> {
-  const checked = validateAnswer(place.revision.surface, { actionId: input.actionId, values: input.submitted });
-  if (!checked.ok) return { ok: false, errors: checked.errors };
+  const checked = checkAnswer(place.revision.surface, input);
+  if (!checked.ok) return checked;
 
   const eventId = newId('answer');
-  const answer = { actionId: checked.actionId, values: checked.values };
-  const answerSha256 = hashAnswer(answer);
+  const { answer, answerSha256 } = checked;
   const receipt = await signAnswerReceipt(runtime, {
     workspaceId: place.session.workspaceId,
     sessionId: place.session.id,
@@ -69,6 +94,9 @@ export async function admitAnswer(
     assurance: answerer.assurance,
     ...(answerer.userId !== null && answerer.assurance !== 'link'
       ? { respondent: respondentOf(runtime.secret, place.session.workspaceId, answerer.userId) }
+      : {}),
+    ...(answerer.assurance === 'passkey'
+      ? { passkeyCredentialId: answerer.credentialId, assertionSha256: answerer.assertionSha256 }
       : {}),
     issuedAt: now,
   });

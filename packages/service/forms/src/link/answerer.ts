@@ -12,12 +12,22 @@ import type { ReceiptAssurance } from '@sess/receipts';
 /**
  * Which way an answer came, and who is behind it:
  * - `link`: the answer page; `userId` is the account whose browser session came with the post
- *   (left out when none did: the link alone);
+ *   (left out when none did: the link alone), and `passkey` the answer ceremony that account
+ *   passed for this very answer (verified by @sess/accounts' verifyAnswerAssertion against the
+ *   binding `"<sessionId> <revision> <answerSha256>"`), when the page took one;
  * - `chat`: the form inside the agent's chat, posted through the connector of principal
  *   `principalId`. An OAuth principal is the person it was granted by (its id is their user
  *   id); a workspace API key's principal (`api_key:…`) is no person.
  */
-export type AnswerWay = { via: 'link'; userId?: string | undefined } | { via: 'chat'; principalId: string };
+export type AnswerWay =
+  | { via: 'link'; userId?: string | undefined; passkey?: PasskeyProof | undefined }
+  | { via: 'chat'; principalId: string };
+
+/** A verified answer assertion: the passkey that signed, and the SHA-256 of the assertion (both go in the receipt). */
+export interface PasskeyProof {
+  credentialId: string;
+  assertionSha256: string;
+}
 
 /** What a form asks of its answerer (`form_sessions.assurance`, `for_user_ids`). */
 export interface AnswerGate {
@@ -26,11 +36,13 @@ export interface AnswerGate {
   forUserIds: readonly string[] | null;
 }
 
-/** Who an admitted answer is recorded as: the level it meets and the account behind it (none at `link`). */
-export interface Answerer {
-  assurance: ReceiptAssurance;
-  userId: string | null;
-}
+/**
+ * Who an admitted answer is recorded as: the level it meets, the account behind it (none at
+ * `link`) and, at `passkey`, the ceremony's proof.
+ */
+export type Answerer =
+  | { assurance: 'link' | 'account'; userId: string | null }
+  | ({ assurance: 'passkey'; userId: string } & PasskeyProof);
 
 /** The way's person, when Sess knows one: a signed-in browser's account, or an OAuth principal's. */
 function personOf(way: AnswerWay): string | undefined {
@@ -42,8 +54,9 @@ function personOf(way: AnswerWay): string | undefined {
  * Decides whether `way` may answer `form`, and as whom. Never writes. The refusals, each with
  * its own code (docs/errors.md): `SIGN_IN_REQUIRED` (the page without a signed-in account),
  * `ANSWERER_NOT_A_PERSON` (a chat answer through an API key), `FORM_FOR_SOMEONE_ELSE` (an
- * account the form is not for), `PASSKEY_REQUIRED` (a `passkey` form: no answer-time ceremony
- * is taken yet, so the right account alone does not meet it).
+ * account the form is not for), `PASSKEY_REQUIRED` (a `passkey` form answered by its account
+ * without a verified answer ceremony: the page then asks for one; the chat cannot run one, so it
+ * is told to open the link).
  */
 export function decideAnswerer(
   form: AnswerGate,
@@ -73,12 +86,16 @@ export function decideAnswerer(
     return { ok: false, refusal };
   }
   if (form.assurance === 'passkey') {
+    if (way.via === 'link' && way.passkey) {
+      const { credentialId, assertionSha256 } = way.passkey;
+      return { ok: true, answerer: { assurance: 'passkey', userId, credentialId, assertionSha256 } };
+    }
     const refusal = new SessError(
       'PASSKEY_REQUIRED',
-      'This form must be answered with your passkey, which this page cannot ask for yet.',
-      {
-        assurance: form.assurance,
-      },
+      way.via === 'chat'
+        ? 'This form must be confirmed with your passkey, which the chat cannot ask for. Open its link to answer.'
+        : 'Confirm this answer with your passkey to send it.',
+      { assurance: form.assurance },
     );
     return { ok: false, refusal };
   }

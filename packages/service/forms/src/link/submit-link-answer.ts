@@ -87,7 +87,7 @@ async function submitInteractionAnswer(
   if (!admission.ok) return admission;
   const { eventId, answer, answerSha256, receipt } = admission.admitted;
   const { via, viaPrincipalId } = wayColumns(way);
-  const { assurance, answeredByUserId } = answererColumns(answerer);
+  const { assurance, answeredByUserId, passkeyCredentialId, assertionSha256 } = answererColumns(answerer);
   const at = isoParam(now);
   // One statement: the guard (still open, still this revision, before the deadline), the insert
   // (first answer wins on the partial unique index) and the NOTIFY (sent only if a row went in),
@@ -98,9 +98,10 @@ async function submitInteractionAnswer(
       sql`with ins as (
           insert into form_answers
             (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at,
-             via, via_principal_id, assurance, answered_by_user_id)
+             via, via_principal_id, assurance, answered_by_user_id, passkey_credential_id, assertion_sha256)
           select ${eventId}, s.workspace_id, s.id, ${input.revision}, null, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
-                 ${answerSha256}, ${receipt}, ${at}::timestamptz, ${via}, ${viaPrincipalId}, ${assurance}, ${answeredByUserId}
+                 ${answerSha256}, ${receipt}, ${at}::timestamptz, ${via}, ${viaPrincipalId}, ${assurance}, ${answeredByUserId},
+                 ${passkeyCredentialId}, ${assertionSha256}
             from form_sessions s
            where s.id = ${session.id} and ${stateAllows('s.state', 'answered')} and s.current_revision = ${input.revision}
              and s.deadline_at > ${at}::timestamptz and (${via} = 'link' or s.answer_in_chat)
@@ -133,7 +134,7 @@ function checkChatAllowed(session: { kind: 'interaction' | 'ask'; answerInChat: 
 }
 
 /** Refuses an answer for a revision that is not the open current one. */
-function checkRevisionOpen(currentRevision: number, revision: number, state: string): void {
+export function checkRevisionOpen(currentRevision: number, revision: number, state: string): void {
   if (!Number.isSafeInteger(revision) || revision < 1 || revision > currentRevision) {
     throw new SessError('REVISION_MISMATCH', `This link is at revision ${currentRevision}. Reload the page.`, {
       currentRevision,

@@ -109,19 +109,20 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
     if (perRespondent) checkLifetime(plan, perRespondent);
   }
   const asked = { assurance: args.assurance, people };
+  // The one level an Ask is answered at: `link`, or `account` for named people (no passkey yet).
+  const level = people === undefined ? 'link' : 'account';
   let audience = await decideAudience(ctx, asked);
-  if (people === undefined) {
-    // A refusal is never made on a cached floor: no store would find it stale.
-    if (audience.assurance !== 'link' && audience.floorSeen) audience = await decideAudience(ctx, asked, { fresh: true });
-    if (audience.assurance !== 'link') {
-      // The floor says every form needs its person's sign-in, and an Ask without named people is
-      // answered by whoever holds its link: refused, rather than made at a level below the floor.
-      throw new SessError(
-        'INVALID_ARGUMENTS',
-        `Forms made here need assurance "${audience.assurance}" (the floor set on /account), and an Ask without respondents.people is answered by whoever holds its link. Name the members who answer in respondents.people (each then signs in), or ask one person without respondents.`,
-        { field: '/respondents' },
-      );
-    }
+  // A refusal is never made on a cached floor: no store would find it stale.
+  if (audience.assurance !== level && audience.floorSeen) audience = await decideAudience(ctx, asked, { fresh: true });
+  if (audience.assurance !== level) {
+    // The floor is above what this Ask can be answered at: refused, rather than made below it.
+    throw new SessError(
+      'INVALID_ARGUMENTS',
+      people === undefined
+        ? `Forms made here need assurance "${audience.assurance}" (the floor set on /account), and an Ask without respondents.people is answered by whoever holds its link. Name the members who answer in respondents.people (each then signs in), or ask one person without respondents.`
+        : `Forms made here need assurance "${audience.assurance}" (the floor set on /account), and an Ask with respondents.people is answered at "account": a passkey is not taken on an Ask yet. Ask each person on their own form instead.`,
+      { field: '/respondents' },
+    );
   }
   const surface = toSurface(args);
   const surfaceSha256 = hashSurface(surface);

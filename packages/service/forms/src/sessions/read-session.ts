@@ -5,6 +5,7 @@ import { readRevisionAnswer } from '../model/queries.ts';
 import { type SessionView, toAnswerView, toSessionView } from '../model/views.ts';
 import { type WaitSpec, waitForChange } from '../waits/waiter-hub.ts';
 import type { WorkspaceContext } from './context.ts';
+import { withRespondentEmail } from './respondent-email.ts';
 
 export interface ReadSessionInput {
   ctx: WorkspaceContext;
@@ -39,10 +40,17 @@ function closesAt(view: SessionView): Date {
  * session changes on any replica, the link expires, `waitMs` passes or `signal` aborts, and
  * re-reads once per wake. `revision` older than the current one returns that revision's answer
  * in `response` (an answered revision never changes).
+ * An answer above `link` read by the workspace's own API key carries `respondentEmail`
+ * (respondent-email.ts).
  * @throws SessError `NOT_FOUND` (also for another workspace's session), `INVALID_STATE` (an
  * Ask), `REVISION_MISMATCH` (a revision the session does not have yet), `INVALID_ARGUMENTS`.
  */
-export async function readSession(input: ReadSessionInput): Promise<SessionView> {
+export function readSession(input: ReadSessionInput): Promise<SessionView> {
+  // A promise chain, not an async frame: a parked wait holds this for up to 45 s.
+  return readSessionView(input).then((view) => withRespondentEmail(input.ctx, view));
+}
+
+async function readSessionView(input: ReadSessionInput): Promise<SessionView> {
   const { ctx, sessionId } = input;
   const waitMs = input.waitMs ?? 0;
   if (!Number.isSafeInteger(waitMs) || waitMs < 0 || waitMs > MAX_WAIT_MS) {

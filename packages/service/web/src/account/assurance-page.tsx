@@ -10,12 +10,17 @@ export const WORKSPACE_ASSURANCE_PATH = '/account/assurance/workspace';
 export const ASSURANCE_FORM_FIELDS = { floor: 'floor', workspaceId: 'workspace_id' } as const;
 
 /**
- * The levels a floor may be set to this round, each explained in one line ('passkey' joins when
- * passkeys land). A person's forms are for that person; an API key's for whom it names (or the owners).
+ * The levels a floor may be set to, each explained in one line. A person's forms are for that
+ * person; an API key's for whom it names (or the owners).
  */
 const PERSON_CHOICES: readonly (readonly [AssuranceFloorChoice, string, string])[] = [
   ['link', 'Anyone with the link', 'Whoever holds the link can answer: you, but also your agent or anyone it reaches.'],
   ['account', 'My sign-in', 'Only you can answer, signed in to Sess on that browser; the link alone is not enough.'],
+  [
+    'passkey',
+    'My passkey',
+    'Only you can answer, signed in, confirming each answer with your passkey (add one under Passkeys first).',
+  ],
 ];
 const WORKSPACE_CHOICES: readonly (readonly [AssuranceFloorChoice, string, string])[] = [
   ['link', 'Anyone with the link', 'Whoever holds the link can answer, including the program that made the form.'],
@@ -24,12 +29,18 @@ const WORKSPACE_CHOICES: readonly (readonly [AssuranceFloorChoice, string, strin
     'The sign-in of the member it is for',
     'Only the member the form names (by default the owners) can answer, signed in to Sess.',
   ],
+  [
+    'passkey',
+    'The passkey of the member it is for',
+    'Only the member the form names can answer, signed in, confirming each answer with their passkey.',
+  ],
 ];
 
 /** A label for a level, where it is shown read-only (a member's view of a workspace). */
 function levelLabel(level: string): string {
   if (level === 'link') return 'anyone with the link';
   if (level === 'account') return 'the sign-in of the member it is for';
+  if (level === 'passkey') return 'the passkey of the member it is for';
   return level;
 }
 

@@ -1,20 +1,11 @@
 import { CSRF_HEADER } from '../notifications/view.ts';
 
 /**
- * The one script of the passkey pages: "Add a passkey" on `/account/passkeys` and "Sign in with
- * a passkey" on `/signin`. Hand-written rather than @simplewebauthn/browser bundled in: the
- * pages carry one inline script under their CSP nonce, and all the library does for us is turn
- * the options' base64url strings into bytes and the credential back into JSON, which is the few
- * lines below (and works in every browser with WebAuthn, where the newer
- * `PublicKeyCredential.parseCreationOptionsFromJSON` / `toJSON` are not everywhere yet).
- *
- * Each button's section carries its routes and CSRF token as data attributes: the script
- * POSTs for options (CSRF token in a header), runs the ceremony, POSTs the credential as JSON
- * and follows the server's answer; a refusal's message is shown as text.
+ * What every passkey script needs: base64url ⇄ bytes, the request options made browser-ready
+ * (`request`, `creation`) and a credential back as the JSON @simplewebauthn/server reads
+ * (`credentialJson`). Shared with the answer page's confirm step (../answer/passkey-confirm-script.ts).
  */
-export const PASSKEY_SCRIPT = `(() => {
-  const header = ${JSON.stringify(CSRF_HEADER)};
-  const toBytes = (text) => {
+export const WEBAUTHN_HELPERS = `  const toBytes = (text) => {
     const base64 = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
     return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   };
@@ -39,7 +30,23 @@ export const PASSKEY_SCRIPT = `(() => {
     }
     return { id: credential.id, rawId: toText(credential.rawId), type: credential.type, response,
       clientExtensionResults: typeof credential.getClientExtensionResults === 'function' ? credential.getClientExtensionResults() : {} };
-  }
+  }`;
+
+/**
+ * The one script of the passkey pages: "Add a passkey" on `/account/passkeys` and "Sign in with
+ * a passkey" on `/signin`. Hand-written rather than @simplewebauthn/browser bundled in: the
+ * pages carry one inline script under their CSP nonce, and all the library does for us is turn
+ * the options' base64url strings into bytes and the credential back into JSON, which is the few
+ * lines below (and works in every browser with WebAuthn, where the newer
+ * `PublicKeyCredential.parseCreationOptionsFromJSON` / `toJSON` are not everywhere yet).
+ *
+ * Each button's section carries its routes and CSRF token as data attributes: the script
+ * POSTs for options (CSRF token in a header), runs the ceremony, POSTs the credential as JSON
+ * and follows the server's answer; a refusal's message is shown as text.
+ */
+export const PASSKEY_SCRIPT = `(() => {
+  const header = ${JSON.stringify(CSRF_HEADER)};
+${WEBAUTHN_HELPERS}
   async function post(url, csrf, body) {
     const response = await fetch(url, { method: 'POST', credentials: 'same-origin',
       headers: { 'content-type': 'application/json', [header]: csrf }, body: JSON.stringify(body) });

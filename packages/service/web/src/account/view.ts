@@ -65,8 +65,8 @@ export interface AccountView {
   notice?: string;
 }
 
-/** A level a floor may be set to this round ('passkey' joins when passkeys land). */
-export type AssuranceFloorChoice = 'link' | 'account';
+/** A level a floor may be set to. */
+export type AssuranceFloorChoice = 'link' | 'account' | 'passkey';
 
 /** A workspace on the floors page: its API-key floor, which only its owners may change. */
 export interface AssuranceWorkspaceView extends AccountWorkspaceView {

@@ -5,7 +5,7 @@ import { PhoneHandoff } from './phone-handoff.tsx';
 import type { ActionView, AnswerErrorView, ChatFrame, FieldView, OpenPageView, SurfaceView } from './view.ts';
 
 /** Names of the form's own hidden inputs. Field names start with a letter, so these never collide. */
-export const FORM_FIELDS = { csrf: '_csrf', revision: '_revision', action: '_action' } as const;
+export const FORM_FIELDS = { csrf: '_csrf', revision: '_revision', action: '_action', passkey: '_passkey' } as const;
 
 /** The button a surface without `actions` shows (as @sess/surface's DEFAULT_SUBMIT_ACTION). */
 const DEFAULT_ACTIONS: readonly ActionView[] = [{ id: 'submit', label: 'Submit', intent: 'submit' }];

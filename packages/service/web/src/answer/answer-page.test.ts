@@ -537,3 +537,49 @@ describe('bidi isolation: nothing an agent or a person wrote can reorder the pag
     expect(html).toContain('<label for="f-x"><bdi>Name\u202e</bdi><span class="req"> (required)</span></label>');
   });
 });
+
+describe('the passkey confirm step', () => {
+  const confirm = (error?: string): AnswerPageView => ({
+    state: 'passkey_confirm',
+    surface: commitSurface(),
+    revision: 2,
+    form: { action: '/s/abc', csrf: 'tok"en' },
+    answer: { actionId: 'approve', values: { message: 'Ship it' } },
+    posted: { message: 'Ship it', tags: ['a', 'b"'] },
+    actionId: 'approve',
+    options: { challenge: 'Y2hhbGxlbmdl', allowCredentials: [{ id: 'Y3JlZA', type: 'public-key' }] },
+    error,
+  });
+
+  it('carries the same values, button, CSRF token and revision hidden, and the request options; nothing to retype', () => {
+    const html = render(confirm());
+    expect(html).toContain('<h1>Confirm with your passkey</h1>');
+    expect(html).toContain('<input type="hidden" name="_csrf" value="tok&quot;en"/>');
+    expect(html).toContain('<input type="hidden" name="_revision" value="2"/>');
+    expect(html).toContain('<input type="hidden" name="_action" value="approve"/>');
+    expect(html).toContain('<input type="hidden" name="_passkey" value=""/>');
+    expect(html).toContain('<input type="hidden" name="message" value="Ship it"/>');
+    expect(html).toContain('<input type="hidden" name="tags" value="a"/><input type="hidden" name="tags" value="b&quot;"/>');
+    expect(tagWithId(html, 'passkey-confirm')).toContain('data-options="{&quot;challenge&quot;:&quot;Y2hhbGxlbmdl&quot;');
+    // The button waits for the script (WebAuthn); without it the page says why.
+    expect(html).toMatch(/<button type="button" class="primary" data-passkey="" hidden="">/);
+    expect(html).toContain('needs JavaScript and a browser that supports passkeys');
+    expect(html).toContain(`<script nonce="${NONCE}">`);
+    expect(html).toContain('navigator.credentials.get');
+    expect(html).not.toContain(FOLLOW_SCRIPT);
+    expect(html).not.toContain('role="alert"');
+  });
+
+  it('says why the last confirmation was refused, and that nothing was sent', () => {
+    const html = render(confirm('This passkey belongs to another account.'));
+    expect(html).toContain('<title>Error: Confirm with your passkey: Approve this commit? · Sess</title>');
+    expect(html).toContain('Your answer was not sent');
+    expect(html).toContain('This passkey belongs to another account.');
+  });
+
+  it('an account without a passkey is sent to add one', () => {
+    const html = render({ state: 'no_passkey', accountPath: '/account/passkeys' });
+    expect(html).toContain('Add a passkey to answer');
+    expect(html).toContain('<a class="button" href="/account/passkeys">Add a passkey</a>');
+  });
+});

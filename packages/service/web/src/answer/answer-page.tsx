@@ -3,6 +3,8 @@ import { Page } from '../layout.tsx';
 import { toDocument } from '../render-document.ts';
 import { AnswerForm } from './answer-form.tsx';
 import { FOLLOW_SCRIPT } from './follow-script.ts';
+import { PasskeyConfirm } from './passkey-confirm.tsx';
+import { PASSKEY_CONFIRM_SCRIPT } from './passkey-confirm-script.ts';
 import { AnsweredStatus, AskLanding, ClosedStatus, LapsedStatus, PlainStatus } from './status-pages.tsx';
 import type { AnswerPageView, ChatFrame } from './view.ts';
 
@@ -13,6 +15,8 @@ function documentTitle(view: AnswerPageView): string {
       const title = isolateText(view.surface.title);
       return view.errors && view.errors.length > 0 ? `Error: ${title}` : title;
     }
+    case 'passkey_confirm':
+      return `${view.error === undefined ? '' : 'Error: '}Confirm with your passkey: ${isolateText(view.surface.title)}`;
     case 'answered':
       return `Sent: ${isolateText(view.title)}`;
     case 'completed':
@@ -35,6 +39,8 @@ function documentTitle(view: AnswerPageView): string {
       return 'Try again';
     case 'someone_else':
       return 'This form is for someone else';
+    case 'no_passkey':
+      return 'Add a passkey to answer';
   }
 }
 
@@ -43,6 +49,8 @@ export function AnswerBody({ view, chat }: { view: AnswerPageView; chat?: ChatFr
   switch (view.state) {
     case 'open':
       return <AnswerForm view={view} chat={chat} />;
+    case 'passkey_confirm':
+      return <PasskeyConfirm view={view} />;
     case 'answered':
       return <AnsweredStatus view={view} chat={chat} />;
     case 'completed':
@@ -58,6 +66,7 @@ export function AnswerBody({ view, chat }: { view: AnswerPageView; chat?: ChatFr
     case 'too_large':
     case 'unavailable':
     case 'someone_else':
+    case 'no_passkey':
       return <PlainStatus view={view} chat={chat} />;
   }
 }
@@ -70,7 +79,12 @@ export interface AnswerPageProps {
 
 /** The whole answer page for one state, in the shared Page shell. */
 export function AnswerPage({ view, nonce }: AnswerPageProps) {
-  const script = view.state === 'answered' || view.state === 'open' ? FOLLOW_SCRIPT : undefined;
+  const script =
+    view.state === 'answered' || view.state === 'open'
+      ? FOLLOW_SCRIPT
+      : view.state === 'passkey_confirm'
+        ? PASSKEY_CONFIRM_SCRIPT
+        : undefined;
   return (
     <Page title={`${documentTitle(view)} · Sess`} nonce={nonce} script={script}>
       <AnswerBody view={view} />

@@ -20,6 +20,7 @@ export type {
   LapsedPageView,
   OpenPageView,
   OwnAnswerView,
+  PasskeyConfirmPageView,
   PlainPageView,
   PostedValues,
   SurfaceView,

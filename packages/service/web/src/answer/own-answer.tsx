@@ -39,7 +39,10 @@ function describeValue(field: FieldView, value: AnswerValue | undefined): string
  * pressing it was a choice: a form with one button (its `submit_label`, "Send", or the default
  * Submit) only sends, so that label is not part of the answer.
  */
-export function summarizeAnswer(answer: OwnAnswerView): { action: string | undefined; lines: AnswerLine[] } {
+export function summarizeAnswer(answer: Pick<OwnAnswerView, 'surface' | 'actionId' | 'values'>): {
+  action: string | undefined;
+  lines: AnswerLine[];
+} {
   const fields = answer.surface.source.components.filter((c): c is FieldView => c.type === 'field');
   const actions: readonly ActionView[] = answer.surface.actions ?? [];
   const choseAButton = actions.length > 1;

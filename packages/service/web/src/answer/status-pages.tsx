@@ -253,6 +253,23 @@ export function PlainStatus({ view, chat }: { view: PlainPageView } & InChat) {
           )}
         </StatusCard>
       );
+    case 'no_passkey':
+      return (
+        <StatusCard tone="attention" heading="Add a passkey to answer">
+          <p>
+            This form must be confirmed with your passkey, and your Sess account has none yet. Nothing was sent and nothing
+            changed.
+          </p>
+          <p>Add a passkey on your account, then open the link again and answer.</p>
+          {view.accountPath === undefined ? null : (
+            <p>
+              <a class="button" href={view.accountPath}>
+                Add a passkey
+              </a>
+            </p>
+          )}
+        </StatusCard>
+      );
     case 'unavailable':
       return (
         <StatusCard tone="closed" heading="Something went wrong on our side">

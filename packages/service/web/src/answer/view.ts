@@ -63,6 +63,27 @@ export interface OpenPageView {
   readonly link?: string | undefined;
 }
 
+/**
+ * The confirm step of a `passkey` form: the answer the person posted, checked but not sent, to
+ * be confirmed with their passkey. The form posts the same values again (hidden), with the
+ * assertion the page's script gets from `navigator.credentials.get` for `options`.
+ */
+export interface PasskeyConfirmPageView {
+  readonly state: 'passkey_confirm';
+  readonly surface: SurfaceView;
+  readonly revision: number;
+  readonly form: FormTarget;
+  /** The answer as it will be stored (for the summary the person confirms). */
+  readonly answer: { readonly actionId: string; readonly values: Readonly<Record<string, AnswerValue>> };
+  /** What the browser posted, carried again as hidden inputs, and the button pressed. */
+  readonly posted: PostedValues;
+  readonly actionId?: string | undefined;
+  /** The WebAuthn request options (JSON, base64url strings) of the ceremony bound to this answer. */
+  readonly options: unknown;
+  /** Why the last confirmation was refused (nothing was sent). */
+  readonly error?: string | undefined;
+}
+
 /** The answer this link already holds, as the person gave it, with where to download its receipt. */
 export interface OwnAnswerView {
   /** The Surface the answer was given to (for labels of fields, options and the button). */
@@ -129,15 +150,19 @@ export interface AskLandingPageView {
  * form that needs the signed-in account it is for, opened by another account (it never says whose).
  */
 export interface PlainPageView {
-  readonly state: 'not_found' | 'refused' | 'too_large' | 'unavailable' | 'someone_else';
+  readonly state: 'not_found' | 'refused' | 'too_large' | 'unavailable' | 'someone_else' | 'no_passkey';
   /** For `refused`: the page to open again. */
   readonly pagePath?: string | undefined;
-  /** For `someone_else`: the account page, where the person signs out to sign in as someone else. */
+  /**
+   * For `someone_else`: the account page, where the person signs out to sign in as someone else;
+   * for `no_passkey`: the passkeys page, where they add one.
+   */
   readonly accountPath?: string | undefined;
 }
 
 export type AnswerPageView =
   | OpenPageView
+  | PasskeyConfirmPageView
   | AnsweredPageView
   | ClosedPageView
   | LapsedPageView
