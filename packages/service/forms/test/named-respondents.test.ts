@@ -75,7 +75,7 @@ async function counts(sessionId?: string) {
   return row;
 }
 
-async function setKeyFloor(floor: 'link' | 'account') {
+async function setKeyFloor(floor: 'link' | 'account' | 'passkey') {
   await database.db.update(workspaces).set({ apiKeyAssuranceFloor: floor }).where(eq(workspaces.id, workspaceId));
 }
 
@@ -127,6 +127,18 @@ describe('creating an Ask with named people', () => {
       expect(named.assurance).toBe('account');
       const before = await counts();
       const body = await refusal(createAsk({ ctx: asApiKey(), input: sampleAskArguments({ max: 2 }) }));
+      expect(body).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/respondents' });
+      expect(await counts()).toEqual(before);
+    } finally {
+      await setKeyFloor('link');
+    }
+  });
+
+  it('is refused at /respondents under a passkey floor (no passkey on an Ask yet), storing nothing', async () => {
+    await setKeyFloor('passkey');
+    try {
+      const before = await counts();
+      const body = await refusal(createAsk({ ctx: asApiKey(), input: sampleAskArguments({ people: [ana.email] }) }));
       expect(body).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/respondents' });
       expect(await counts()).toEqual(before);
     } finally {
