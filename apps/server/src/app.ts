@@ -5,7 +5,14 @@ import { createEgress, type Egress } from '@sess/core/egress';
 import { type Database, defaultReadReserve, isMigrated } from '@sess/db';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
 import { createFormNotices, createReviewRoutes, type FormNotices } from '@sess/hosted';
-import { createApiKeyNotices, createNotifySealers, createReachCache, enqueueAskAnswer, readOutboxBacklog } from '@sess/notify';
+import {
+  createApiKeyNotices,
+  createNotifySealers,
+  createPeopleNotices,
+  createReachCache,
+  enqueueAskAnswer,
+  readOutboxBacklog,
+} from '@sess/notify';
 import { createNotificationRoutes } from '@sess/notify-pages';
 import { createOAuthRoutes } from '@sess/oauth';
 import { createJwksRoute, createV1Routes } from '@sess/v1-api';
@@ -188,6 +195,8 @@ export function buildApp(deps: AppDeps): SessApp {
               emailAvailable: notifications.mail !== null,
               now: deps.now,
             }),
+            // An Ask through /v1 with named respondents tells each of them, on their own devices.
+            peopleNotices: createPeopleNotices({ sealers, emailAvailable: notifications.mail !== null, now: deps.now }),
           }
         : {}),
       ...(metrics ? { observer: metrics.forms } : {}),

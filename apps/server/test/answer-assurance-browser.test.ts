@@ -2,13 +2,17 @@
  * An `account` form in a real browser (Chromium through playwright-core), at phone (390×844) and
  * desktop (1280×800) sizes: opened without signing in, the link lands on the sign-in page and,
  * once signed in, comes back to the form (return_to); opened by another member, it says "This
- * form is for someone else" and nothing is answered. Screenshots of both states are saved under
+ * form is for someone else" and nothing is answered. An Ask with named respondents: a named member
+ * signs in from the shared link, starts and answers their own page, and the link brings them back
+ * to it; a member it does not name is turned away. Screenshots of each state are saved under
  * test-results/screenshots/ (git-ignored).
  */
-import { readSession } from '@sess/forms';
-import { createTestUser, createUser, setFormAssurance, signInTestUser } from '@sess/testkit';
+import { newId } from '@sess/core';
+import { memberships } from '@sess/db';
+import { readAsk, readSession } from '@sess/forms';
+import { createTestUser, createUser, sampleAskArguments, setFormAssurance, signInTestUser } from '@sess/testkit';
 import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
-import { commitInteraction, createLink, type PagesHarness, startPagesHarness } from '@sess/testkit/pages';
+import { commitInteraction, createAskLink, createLink, type PagesHarness, startPagesHarness } from '@sess/testkit/pages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -78,4 +82,66 @@ describe.each([
       await context.close();
     }
   });
+});
+
+describe.each([
+  ['phone', SCREEN_SIZES.phone],
+  ['desktop', SCREEN_SIZES.desktop],
+] as const)('an Ask with named respondents (%s)', (size, options) => {
+  it(
+    'a named member signs in from the shared link, answers their own page, and comes back to it; another member is turned away',
+    SLOW,
+    async () => {
+      const named = await createTestUser(h.database.db, { now: h.now() });
+      const other = await createUser(h.database.db, { workspaceId: h.ctx.workspaceId });
+      await h.database.db
+        .insert(memberships)
+        .values({ id: newId('membership'), workspaceId: h.ctx.workspaceId, userId: named.userId, role: 'member' });
+      const ask = await createAskLink(h, sampleAskArguments({ people: [named.email] }));
+      const { context, problems } = await openWatchedContext(browser, options);
+      const { cookie } = await signInTestUser(h.database.db, other.userId, h.now());
+      const [name, value] = cookie.split('=') as [string, string];
+      const { context: otherContext, problems: otherProblems } = await openWatchedContext(browser, options);
+      try {
+        const page = await context.newPage();
+        await page.goto(ask.pageUrl);
+        await heading(page, 'Sign in to Sess').waitFor();
+        await page.getByLabel('Email').fill(named.email);
+        await page.getByLabel('Password').fill(named.password);
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await heading(page, 'Where should we go on Saturday?').waitFor();
+        expect(new URL(page.url()).pathname).toBe(`/s/${ask.token}`);
+        expect(await page.getByText(named.email).count()).toBe(0);
+        expect(await fitsWidth(page)).toBe(true);
+        await screenshot(page, `named-ask-landing-${size}`);
+        await page.getByRole('button', { name: 'Start' }).click();
+        await page.waitForURL(/\/s\/r[A-Za-z0-9_-]{43}$/);
+        const own = new URL(page.url()).pathname;
+        await page.getByRole('radio', { name: 'Beach' }).check();
+        expect(await fitsWidth(page)).toBe(true);
+        await screenshot(page, `named-ask-form-${size}`);
+        await page.getByRole('button', { name: 'Plan it' }).click();
+        await heading(page, 'Done').waitFor();
+        await page.goto(ask.pageUrl);
+        await heading(page, 'Done').waitFor();
+        expect(new URL(page.url()).pathname).toBe(own);
+
+        await otherContext.addCookies([{ name, value, url: h.url }]);
+        const otherPage = await otherContext.newPage();
+        expect((await otherPage.goto(ask.pageUrl))?.status()).toBe(403);
+        await heading(otherPage, 'This form is for someone else').waitFor();
+        expect(await fitsWidth(otherPage)).toBe(true);
+        await screenshot(otherPage, `named-ask-someone-else-${size}`);
+
+        const read = await readAsk({ ctx: h.ctx, askId: ask.askId });
+        expect(read.counts).toMatchObject({ started: 1, answered: 1, max: 1 });
+        expect(read.answers[0]).toMatchObject({ assurance: 'account' });
+        expect(problems).toEqual([]);
+        expect(otherProblems).toEqual([]);
+      } finally {
+        await context.close();
+        await otherContext.close();
+      }
+    },
+  );
 });

@@ -131,18 +131,22 @@ describe('/v1 (a workspace API key)', () => {
     ]);
   });
 
-  it('an Ask takes only link: account is refused at /assurance, and a floor above link refuses it at /respondents', async () => {
+  it('an Ask without people takes only link: account is refused at /assurance, and a floor above link refuses it at /respondents; with people it meets that floor', async () => {
     const mine = await createWorkspaceWithKey(database.db, { plan: 'pro' });
     const asked = await post(mine, '/v1/asks', { ...sampleAskArguments({ max: 3 }), assurance: 'account' });
     expect(asked.status).toBe(400);
     expect(asked.json.error).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/assurance' });
-    expect(asked.json.error.message).toContain('named respondents come later');
+    expect(asked.json.error.message).toContain('respondents.people');
     const made = await post(mine, '/v1/asks', sampleAskArguments({ max: 3 }));
     expect(made.json.assurance).toBe('link');
     await setKeyFloor(database, mine.workspaceId, 'account');
     const floored = await post(mine, '/v1/asks', sampleAskArguments({ max: 3 }));
     expect(floored.json.error).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/respondents' });
     expect((await storedRows(database, mine.workspaceId)).size).toBe(1);
+    const ownerEmail = (await database.db.select({ email: users.email }).from(users).where(eq(users.id, mine.userId)))[0]!.email;
+    const named = await post(mine, '/v1/asks', sampleAskArguments({ people: [ownerEmail] }));
+    expect(named.json.assurance).toBe('account');
+    expect((await storedRows(database, mine.workspaceId)).size).toBe(2);
   });
 
   it('@sess/client carries assurance and for, and reads the effective assurance back', async () => {
@@ -249,7 +253,7 @@ describe.each(BACKENDS)('the MCP create tools on the %s backend', (backend) => {
     expect((await storedRows(h.database, principal.workspaceId)).size).toBe(0);
   });
 
-  it('sess_ask with respondents and assurance account is refused at /assurance and creates nothing', async () => {
+  it('sess_ask with respondents but no people and assurance account is refused at /assurance and creates nothing', async () => {
     const { token, principal } = await h.addPrincipal();
     const client = await h.connect(token, 'modern');
     const result = (await client.callTool({
@@ -259,7 +263,7 @@ describe.each(BACKENDS)('the MCP create tools on the %s backend', (backend) => {
     expect(result.isError).toBe(true);
     const { error } = structured<{ error: { code: string; field: string; message: string } }>(result);
     expect(error).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/assurance' });
-    expect(error.message).toContain('named respondents come later');
+    expect(error.message).toContain('respondents.people');
     expect((await storedRows(h.database, principal.workspaceId)).size).toBe(0);
   });
 });

@@ -112,9 +112,34 @@ export const ASK_FIELD_TYPES: readonly AskFieldType[] = Object.freeze(
 
 const respondentSeconds = z.int().min(STRUCTURE_LIMITS.minExpiresIn);
 
+/** At most this many people named in `respondents.people`. */
+export const PEOPLE_MAX = 50;
+
+/** `respondents.people`: the workspace members an Ask is for, by the e-mail they sign in with. */
+export const PeopleSchema = z
+  .array(
+    z
+      .string()
+      .min(3)
+      .max(254)
+      .describe('The e-mail a workspace member signs in with, at most 254 characters. Example: "ana@example.com"'),
+  )
+  .min(1)
+  .max(PEOPLE_MAX)
+  .describe(
+    `Named respondents: the e-mail addresses (1 to ${PEOPLE_MAX}, each once) of the workspace members who answer. Each signs in to answer on their own page through the one shared link, and is notified on their own devices; nobody else can answer (assurance "account"). max may be left out: it is then the number of people.`,
+  );
+
 export const RespondentsSchema = z
   .strictObject({
-    max: z.int().min(1).describe('How many people may answer; exact, checked when each person starts. Example: 10'),
+    max: z
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        'How many people may answer; exact, checked when each person starts. Required unless people is given (then it is the number of people). Example: 10',
+      ),
+    people: PeopleSchema.optional(),
     name: z
       .boolean()
       .optional()
@@ -129,7 +154,7 @@ export const RespondentsSchema = z
       ),
   })
   .describe(
-    'Advanced: ask many people through one link (a Sess Ask). Share the link with everyone who should answer; each gets their own page.',
+    'Advanced: ask many people through one link (a Sess Ask). Share the link with everyone who should answer; each gets their own page. With people, only those members answer, each signed in.',
   );
 
 /** sess_ask's arguments: a question and 1-12 simple fields, turned into an ordinary interaction by `toSurface`. */

@@ -103,7 +103,45 @@ describe('sess_ask arguments', () => {
       'assurance account for an Ask',
       { ...askExample(), respondents: { max: 2 }, assurance: 'account' },
       '/assurance',
-      /named respondents come later/,
+      /respondents\.people/,
+    ],
+    [
+      'assurance passkey for an Ask with people',
+      { ...askExample(), respondents: { people: ['ana@example.com'] }, assurance: 'passkey' },
+      '/assurance',
+      /not taken on an Ask yet/,
+    ],
+    ['respondents with neither max nor people', { ...askExample(), respondents: {} }, '/respondents/max', /is required/],
+    [
+      'a max other than the number of people',
+      { ...askExample(), respondents: { max: 3, people: ['ana@example.com', 'bo@example.com'] } },
+      '/respondents/max',
+      /names 2/,
+    ],
+    [
+      'a person named twice (in another case)',
+      { ...askExample(), respondents: { people: ['ana@example.com', 'ANA@Example.com'] } },
+      '/respondents/people/1',
+      /repeats an earlier address/,
+    ],
+    [
+      'a person who is no address',
+      { ...askExample(), respondents: { people: ['ana'] } },
+      '/respondents/people/0',
+      /not an e-mail/,
+    ],
+    ['no people', { ...askExample(), respondents: { people: [] } }, '/respondents/people', /must not be empty/],
+    [
+      'more than 50 people',
+      { ...askExample(), respondents: { people: Array.from({ length: 51 }, (_, i) => `p${i}@example.com`) } },
+      '/respondents/people',
+      /50/,
+    ],
+    [
+      'for with respondents',
+      { ...askExample(), respondents: { people: ['ana@example.com'] }, for: ['ana@example.com'] },
+      '/for',
+      /respondents\.people/,
     ],
     ['assurance of a level there is not', { ...askExample(), assurance: 'high' }, '/assurance', /link|account|passkey/],
     ['for at assurance link', { ...askExample(), for: ['ana@example.com'] }, '/for', /Add assurance: "account"/],
@@ -144,6 +182,26 @@ describe('sess_ask arguments', () => {
     ]) {
       expect(parseAskArguments(args)).toEqual(args);
     }
+  });
+
+  it('takes named people, with or without a max that agrees, and assurance account with them', () => {
+    for (const args of [
+      { ...askExample(), respondents: { people: ['ana@example.com', 'Bo@Example.com'] } },
+      { ...askExample(), respondents: { max: 2, people: ['ana@example.com', 'bo@example.com'], name: true } },
+      { ...askExample(), respondents: { people: ['ana@example.com'] }, assurance: 'account' },
+      { ...askExample(), respondents: { people: Array.from({ length: 50 }, (_, i) => `p${i}@example.com`) } },
+    ]) {
+      expect(parseAskArguments(args)).toEqual(args);
+    }
+  });
+
+  it('never repeats a named address in its messages', () => {
+    const issues = collectAskArgumentsIssues({
+      ...askExample(),
+      respondents: { people: ['secret-ana@example.com', 'SECRET-ana@example.com'] },
+    });
+    expect(issues.length).toBeGreaterThan(0);
+    for (const issue of issues) expect(issue.message.toLowerCase()).not.toContain('secret-ana');
   });
 
   it('allows respondent_name as an ordinary field when no name is asked', () => {

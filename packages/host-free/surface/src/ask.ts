@@ -1,6 +1,6 @@
 import type { AskArguments } from './ask-schema.ts';
 import { AskArgumentsSchema } from './ask-schema.ts';
-import { checkAudienceRules } from './assurance.ts';
+import { checkAudienceRules, checkMemberAddresses } from './assurance.ts';
 import { checkFieldName, checkLength } from './check-surface.ts';
 import { checkInteractionSize, checkRawInput } from './guard.ts';
 import type { ArgumentIssue, Checked } from './issues.ts';
@@ -65,6 +65,7 @@ function checkAskRules(args: AskArguments): ArgumentIssue[] {
         '/respondents/expires_in and /expires_in both set the deadline. Give it once: respondents.expires_in for an Ask, or expires_in alone.',
     });
   }
+  if (args.respondents !== undefined) issues.push(...checkRespondentsRules(args.respondents));
   if (args.respondents !== undefined && args.answer_in_chat === true) {
     issues.push({
       field: '/answer_in_chat',
@@ -72,13 +73,52 @@ function checkAskRules(args: AskArguments): ArgumentIssue[] {
         "/answer_in_chat is true with respondents. An Ask's link is for others: it is never answered in the chat. Leave answer_in_chat out, or drop respondents to ask only the person in this chat.",
     });
   }
-  if (args.respondents !== undefined && args.assurance !== undefined && args.assurance !== 'link') {
+  const named = args.respondents?.people !== undefined;
+  if (args.respondents !== undefined && !named && args.assurance !== undefined && args.assurance !== 'link') {
     issues.push({
       field: '/assurance',
-      message: `/assurance is "${args.assurance}" with respondents. An Ask is answered by whoever holds its link for now: named respondents come later. Leave assurance out, or drop respondents to ask one person who signs in.`,
+      message: `/assurance is "${args.assurance}" with respondents but no respondents.people. An Ask without named people is answered by whoever holds its link. Name the members who answer in respondents.people (each then signs in), or leave assurance out.`,
     });
   }
-  issues.push(...checkAudienceRules(args));
+  if (named && args.assurance === 'passkey') {
+    issues.push({
+      field: '/assurance',
+      message:
+        '/assurance is "passkey" with respondents. An Ask with named people is answered at "account" (each signs in); a passkey is not taken on an Ask yet. Leave assurance out, or ask one person without respondents.',
+    });
+  }
+  if (args.respondents !== undefined && args.for !== undefined) {
+    issues.push({
+      field: '/for',
+      message:
+        '/for is given with respondents. The members an Ask is for are named in respondents.people: move the addresses there and leave for out.',
+    });
+  }
+  // An Ask's members are checked at /respondents/people above.
+  issues.push(...checkAudienceRules(args.respondents !== undefined ? { assurance: args.assurance } : args));
+  return issues;
+}
+
+/** respondents: a max or people (or both, agreeing), each person once. */
+function checkRespondentsRules(respondents: NonNullable<AskArguments['respondents']>): ArgumentIssue[] {
+  const { max, people } = respondents;
+  if (people === undefined) {
+    if (max !== undefined) return [];
+    return [
+      {
+        field: '/respondents/max',
+        message:
+          '/respondents/max is required: how many people may answer, e.g. { "max": 10 }. Or name the members who answer in respondents.people.',
+      },
+    ];
+  }
+  const issues = checkMemberAddresses(people, '/respondents/people');
+  if (max !== undefined && max !== people.length) {
+    issues.push({
+      field: '/respondents/max',
+      message: `/respondents/max is ${max} but respondents.people names ${people.length}: each named person answers once. Leave max out (it is then the number of people) or make it ${people.length}.`,
+    });
+  }
   return issues;
 }
 

@@ -27,7 +27,7 @@ export const FOR_MAX = 10;
 export const AssuranceSchema = z
   .enum(ASSURANCE_CHOICES)
   .describe(
-    'Who may answer (default "link"): "link" lets whoever holds the link answer; "account" requires the person the form is for to be signed in to Sess on the page; "passkey" also requires them to confirm this very answer with their passkey (fingerprint, face, PIN or screen lock) on the page, and the receipt names the passkey. Ask for "account" when the answer must come from the person themselves, and for "passkey" when the decision approves something irreversible (a commit, a payment, a sent message): then neither you nor anyone the link reaches can answer in their place, and a "passkey" form is answered on its link only (not in the chat). The person or workspace may set a higher floor; the result\'s assurance says the level the form got. An Ask (sess_ask with respondents) takes only "link" for now.',
+    'Who may answer (default "link"): "link" lets whoever holds the link answer; "account" requires the person the form is for to be signed in to Sess on the page; "passkey" also requires them to confirm this very answer with their passkey (fingerprint, face, PIN or screen lock) on the page, and the receipt names the passkey. Ask for "account" when the answer must come from the person themselves, and for "passkey" when the decision approves something irreversible (a commit, a payment, a sent message): then neither you nor anyone the link reaches can answer in their place, and a "passkey" form is answered on its link only (not in the chat). The person or workspace may set a higher floor; the result\'s assurance says the level the form got. An Ask (sess_ask with respondents) takes "account" only with respondents.people, the members who answer (each signed in); without people it is "link", and "passkey" is not taken for an Ask yet.',
   );
 
 /** `for` of the create tools: the members a workspace API key's form is for, by e-mail. */
@@ -58,16 +58,26 @@ export function checkAudienceRules(args: {
         '/for names who must sign in to answer, but the assurance is "link" (whoever holds the link). Add assurance: "account", or leave for out.',
     });
   }
+  issues.push(...checkMemberAddresses(args.for ?? [], '/for'));
+  return issues;
+}
+
+/**
+ * Members named by e-mail (`for`, `respondents.people`) at `at`: each an address, each once
+ * after trimming and lowercasing. The address itself is never repeated in a message.
+ */
+export function checkMemberAddresses(emails: readonly string[], at: string): ArgumentIssue[] {
+  const issues: ArgumentIssue[] = [];
   const seen = new Set<string>();
-  (args.for ?? []).forEach((email, i) => {
+  emails.forEach((email, i) => {
     const key = email.trim().toLowerCase();
     if (!/^[^@\s]+@[^@\s]+$/.test(key)) {
       issues.push({
-        field: `/for/${i}`,
-        message: `/for/${i} is not an e-mail address. Name each member by the e-mail they sign in with.`,
+        field: `${at}/${i}`,
+        message: `${at}/${i} is not an e-mail address. Name each member by the e-mail they sign in with.`,
       });
     } else if (seen.has(key)) {
-      issues.push({ field: `/for/${i}`, message: `/for/${i} repeats an earlier address. Give each person once.` });
+      issues.push({ field: `${at}/${i}`, message: `${at}/${i} repeats an earlier address. Give each person once.` });
     }
     seen.add(key);
   });

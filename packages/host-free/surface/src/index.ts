@@ -14,7 +14,14 @@ export type {
   Respondents,
   TextAskField,
 } from './ask-schema.ts';
-export { ASK_FIELD_TYPES, AskArgumentsSchema, AskFieldSchema, RespondentsSchema, SESS_ASK_EXAMPLE } from './ask-schema.ts';
+export {
+  ASK_FIELD_TYPES,
+  AskArgumentsSchema,
+  AskFieldSchema,
+  PEOPLE_MAX,
+  RespondentsSchema,
+  SESS_ASK_EXAMPLE,
+} from './ask-schema.ts';
 export type { AssuranceChoice, AssuranceLevel } from './assurance.ts';
 export { ASSURANCE_CHOICES, ASSURANCE_LEVELS, AssuranceSchema, atLeast, FOR_MAX, ForSchema } from './assurance.ts';
 export { hashAnswer, hashSurface } from './canonical.ts';

@@ -1,6 +1,6 @@
 import { isSessError, type Logger } from '@sess/core';
 import { errorPage } from '@sess/error-pages';
-import { type FormsRuntime, type LinkView, linkUrl, openLink } from '@sess/forms';
+import { type AnswerWay, type FormsRuntime, type LinkView, linkUrl, namedRespondentToken, openLink } from '@sess/forms';
 import { type AnswerPageView, readCookieValues, renderAnswerPage } from '@sess/web';
 import type { Context } from 'hono';
 import { type GateTurn, NO_ACCOUNTS, type PageAccounts } from './answerer-gate.ts';
@@ -49,8 +49,12 @@ export interface PageKit {
   isForged(c: PageContext, purpose: PagePurpose, token: string, revision: number, presented: unknown): boolean;
   /** The refused-post page (403), back to the link's page. */
   refused(c: PageContext, token: string, status: 403 | 415): Response;
-  /** The respondent page this browser already has for this Ask, if it is still usable. */
-  rememberedRespondent(c: PageContext, ask: LinkView): Promise<string | undefined>;
+  /**
+   * The respondent page this browser already has for this Ask, if it is still usable: for an Ask
+   * with named respondents, the signed-in person's own page (`way`'s account), whichever browser;
+   * otherwise the one this browser's cookie remembers.
+   */
+  rememberedRespondent(c: PageContext, ask: LinkView, way: AnswerWay): Promise<string | undefined>;
   /** A body past the route's limit: the page says so, and the connection is not reused. */
   tooLarge(c: PageContext): Response;
 }
@@ -95,7 +99,11 @@ export function createPageKit(runtime: FormsRuntime, secret: string, accounts: P
       return !csrf.verify(purpose, token, revision, presented);
     },
     refused: (c, token, status) => kit.sendPage(c, { state: 'refused', pagePath: pagePaths(token).page }, status),
-    async rememberedRespondent(c, ask) {
+    async rememberedRespondent(c, ask, way) {
+      if (ask.assurance !== 'link') {
+        const userId = way.via === 'link' ? way.userId : undefined;
+        return userId === undefined ? undefined : namedRespondentToken(runtime, ask.sessionId, userId);
+      }
       const [remembered] = readCookieValues(c.req.header('cookie'), RESPONDENT_COOKIE);
       if (!remembered) return undefined;
       try {

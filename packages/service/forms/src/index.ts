@@ -24,6 +24,7 @@ export {
   respondentOf,
 } from './link/answerer.ts';
 export { extendLink } from './link/extend-link.ts';
+export { namedRespondentToken } from './link/named-respondent.ts';
 export { openLink } from './link/open-link.ts';
 export { bindPasskeyAnswer, type PasskeyBinding } from './link/passkey-binding.ts';
 export { type StartedRespondent, startRespondent } from './link/start-respondent.ts';
@@ -56,13 +57,14 @@ export {
   type FormsObserver,
   type FormsRuntime,
   type FormsRuntimeOptions,
+  type PeopleNotices,
   WORKSPACE_WRITE_DEFAULTS,
   type WorkspaceWriteBound,
 } from './runtime/forms-runtime.ts';
 export { type FormAudience, withCurrentFloor } from './sessions/audience.ts';
 export { type CompleteSessionInput, completeSession } from './sessions/complete-session.ts';
 export type { FormMaker, WorkspaceContext } from './sessions/context.ts';
-export { type CreateAskInput, type CreatedAsk, createAsk, prepareAsk } from './sessions/create-ask.ts';
+export { type CreateAskInput, type CreatedAsk, createAsk, type PreparedAsk, prepareAsk } from './sessions/create-ask.ts';
 export {
   type CreatedSession,
   type CreateSessionInput,

@@ -198,7 +198,7 @@ describe('an Ask', () => {
     const before = await sessionCount();
     const body = await refusal(createAsk({ ctx: asPerson(member.userId), input: sampleAskArguments({ max: 3 }) }));
     expect(body).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/respondents' });
-    expect(body.message).toContain('named respondents come later');
+    expect(body.message).toContain('respondents.people');
     expect(await sessionCount()).toBe(before);
   });
 });

@@ -36,6 +36,8 @@ export interface FormNotices {
   followUp(tx: DbOrTx, ctx: BackendContext, form: NoticedForm): Promise<void>;
   /** A new Ask: its owner is told of its answers or its close. True when anyone watches it. */
   askWatch(tx: DbOrTx, ctx: BackendContext, form: NoticedForm): Promise<boolean>;
+  /** A new Ask with named respondents: each of `userIds` gets its link and question on their own devices. True when anyone will be told. */
+  askPeople(tx: DbOrTx, ctx: BackendContext, form: NoticedForm, userIds: readonly string[]): Promise<boolean>;
 }
 
 /**
@@ -76,5 +78,7 @@ export function createFormNotices(deps: {
       await enqueueFormNotice(tx, deps.sealers, { ...made, kind: 'follow_up' }, options);
     },
     askWatch: (tx, ctx, form) => enqueueAskWatch(tx, deps.sealers, notice(ctx, form), options),
+    askPeople: (tx, ctx, form, userIds) =>
+      enqueueFormNotice(tx, deps.sealers, { ...notice(ctx, form), recipient: { userIds }, kind: 'form' }, options),
   };
 }

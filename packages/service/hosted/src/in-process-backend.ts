@@ -192,19 +192,19 @@ export function createInProcessBackend(
   /**
    * An Ask to write with its handle record in ONE statement; with notifications on, that
    * statement and its owner's watch in one transaction. Its owner watches it (told of its answers
-   * or its close); the link itself goes to no one, so `notified` stays false: the agent shares it.
+   * or its close); the link itself goes to no one (`notified` stays false: the agent shares it),
+   * except to its named respondents (`respondents.people`), each told in that same transaction.
    */
   async function askWithHandle(ctx: BackendContext, input: CreateAskInput): Promise<PreparedWrite<InWorkspace<CreatedAsk>>> {
     const { prepared, created } = await prepareAskCreate(ctx, input, true);
+    const form = { sessionId: created.askId, title: input.ask.question, url: created.humanUrl, expiresAt: created.expiresAt };
     const watch =
       notices &&
-      ((tx: Tx) =>
-        notices.askWatch(tx, ctx, {
-          sessionId: created.askId,
-          title: input.ask.question,
-          url: created.humanUrl,
-          expiresAt: created.expiresAt,
-        }));
+      (async (tx: Tx) => {
+        await notices.askWatch(tx, ctx, form);
+        // Named respondents are each told on their own devices.
+        if (prepared.people.length > 0) await notices.askPeople(tx, ctx, form, prepared.people);
+      });
     return {
       created,
       async write(extras) {

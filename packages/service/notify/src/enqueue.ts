@@ -7,6 +7,9 @@ import { topicOf } from './topic.ts';
 /** Who a form is for: the OAuth grant's person, or (an API key's form) the workspace's owners who chose so. */
 export type NoticeRecipient = { userId: string } | { workspaceOwners: true };
 
+/** An Ask's named respondents (`respondents.people`), each told on their own devices. */
+export type PeopleRecipient = { userIds: readonly string[] };
+
 /** What an outbox row carries, sealed: the form's title and its link. */
 export interface NoticePayload {
   title: string;
@@ -16,7 +19,7 @@ export interface NoticePayload {
 export interface FormNotice {
   workspaceId: string;
   sessionId: string;
-  recipient: NoticeRecipient;
+  recipient: NoticeRecipient | PeopleRecipient;
   /** `form`: a new form; `follow_up`: sess_publish showed a new revision on the same link. */
   kind: 'form' | 'follow_up';
   title: string;
@@ -65,8 +68,13 @@ function recipientsWhere(who: SQL, workspaceId: SQL, emailAvailable: SQL) {
 /** The owners who chose to hear of forms made with the workspace's API keys. */
 const API_KEY_FORM_OWNERS = sql`m.role = 'owner' and coalesce(s.api_key_forms, false)`;
 
-function recipients(recipient: NoticeRecipient, workspaceId: string, emailAvailable: boolean) {
-  const who = 'userId' in recipient ? sql`u.id = ${recipient.userId}` : API_KEY_FORM_OWNERS;
+function recipients(recipient: NoticeRecipient | PeopleRecipient, workspaceId: string, emailAvailable: boolean) {
+  const who =
+    'userId' in recipient
+      ? sql`u.id = ${recipient.userId}`
+      : 'userIds' in recipient
+        ? sql`u.id in (select json_array_elements_text(${JSON.stringify(recipient.userIds)}::json))`
+        : API_KEY_FORM_OWNERS;
   return recipientsWhere(who, sql`${workspaceId}`, sql`${emailAvailable}::boolean`);
 }
 
@@ -102,8 +110,9 @@ const NEW_ID = sql`'ntf_' || replace(gen_random_uuid()::text, '-', '')`;
 /**
  * Writes the notifications of a form into the outbox, in the caller's transaction (so they
  * commit with the form, or not at all): one row per person it is for who has a device or, when
- * e-mail is configured, e-mail on; and, for a new form, a reminder row for those who chose
- * reminders. One statement. Returns true when anyone will be told.
+ * e-mail is configured, e-mail on (an Ask's named people: each of them who is a member); and,
+ * for a new form, a reminder row for those who chose reminders (never for named people). One
+ * statement. Returns true when anyone will be told.
  */
 export async function enqueueFormNotice(
   db: DbOrTx,
@@ -116,6 +125,9 @@ export async function enqueueFormNotice(
   const now = notice.now.toISOString();
   const expires = notice.expiresAt.toISOString();
   const remindAt = reminderAt(notice.now, notice.expiresAt).toISOString();
+  // No reminder for an Ask's named people: the outbox knows whether an Ask is open, not whether
+  // each of them answered it, so a reminder could reach someone who already did.
+  const remindable = !('userIds' in notice.recipient);
   const rows = await queryRows<{ n: number; total: number }>(
     db,
     sql`with r as (${recipients(notice.recipient, notice.workspaceId, options.emailAvailable)}),
@@ -129,6 +141,7 @@ export async function enqueueFormNotice(
                   ${remindAt}::timestamptz, ${expires}::timestamptz, ${now}::timestamptz
              from r
             where r.reminders and ${notice.kind} = 'form' and ${remindAt}::timestamptz > ${now}::timestamptz
+              and ${remindable}::boolean
            returning kind)
        select count(*) filter (where kind <> 'reminder')::int as n, count(*)::int as total from added`,
   );
@@ -144,7 +157,7 @@ export async function enqueueFormNotice(
  */
 export function formNoticeRow(
   sealers: NotifySealers,
-  notice: Omit<FormNotice, 'kind'>,
+  notice: Omit<FormNotice, 'kind' | 'recipient'> & { recipient: NoticeRecipient },
   options: { emailAvailable: boolean; reminders?: boolean },
 ) {
   return {

@@ -12,6 +12,7 @@ export {
   type NoticePayload,
   type NoticeRecipient,
   OUTBOX_CHANNEL,
+  type PeopleRecipient,
   reminderAt,
   workspaceOwnersWantApiKeyForms,
 } from './enqueue.ts';
@@ -35,6 +36,7 @@ export {
   type NotificationMessage,
 } from './message.ts';
 export { type OutboxBacklog, readOutboxBacklog } from './outbox-backlog.ts';
+export { createPeopleNotices, type PeopleNotices } from './people-notices.ts';
 export {
   classifyPushStatus,
   type PushOptions,

@@ -100,7 +100,8 @@ export function sampleSurface(title = 'Approve this commit?'): Surface {
 
 /** sess_ask arguments of a small Ask (one choice field) for `max` people. */
 export function sampleAskArguments(respondents: {
-  max: number;
+  max?: number;
+  people?: string[];
   name?: boolean;
   expires_in?: number;
   respondent_expires_in?: number;

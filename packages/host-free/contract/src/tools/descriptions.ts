@@ -77,7 +77,7 @@ export const SESS_ASK_DESCRIPTION = [
   'Then carry on exactly as after sess_request: give the link only to the person you mean, then call sess_response. Never call sess_ask again for the same question.',
   'Keep it short: the question is a short heading of about 40 characters (at most 80), the button a verb of one to three words (at most 24), labels and options at most 60.',
   OVER_LIMIT,
-  'Advanced: to ask several people through one link, add respondents with max. Share that link with everyone who should answer; each gets their own page, and sess_response shows their answers. An Ask is never answered in the chat, and takes only assurance "link" for now: named respondents come later.',
+  'Advanced: to ask several people through one link, add respondents with max. Share that link with everyone who should answer; each gets their own page, and sess_response shows their answers. An Ask is never answered in the chat. To ask only certain workspace members, name them in respondents.people (their e-mails) instead of max: each must sign in, gets their own page, and is notified by Sess.',
   `One complete, good call: ${JSON.stringify(SESS_ASK_EXAMPLE)}`,
 ].join(' ');
 

@@ -3,6 +3,7 @@ import { extendLink, openLink, startRespondent } from '@sess/forms';
 import { serializeCookie } from '@sess/web';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { gateView, turnFor } from '../answerer-gate.ts';
 import { type PageEnv, type PageKit, RESPONDENT_COOKIE } from '../page-kit.ts';
 import { readPostedForm } from '../read-posted-form.ts';
 import { pagePaths } from '../to-page-view.ts';
@@ -18,7 +19,8 @@ function cookieSeconds(expiresAt: Date, now: Date): number {
 /**
  * The two buttons besides the answer: `POST /s/:token/extend` asks for more time on a lapsed
  * link; `POST /s/:token/start` starts this browser's respondent page of an Ask (and remembers it
- * in a cookie scoped to the Ask's path, so a second tab goes back to the same page).
+ * in a cookie scoped to the Ask's path, so a second tab goes back to the same page); an Ask with
+ * named respondents starts only the signed-in person's own page, one per person.
  */
 export function mountLinkActions(app: Hono<PageEnv>, kit: PageKit, secureCookieFor: (host: string | undefined) => boolean): void {
   const { runtime } = kit;
@@ -44,10 +46,15 @@ export function mountLinkActions(app: Hono<PageEnv>, kit: PageKit, secureCookieF
     try {
       const ask = await openLink(runtime, token);
       if (!form || kit.isForged(c, 'start', token, ask.revision, form.control.csrf)) return kit.refused(c, token, 403);
-      // A double click or a second tab goes back to the page this browser already has.
-      const own = await kit.rememberedRespondent(c, ask);
+      // An Ask with named respondents: only a signed-in person it is for starts (nothing is written otherwise).
+      const gate = await gateView(c, kit.accounts, ask, token, runtime.publicUrl);
+      if (gate.turn) return kit.turnAway(c, gate.turn);
+      // A double click or a second tab (for a named person, any browser) goes back to the page they already have.
+      const own = await kit.rememberedRespondent(c, ask, gate.way);
       if (own) return c.redirect(pagePaths(own).page, 303);
-      const started = await startRespondent(runtime, token);
+      const started = await startRespondent(runtime, token, gate.way.via === 'link' ? gate.way.userId : undefined);
+      // A named person's page is found by their account, not by a cookie that another account on this browser would share.
+      if (ask.assurance !== 'link') return c.redirect(pagePaths(started.respondentToken).page, 303);
       c.header(
         'Set-Cookie',
         serializeCookie(RESPONDENT_COOKIE, started.respondentToken, {
@@ -61,6 +68,10 @@ export function mountLinkActions(app: Hono<PageEnv>, kit: PageKit, secureCookieF
     } catch (error) {
       // The Ask's page says every place is taken (or, if one just came back, offers Start again).
       if (isSessError(error) && error.code === 'ASK_FULL') return kit.showCurrent(c, token, 409);
+      const turn = isSessError(error)
+        ? turnFor(error, token, kit.accounts.isLinkHost(c.req.header('host')), runtime.publicUrl)
+        : undefined;
+      if (turn) return kit.turnAway(c, turn);
       if (isSessError(error) && (error.code === 'LINK_CLOSED' || error.code === 'INVALID_STATE'))
         return kit.showCurrent(c, token, 410);
       return kit.sendError(c, error);

@@ -21,7 +21,7 @@ export function mountLinkPage(app: Hono<PageEnv>, kit: PageKit): void {
       const gate = await gateView(c, kit.accounts, view, token, runtime.publicUrl);
       if (gate.turn) return kit.turnAway(c, gate.turn);
       if (view.kind === 'ask') {
-        const own = await kit.rememberedRespondent(c, view);
+        const own = await kit.rememberedRespondent(c, view, gate.way);
         if (own) return c.redirect(pagePaths(own).page, 303);
       }
     } catch (error) {

@@ -81,7 +81,8 @@ export const formRevisions = pgTable(
 
 /**
  * One person of an Ask: their own page token (hashed), their own deadline. A slot is taken from
- * the start until the answer, or until `expires_at` passes unanswered.
+ * the start until the answer, or until `expires_at` passes unanswered. A named respondent's row
+ * carries their account, one row per person.
  */
 export const askRespondents = pgTable(
   'ask_respondents',
@@ -96,9 +97,13 @@ export const askRespondents = pgTable(
     startedAt: at('started_at').notNull(),
     expiresAt: at('expires_at').notNull(),
     answeredAt: at('answered_at'),
+    /** A named respondent's account (`respondents.people`): their one page of the Ask; null for an Ask anyone with the link answers. */
+    userId: text('user_id'),
   },
   (t) => [
     uniqueIndex('ask_respondents_token_hash_key').on(t.tokenHash),
+    // One page per named person of an Ask (rows without a user are many, as NULLs are distinct).
+    uniqueIndex('ask_respondents_session_user_key').on(t.sessionId, t.userId),
     index('ask_respondents_session_idx').on(t.sessionId, t.expiresAt),
     index('ask_respondents_workspace_idx').on(t.workspaceId),
   ],

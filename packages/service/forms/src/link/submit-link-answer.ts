@@ -10,6 +10,7 @@ import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { answerWrittenAtMs, FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
 import { type AnswerWay, admitAnswer, answererColumns, LINK_WAY, wayColumns } from './admit-answer.ts';
 import { admitAnswerer } from './answerer.ts';
+import { respondentGate } from './named-respondent.ts';
 
 /** What the answer page posts. */
 export interface SubmitLinkAnswerInput {
@@ -154,7 +155,8 @@ async function submitRespondentAnswer(
   const snapshot = await runtime.queries.respondentByTokenHash(hashSecret(token));
   if (!snapshot) throw linkNotFound();
   const { session, respondent, revision } = snapshot;
-  const answerer = admitAnswerer(session, way);
+  // A named respondent's page is answered by that person alone.
+  const answerer = admitAnswerer(respondentGate(session, respondent), way);
   checkRespondentOpen(snapshot.answer !== null, session.state, respondent.expiresAt, input.revision, now);
 
   const place = { session, revision, revisionNumber: 1, respondentId: respondent.id };

@@ -41,6 +41,7 @@ const respondentColumns = {
   startedAt: askRespondents.startedAt,
   expiresAt: askRespondents.expiresAt,
   answeredAt: askRespondents.answeredAt,
+  userId: askRespondents.userId,
 };
 
 const currentRevision = and(

@@ -65,4 +65,6 @@ export interface RespondentRow {
   startedAt: Date;
   expiresAt: Date;
   answeredAt: Date | null;
+  /** A named respondent's account (`respondents.people`); null for an Ask anyone with the link answers. */
+  userId: string | null;
 }

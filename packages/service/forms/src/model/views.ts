@@ -1,6 +1,7 @@
 import type { AnswerView, SessionView } from '@sess/contract';
 import type { ReceiptAssurance } from '@sess/receipts';
 import type { AnswerValue, Surface } from '@sess/surface';
+import { respondentGate } from '../link/named-respondent.ts';
 import { askState, type LinkState, linkState, sessionState } from './derive-state.ts';
 import type { AnswerRow, RevisionRow, SessionRow } from './session-row.ts';
 
@@ -224,7 +225,7 @@ export function toAskLinkView(session: SessionRow, revision: RevisionRow, active
 
 export function toRespondentLinkView(
   session: SessionRow,
-  respondent: { id: string; expiresAt: Date; startedAt: Date },
+  respondent: { id: string; expiresAt: Date; startedAt: Date; userId?: string | null },
   revision: RevisionRow,
   answer: AnswerRow | null,
   now: Date,
@@ -244,7 +245,7 @@ export function toRespondentLinkView(
     expiresAt: respondent.expiresAt.toISOString(),
     deadlineAt: respondent.expiresAt.toISOString(),
     answer: answer ? toLinkAnswer(answer) : null,
-    assurance: session.assurance,
-    forUserIds: session.forUserIds,
+    // A named respondent's page is theirs alone.
+    ...respondentGate(session, respondent),
   };
 }

@@ -45,6 +45,12 @@ export interface FormsRuntimeOptions {
    * is unchanged (the group-commit path). Without this option nobody is told.
    */
   apiKeyNotices?: ApiKeyNotices;
+  /**
+   * Notices of an Ask with named respondents (`respondents.people`) for each of those people, on
+   * their own devices: `createAsk` (/v1) stores such an Ask in a transaction and calls `enqueue`
+   * in it, so the notices commit with the Ask or not at all. Without it nobody is told.
+   */
+  peopleNotices?: PeopleNotices;
   /** Told of creates, answers and wakes (apps/server's metrics); nothing is told when absent. */
   observer?: FormsObserver;
 }
@@ -72,6 +78,12 @@ export interface ApiKeyNotices {
   wanted(workspaceId: string): Promise<boolean>;
   /** Writes the notice in the create's transaction; true when anyone will be told. */
   enqueue(tx: Tx, form: ApiKeyNoticeForm): Promise<boolean>;
+}
+
+/** The hook of `FormsRuntimeOptions.peopleNotices` (apps/server fills it from @sess/notify). */
+export interface PeopleNotices {
+  /** Writes the notice of each of `userIds` who can be reached, in the create's transaction; true when anyone will be told. */
+  enqueue(tx: Tx, form: ApiKeyNoticeForm & { userIds: readonly string[] }): Promise<boolean>;
 }
 
 /** A form just created with an API key, as its notice needs it. */
@@ -146,6 +158,8 @@ export interface FormsRuntime {
   readonly onAskAnswer: FormsRuntimeOptions['onAskAnswer'];
   /** Internal: the hooks of `FormsRuntimeOptions.apiKeyNotices`. */
   readonly apiKeyNotices: FormsRuntimeOptions['apiKeyNotices'];
+  /** Internal: the hook of `FormsRuntimeOptions.peopleNotices`. */
+  readonly peopleNotices: FormsRuntimeOptions['peopleNotices'];
   /** Internal: `FormsRuntimeOptions.observer`. */
   readonly observer: FormsObserver | undefined;
   /**
@@ -214,6 +228,7 @@ export function createFormsRuntime(options: FormsRuntimeOptions): FormsRuntime {
     waiters,
     onAskAnswer: options.onAskAnswer,
     apiKeyNotices: options.apiKeyNotices,
+    peopleNotices: options.peopleNotices,
     observer: options.observer,
     sweepIfDue,
     async keyRing() {

@@ -21,7 +21,12 @@ export type { FormAudience } from './form-audience.ts';
 export interface AskedAudience {
   assurance?: AssuranceChoice | undefined;
   for?: string[] | undefined;
+  /** An Ask's named respondents (`respondents.people`): the form is for them, at `account` at least. */
+  people?: string[] | undefined;
 }
+
+/** Where each way of naming members points its errors. */
+const PEOPLE_AT = '/respondents/people';
 
 /** A create without a maker is the workspace's own (an API key's): its owners decide. */
 const WORKSPACE: FormMaker = { kind: 'api_key' };
@@ -47,7 +52,7 @@ async function floorOf(
 }
 
 /** The members named by e-mail, in the order given; a name that is no member is refused with its pointer. */
-async function namedMembers(db: DbOrTx, workspaceId: string, emails: string[]): Promise<string[]> {
+async function namedMembers(db: DbOrTx, workspaceId: string, emails: string[], at = '/for'): Promise<string[]> {
   const wanted = emails.map((email) => email.trim().toLowerCase());
   const rows = await queryRows<{ id: string; email: string }>(
     db,
@@ -61,10 +66,11 @@ async function namedMembers(db: DbOrTx, workspaceId: string, emails: string[]): 
     const id = byEmail.get(email);
     if (id === undefined) {
       // The address is the agent's own input; it is not repeated, so it reaches no log.
+      const otherwise = at === '/for' ? ", or leave for out: the form is then for the workspace's owners" : '';
       throw new SessError(
         'INVALID_ARGUMENTS',
-        `/for/${i} names no member of this workspace. Name members by the e-mail they sign in with (an owner invites others on /account), or leave for out: the form is then for the workspace's owners.`,
-        { field: `/for/${i}` },
+        `${at}/${i} names no member of this workspace. Name members by the e-mail they sign in with (an owner invites others on /account)${otherwise}.`,
+        { field: `${at}/${i}` },
       );
     }
     return id;
@@ -80,11 +86,12 @@ async function owners(db: DbOrTx, workspaceId: string): Promise<string[]> {
 }
 
 /**
- * The level and the accounts of a new form made in `ctx` (read in the caller's transaction when
+ * The level and the accounts of a new form made in `ctx`; an Ask naming `people` is for them, at
+ * `account` or above, whoever makes it (read in the caller's transaction when
  * it has one; `fresh`: the floor from the database, not the process's cache — for a refusal,
  * which no store would check).
  * @throws SessError `INVALID_ARGUMENTS` at `/for` (a person's own form names nobody else) or
- * `/for/<i>` (no member by that e-mail); `NOT_FOUND` for no such workspace.
+ * `/for/<i>` or `/respondents/people/<i>` (no member by that e-mail); `NOT_FOUND` for no such workspace.
  */
 export async function decideAudience(
   ctx: WorkspaceContext,
@@ -94,6 +101,14 @@ export async function decideAudience(
   const fresh = options.fresh === true;
   const db = ctx.tx ?? ctx.runtime.database.db;
   const maker = ctx.madeBy ?? WORKSPACE;
+  if (asked.people !== undefined) {
+    // Named respondents: whoever makes the Ask, it is for the people it names, each signed in.
+    const of: FloorOf =
+      maker.kind === 'person' ? { kind: 'person', userId: maker.userId } : { kind: 'workspace', workspaceId: ctx.workspaceId };
+    const { floor, seen } = await floorOf(ctx, of, fresh);
+    const assurance = atLeast(atLeast(asked.assurance ?? 'link', floor), 'account');
+    return { assurance, forUserIds: await namedMembers(db, ctx.workspaceId, asked.people, PEOPLE_AT), floorSeen: seen };
+  }
   if (maker.kind === 'person') {
     if (asked.for !== undefined) {
       throw new SessError(

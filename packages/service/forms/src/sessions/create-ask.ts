@@ -23,15 +23,57 @@ export interface CreateAskInput {
  * respondent_expires_in? }`. The Surface is `toSurface(args)` (with `name: true`, a required
  * "Your name" field first). The Ask's one deadline is `respondents.expires_in`, else
  * `expires_in`, else the default; Asks are not extendable. `max` is at most 1,000.
- * An Ask is answered at `link` only (for now): under a floor above it, it is refused at `/respondents`.
+ * With `people` (named respondents, workspace members by e-mail) the Ask is for them, at `account`
+ * at least (each signs in; one page each; `max` is their number), and with the runtime's
+ * `peopleNotices` each is told on their own devices. Without people it is answered at `link`:
+ * under a floor above it, it is refused at `/respondents`.
  * @throws SessError `INVALID_ARGUMENTS` (with `field`), `PLAN_LIMIT_REACHED`, `IDEMPOTENCY_KEY_REUSED`.
  */
 export async function createAsk(input: CreateAskInput): Promise<CreatedAsk> {
-  return withCurrentFloor(input.ctx.runtime, async () => (await prepareAsk(input)).store());
+  const { runtime, tx } = input.ctx;
+  return withCurrentFloor(runtime, async () => {
+    const prepared = await prepareAsk(input);
+    const hook = runtime.peopleNotices;
+    // Inside a caller's transaction, the caller tells whom it will.
+    if (prepared.people.length === 0 || !hook || tx) return prepared.store();
+    return runtime.database.db.transaction(async (t) => {
+      const result = await prepared.store({ tx: t });
+      // A replay (another id) was told when it was made.
+      if (result.askId !== prepared.result.askId) return result;
+      await hook.enqueue(t, {
+        workspaceId: input.ctx.workspaceId,
+        sessionId: result.askId,
+        title: prepared.title,
+        url: result.humanUrl,
+        expiresAt: new Date(result.expiresAt),
+        userIds: prepared.people,
+      });
+      return result;
+    });
+  });
+}
+
+/** An Ask built and not yet stored, with the accounts of its named people (to notify them). */
+export interface PreparedAsk extends PreparedCreate<CreatedAsk> {
+  /** The user ids of `respondents.people`, in the order given; empty for an Ask anyone with the link answers. */
+  readonly people: readonly string[];
+  /** The Ask's question (its Surface's title), as its notices show it. */
+  readonly title: string;
+}
+
+/**
+ * What the idempotency hash names of an Ask's request: the body as sent, with its people
+ * lowercased (the same members in another case are the same request). Without people, the body
+ * as it always was.
+ */
+function hashedRequest(input: unknown, people: string[] | undefined): unknown {
+  if (people === undefined) return input;
+  const body = input as { respondents: Record<string, unknown> };
+  return { ...body, respondents: { ...body.respondents, people: people.map((email) => email.trim().toLowerCase()) } };
 }
 
 /** Builds an Ask as `createAsk` does, for a later `store` that may carry the caller's own rows in the same statement (both inside `withCurrentFloor`). */
-export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput): Promise<PreparedCreate<CreatedAsk>> {
+export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput): Promise<PreparedAsk> {
   const args = parseAskArguments(input);
   const respondents = args.respondents;
   if (!respondents) {
@@ -41,11 +83,14 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
       { field: '/respondents' },
     );
   }
-  if (respondents.max > MAX_ASK_RESPONDENTS) {
+  const people = respondents.people;
+  // Named people: one place each (parseAskArguments refused a max that differs).
+  const max = people?.length ?? respondents.max ?? 0;
+  if (max > MAX_ASK_RESPONDENTS) {
     throw new SessError(
       'INVALID_ARGUMENTS',
-      `respondents/max is ${respondents.max}; an Ask takes at most ${MAX_ASK_RESPONDENTS} respondents.`,
-      { field: '/respondents/max', limit: MAX_ASK_RESPONDENTS, length: respondents.max },
+      `respondents/max is ${max}; an Ask takes at most ${MAX_ASK_RESPONDENTS} respondents.`,
+      { field: '/respondents/max', limit: MAX_ASK_RESPONDENTS, length: max },
     );
   }
   const given: Lifetime | undefined =
@@ -63,24 +108,30 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
     if (given) checkLifetime(plan, given);
     if (perRespondent) checkLifetime(plan, perRespondent);
   }
-  let audience = await decideAudience(ctx, args);
+  const asked = { assurance: args.assurance, people };
+  // The one level an Ask is answered at: `link`, or `account` for named people (no passkey yet).
+  const level = people === undefined ? 'link' : 'account';
+  let audience = await decideAudience(ctx, asked);
   // A refusal is never made on a cached floor: no store would find it stale.
-  if (audience.assurance !== 'link' && audience.floorSeen) audience = await decideAudience(ctx, args, { fresh: true });
-  if (audience.assurance !== 'link') {
-    // The floor says every form needs its person's sign-in, and an Ask cannot be answered that
-    // way yet: refused, rather than made at a level below the floor.
+  if (audience.assurance !== level && audience.floorSeen) audience = await decideAudience(ctx, asked, { fresh: true });
+  if (audience.assurance !== level) {
+    // The floor is above what this Ask can be answered at: refused, rather than made below it.
     throw new SessError(
       'INVALID_ARGUMENTS',
-      `Forms made here need assurance "${audience.assurance}" (the floor set on /account), and an Ask (respondents) is answered by whoever holds its link: named respondents come later. Ask one person without respondents instead.`,
+      people === undefined
+        ? `Forms made here need assurance "${audience.assurance}" (the floor set on /account), and an Ask without respondents.people is answered by whoever holds its link. Name the members who answer in respondents.people (each then signs in), or ask one person without respondents.`
+        : `Forms made here need assurance "${audience.assurance}" (the floor set on /account), and an Ask with respondents.people is answered at "account": a passkey is not taken on an Ask yet. Ask each person on their own form instead.`,
       { field: '/respondents' },
     );
   }
   const surface = toSurface(args);
   const surfaceSha256 = hashSurface(surface);
   const { runtime } = ctx;
-  return prepareNewSession(
+  const prepared = await prepareNewSession(
     ctx,
-    idempotencyKey === undefined ? undefined : { key: idempotencyKey, operation: 'asks.create', request: input, sealed: true },
+    idempotencyKey === undefined
+      ? undefined
+      : { key: idempotencyKey, operation: 'asks.create', request: hashedRequest(input, people), sealed: true },
     (plan, now) => {
       const lifetime = given ?? { seconds: Math.min(DEFAULT_EXPIRES_IN_SECONDS, plan.linkLifetimeSeconds), field: '/expires_in' };
       checkLifetime(plan, lifetime);
@@ -88,7 +139,7 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
       const id = newId('ask');
       const token = newLinkToken();
       const times = linkTimes(runtime, now, lifetime.seconds, false);
-      const ask = { max: respondents.max, name: respondents.name === true, respondentSeconds: perRespondent?.seconds ?? null };
+      const ask = { max, name: respondents.name === true, respondentSeconds: perRespondent?.seconds ?? null };
       const result: CreatedAsk = {
         askId: id,
         sessionId: id,
@@ -99,7 +150,7 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
         createdAt: times.createdAt.toISOString(),
         expiresAt: times.expiresAt.toISOString(),
         surfaceSha256,
-        assurance: 'link',
+        assurance: audience.assurance,
         ask: { id, max: ask.max, name: ask.name, respondentExpiresIn: ask.respondentSeconds },
       };
       return {
@@ -121,4 +172,5 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
       };
     },
   );
+  return Object.assign(prepared, { people: people === undefined ? [] : (audience.forUserIds ?? []), title: surface.title });
 }

@@ -1,0 +1,110 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { createApiKey } from '@sess/accounts';
+import { newId } from '@sess/core';
+import { memberships } from '@sess/db';
+import type { NotificationWorker } from '@sess/notify';
+import { createTestUser, recordSecret, sampleAskArguments, signInTestUser, type TestUser } from '@sess/testkit';
+import { type ReceivedPush, startPushService, type TestPushService } from '@sess/testkit/push-service';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppServer, startAppServer } from './support/app-server.ts';
+import { connectSignedIn, notifyThisDevice, startTestWorker } from './support/notify-device.ts';
+
+/*
+ * An Ask with named respondents (respondents.people) tells each named person on their own
+ * devices: the Ask's shared link with its question, committed with the Ask. Through the hosted
+ * /mcp (a person's OAuth connection) and through /v1 (a workspace API key). A member who is not
+ * named hears nothing. The real app, devices saved through the notifications page against the
+ * loopback push service, and the worker driven with runOnce.
+ */
+
+type DevicePush = { kind: string; title: string; url: string };
+const payloadOf = (push: ReceivedPush) => push.payload as DevicePush;
+
+let server: AppServer;
+let push: TestPushService;
+let worker: NotificationWorker;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  push = await startPushService();
+  server = await startAppServer();
+  worker = startTestWorker(server);
+});
+afterAll(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  await worker?.close();
+  await server?.close();
+  await push?.close();
+});
+
+/** A person with an account and one device that takes pushes. */
+async function withDevice(): Promise<{ user: TestUser; device: string }> {
+  const user = await createTestUser(server.database.db);
+  const { cookie } = await signInTestUser(server.database.db, user.userId);
+  return { user, device: await notifyThisDevice(server.url, cookie, push) };
+}
+
+/** The maker's workspace with three more members, each with a device: two to name, one not. */
+async function team() {
+  const maker = await withDevice();
+  const members = await Promise.all([withDevice(), withDevice(), withDevice()]);
+  for (const member of members) {
+    await server.database.db
+      .insert(memberships)
+      .values({ id: newId('membership'), workspaceId: maker.user.workspaceId, userId: member.user.userId, role: 'member' });
+  }
+  const [ana, bo, unnamed] = members as [typeof maker, typeof maker, typeof maker];
+  return { maker, ana, bo, unnamed };
+}
+
+/** Each named person's device got the Ask's link and question, once; the others nothing. */
+async function expectTold(named: Array<{ device: string }>, others: Array<{ device: string }>, humanUrl: string, title: string) {
+  expect(await worker.runOnce()).toBe(named.length);
+  for (const { device } of named) {
+    expect(push.received(device).map(payloadOf)).toMatchObject([{ kind: 'form', title, url: humanUrl }]);
+  }
+  for (const { device } of others) expect(push.received(device)).toEqual([]);
+}
+
+describe('an Ask with named respondents tells each of them', () => {
+  it('through the hosted /mcp (a person’s connection): each named member, on their own device', async () => {
+    const { maker, ana, bo, unnamed } = await team();
+    const client = await connectSignedIn(server.url, maker.user);
+    clients.push(client);
+    const args = sampleAskArguments({ people: [ana.user.email, bo.user.email.toUpperCase()] });
+    const result = await client.callTool({ name: 'sess_ask', arguments: args });
+    const created = (result as { structuredContent: { interaction: { humanUrl: string; state: string } } }).structuredContent
+      .interaction;
+    recordSecret(created.humanUrl, 'link');
+    expect(created.state).toBe('waiting');
+    // The maker watches it (told when it closes), and is not sent the link.
+    await expectTold([ana, bo], [maker, unnamed], created.humanUrl, args.question);
+  });
+
+  it('through /v1 (a workspace API key): each named member once, an idempotent replay tells no one again', async () => {
+    const { maker, ana, bo, unnamed } = await team();
+    const made = await createApiKey({
+      ctx: { db: server.database.db, now: server.clock.now },
+      input: { workspaceId: maker.user.workspaceId, name: 'headless agent', createdBy: maker.user.userId },
+    });
+    recordSecret(made.key, 'api-key');
+    const args = sampleAskArguments({ people: [ana.user.email, bo.user.email] });
+    const idempotencyKey = newId('session');
+    const create = async () => {
+      const response = await fetch(`${server.url}/v1/asks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${made.key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+        body: JSON.stringify(args),
+      });
+      const body = (await response.json()) as { humanUrl: string; assurance: string };
+      if (body.humanUrl) recordSecret(body.humanUrl, 'link');
+      return { status: response.status, body };
+    };
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(first.body.assurance).toBe('account');
+    expect(await create()).toEqual(first);
+    await expectTold([ana, bo], [maker, unnamed], first.body.humanUrl, args.question);
+    expect(await worker.runOnce()).toBe(0);
+  });
+});
