@@ -35,7 +35,7 @@ export async function bindPasskeyAnswer(
   input: SubmitLinkAnswerInput,
   userId: string,
 ): Promise<PasskeyBinding | { ok: false; errors: AnswerError[] }> {
-  // An Ask's pages are answered at `link` only: a respondent token never needs a passkey.
+  // An Ask is never made at `passkey` (refused at create): a respondent page never needs one.
   const kind = classifyToken(token);
   if (!kind) throw linkNotFound();
   if (kind === 'respondent') throw notPasskeyForm();
