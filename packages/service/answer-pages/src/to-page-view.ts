@@ -71,6 +71,7 @@ export function toPageView(
     expiresAt: new Date(view.deadlineAt),
     now,
     respondent: view.kind === 'respondent',
+    passkeyNext: view.assurance === 'passkey' ? true : undefined,
     link,
   });
   switch (view.kind) {

@@ -116,6 +116,11 @@ export function AnswerForm({ view, chat }: { view: OpenPageView; chat?: ChatFram
               <DisplayBlock component={component} />
             ),
           )}
+          {view.passkeyNext && !chat ? (
+            <p class="muted">
+              After you choose, your device asks for your passkey to confirm this answer; nothing is sent before that.
+            </p>
+          ) : null}
           <div class="actions">
             {actions.map((action) => (
               <ActionButton action={action} />

@@ -31,6 +31,12 @@ describe('the open form', () => {
     expect(html).toContain('<label for="f-message">Commit message<span class="req"> (required)</span></label>');
   });
 
+  it('says before the choice that a passkey confirmation follows, on a passkey form only', () => {
+    const line = 'your device asks for your passkey to confirm this answer';
+    expect(render(openView(commitSurface(), { passkeyNext: true }))).toContain(line);
+    expect(render(openView(commitSurface()))).not.toContain(line);
+  });
+
   it('posts to its target with the CSRF token and the revision in hidden fields', () => {
     const html = render(openView(commitSurface(), { revision: 7, form: { action: '/s/abc', csrf: 'tok"en' } }));
     expect(html).toContain('<form method="post" action="/s/abc">');

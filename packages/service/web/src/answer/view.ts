@@ -59,6 +59,8 @@ export interface OpenPageView {
   readonly now?: Date | undefined;
   /** Set on a respondent's page of an Ask: the answer completes this page. */
   readonly respondent?: boolean | undefined;
+  /** A `passkey` form: the page says, before the person chooses, that a passkey confirmation follows. */
+  readonly passkeyNext?: boolean | undefined;
   /** The page's own full link (on the links' origin), for "Answer on your phone" on a computer. */
   readonly link?: string | undefined;
 }

@@ -37,6 +37,8 @@ describe('the chat fragment', () => {
       /<a class="button wide" href="https:\/\/sess\.example\/s\/L+" target="_blank" rel="noopener noreferrer" data-open-link="" data-phone-link="">Answer on my phone<\/a>/,
     );
     expect(renderChatFragment(openView(commitSurface()), { origin: ORIGIN })).not.toContain('handoff');
+    // The chat cannot run a passkey ceremony: its form never promises one.
+    expect(chat(openView(commitSurface(), { passkeyNext: true }))).not.toContain('asks for your passkey');
   });
 
   it('links the receipt absolutely on the links’ origin, opened by the host', () => {
