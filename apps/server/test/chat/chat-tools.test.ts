@@ -234,6 +234,29 @@ describe('a form the agent keeps off the chat (answer_in_chat: false)', () => {
   });
 });
 
+describe('a passkey form in the chat', () => {
+  it('shows its title and the way to its link, never its fields; an answer from the chat is PASSKEY_REQUIRED, nothing written', async () => {
+    const user = await createTestUser(server.database.db);
+    const { client } = await connectChatClient(server, user, 'modern', { ui: true });
+    const created = await client.callTool({
+      name: 'sess_request',
+      arguments: { interaction: sampleSurface('Confirm on the page'), assurance: 'passkey' },
+    });
+    const { handle } = interactionOf(created);
+    const view = viewOf(created)!;
+    expect(view.html).toContain('Confirm on the page');
+    expect(view.html).not.toContain('name="message"');
+    const refused = await client.callTool({
+      name: 'sess_view_answer',
+      arguments: { handle, revision: 1, token: view.token, action_id: 'approve', values: { message: 'From the chat' } },
+    });
+    expect(refused.isError).toBe(true);
+    expect(errorOf(refused).code).toBe('PASSKEY_REQUIRED');
+    expect(await storedAnswers(handle)).toEqual([]);
+    await client.close();
+  });
+});
+
 describe('the model cannot answer through the app-only tools', () => {
   it('refuses a call without the token, with another handle’s, another revision’s or an expired one; nothing changes', async () => {
     const user = await createTestUser(server.database.db);

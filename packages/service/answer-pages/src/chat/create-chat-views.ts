@@ -74,7 +74,8 @@ export function createChatViews(deps: ChatViewsDeps) {
   }
 
   function render(page: AnswerPageView, view: LinkView | undefined, token: string | undefined, revision: number): ChatRender {
-    const inline = view?.kind === 'interaction' && view.answerInChat;
+    // A passkey form is confirmed on its page (the chat cannot run the ceremony): here, its link only.
+    const inline = view?.kind === 'interaction' && view.answerInChat && view.assurance !== 'passkey';
     const state = page.state as ChatViewState;
     return {
       state,
