@@ -59,6 +59,27 @@ const RECEIPT_PROVES = {
   passkey: 'it proves this answer was given on this link by your Sess account, confirmed with your passkey.',
 } as const;
 
+/** The person's answer in short: the button they chose and each value, as the page and the confirm step show it. */
+export function AnswerSummary({ answer }: { answer: Pick<OwnAnswerView, 'surface' | 'actionId' | 'values'> }) {
+  const { action, lines } = summarizeAnswer(answer);
+  return (
+    <dl class="record pairs">
+      {action === undefined ? null : (
+        <div class="pair">
+          <dt>You chose</dt>
+          <dd dir={textDir(action)}>{action}</dd>
+        </div>
+      )}
+      {lines.map((line) => (
+        <div class="pair">
+          <dt dir={textDir(line.label)}>{line.label}</dt>
+          <dd dir={textDir(line.value)}>{line.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /**
  * "Your answer": what the person chose and sent, in short, and their receipt to keep (the
  * download is the link's own `/receipt`; the link is the capability, so only its holder sees it).
@@ -73,24 +94,10 @@ export function OwnAnswer({
   /** In the chat the receipt opens on the links' origin, through the host. */
   chat?: ChatFrame | undefined;
 }) {
-  const { action, lines } = summarizeAnswer(answer);
   return (
     <section class="own-answer" aria-labelledby="own-answer-heading">
       <h2 id="own-answer-heading">{heading}</h2>
-      <dl class="record pairs">
-        {action === undefined ? null : (
-          <div class="pair">
-            <dt>You chose</dt>
-            <dd dir={textDir(action)}>{action}</dd>
-          </div>
-        )}
-        {lines.map((line) => (
-          <div class="pair">
-            <dt dir={textDir(line.label)}>{line.label}</dt>
-            <dd dir={textDir(line.value)}>{line.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <AnswerSummary answer={answer} />
       <p class="receipt">
         <PageLink class="button secondary wide" path={answer.receiptPath} chat={chat} download>
           Download your receipt

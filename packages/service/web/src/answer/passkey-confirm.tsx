@@ -1,6 +1,6 @@
 import { textDir } from '../isolate.tsx';
 import { FORM_FIELDS } from './answer-form.tsx';
-import { summarizeAnswer } from './own-answer.tsx';
+import { AnswerSummary } from './own-answer.tsx';
 import type { PasskeyConfirmPageView } from './view.ts';
 
 /** The id the confirm step's script looks for (passkey-confirm-script.ts). */
@@ -23,7 +23,6 @@ function HiddenValues({ posted }: { posted: PasskeyConfirmPageView['posted'] }) 
  * assertion. Without JavaScript (or WebAuthn) the button stays hidden and the page says why.
  */
 export function PasskeyConfirm({ view }: { view: PasskeyConfirmPageView }) {
-  const { action, lines } = summarizeAnswer({ surface: view.surface, ...view.answer });
   return (
     <div class="card">
       {view.error === undefined ? null : (
@@ -40,20 +39,7 @@ export function PasskeyConfirm({ view }: { view: PasskeyConfirmPageView }) {
         This form must be confirmed by you, with your passkey. Your device asks for your fingerprint, face, PIN or screen lock,
         and the confirmation covers this answer and nothing else. Nothing is sent until you confirm.
       </p>
-      <dl class="record pairs">
-        {action === undefined ? null : (
-          <div class="pair">
-            <dt>You chose</dt>
-            <dd dir={textDir(action)}>{action}</dd>
-          </div>
-        )}
-        {lines.map((line) => (
-          <div class="pair">
-            <dt dir={textDir(line.label)}>{line.label}</dt>
-            <dd dir={textDir(line.value)}>{line.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <AnswerSummary answer={{ surface: view.surface, ...view.answer }} />
       <form method="post" action={view.form.action} id={PASSKEY_CONFIRM_ID} data-options={JSON.stringify(view.options)}>
         <input type="hidden" name={FORM_FIELDS.csrf} value={view.form.csrf} />
         <input type="hidden" name={FORM_FIELDS.revision} value={String(view.revision)} />
