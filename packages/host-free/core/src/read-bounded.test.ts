@@ -77,12 +77,13 @@ describe('readBounded', () => {
 
   it('refuses a FIFO once limit + 1 bytes arrived, while its writer stays open (no end of file)', async () => {
     const path = fifo();
-    const reading = readBounded(path, LIMIT);
+    // Handled from the start: the read may refuse before the writer's write has returned.
+    const refused = refusal(readBounded(path, LIMIT));
     // Opening for writing waits for the reader: the read above opened the FIFO without a writer.
     const writer = await open(path, 'w');
     try {
       await writer.write(counting(LIMIT + 100));
-      await refusal(reading);
+      await refused;
     } finally {
       await writer.close();
     }
