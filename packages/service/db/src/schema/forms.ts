@@ -49,6 +49,14 @@ export const formSessions = pgTable(
     assurance: text('assurance', { enum: ASSURANCE_LEVELS }).notNull().default('link'),
     /** The accounts (user ids) the form is for, at `account` or `passkey`; null: whoever holds the link. */
     forUserIds: text('for_user_ids').array(),
+    /** When the person first opened the link's page in a browser (its `opened` event); null until then. */
+    openedAt: at('opened_at'),
+    /**
+     * The next moment the clock may move the form (`lapsed`, `expired`, an Ask's `closed`) and the
+     * last such event recorded; kept by the triggers of migration 0018, worked by the clock sweep.
+     */
+    clockAt: at('clock_at'),
+    clockEvent: text('clock_event'),
   },
   (t) => [
     uniqueIndex('form_sessions_link_token_hash_key').on(t.linkTokenHash),
@@ -56,6 +64,8 @@ export const formSessions = pgTable(
     index('form_sessions_workspace_created_idx').on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
     // The plan's open-session count: open rows not yet closed for good.
     index('form_sessions_workspace_open_idx').on(t.workspaceId, t.closesAt).where(sql`${t.state} = 'open'`),
+    // The clock sweep's queue.
+    index('form_sessions_clock_idx').on(t.clockAt).where(sql`${t.clockAt} is not null`),
   ],
 );
 

@@ -11,6 +11,7 @@ export {
   webauthnCredentials,
   workspaces,
 } from './accounts.ts';
+export { eventChains, interactionEvents } from './events.ts';
 export { askRespondents, formAnswers, formRevisions, formSessions, idempotencyKeys, signingKeys } from './forms.ts';
 export { mcpHandles } from './mcp.ts';
 export { notificationOutbox, notificationSettings, pushSubscriptions, vapidKeys } from './notify.ts';
