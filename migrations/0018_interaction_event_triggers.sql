@@ -4,10 +4,10 @@
 -- value, link or address is copied into an event. The chain (seq, prev_hash, hash) is added after
 -- commit by the sealer; `events_written` wakes it.
 CREATE FUNCTION "sess_record_event"(ws text, sid text, knd text, typ text, happened timestamptz, rev int,
-    resp text DEFAULT NULL, response text DEFAULT NULL, level text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
+    resp text DEFAULT NULL, response text DEFAULT NULL, level text DEFAULT NULL, via text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO interaction_events (id, workspace_id, session_id, kind, type, at, revision, respondent, response_event_id, assurance)
-  VALUES ('iev_' || replace(gen_random_uuid()::text, '-', ''), ws, sid, knd, typ, happened, rev, resp, response, level);
+  INSERT INTO interaction_events (id, workspace_id, session_id, kind, type, at, revision, respondent, response_event_id, assurance, channel)
+  VALUES ('iev_' || replace(gen_random_uuid()::text, '-', ''), ws, sid, knd, typ, happened, rev, resp, response, level, via);
   PERFORM pg_notify('events_written', ws);
 END $$;
 --> statement-breakpoint

@@ -31,6 +31,18 @@ export {
   ToolErrorSchema,
 } from './errors.ts';
 export {
+  EVENT_TYPES,
+  EventExportQuerySchema,
+  type EventPage,
+  EventPageQuerySchema,
+  EventPageSchema,
+  type EventType,
+  EventTypeSchema,
+  type InteractionEvent,
+  InteractionEventSchema,
+  NotifyChannelSchema,
+} from './events.ts';
+export {
   cleanGenerated,
   deepFreeze,
   GENERATION_OPTIONS,

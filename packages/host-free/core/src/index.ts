@@ -13,6 +13,7 @@ export {
 export { canonicalJson, compareCodePoints, sha256CanonicalJson, sha256Hex } from './canonical-json.ts';
 export { checkCsrfToken, csrfToken, hmacTag } from './csrf-token.ts';
 export { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, isSessError, SessError, type SessErrorBody } from './errors.ts';
+export { type ChainBreak, type ChainCheck, type ChainedEvent, eventHash, GENESIS_HASH, verifyEventChain } from './event-chain.ts';
 export { base32, ID_PREFIXES, type IdKind, isId, newId } from './ids.ts';
 export { childPointer, escapePointerToken, toPointer } from './json-pointer.ts';
 export { createLogger, type Logger, type LogMethod, REDACT_PATHS, type RootLogger } from './logger.ts';
