@@ -57,7 +57,10 @@ export const InteractionEventSchema = z
       .min(1)
       .nullable()
       .describe('Its place in the workspace’s chain (1, 2, 3, …); null for a moment after it is written, until sealed.'),
-    sessionId: idSchema('session', 'The interaction or Ask (ses_…).'),
+    sessionId: z
+      .string()
+      .regex(/^(ses|ask)_[a-z2-7]{26}$/)
+      .describe('The interaction (ses_…) or Ask (ask_…).'),
     kind: z.enum(['interaction', 'ask']),
     type: EventTypeSchema,
     at: TimestampSchema.describe('When it happened.'),
