@@ -35,11 +35,16 @@ export {
   renderReviewPage,
   renderSignInPage,
   renderSignUpPage,
+  renderTimelinePage,
   SignInPage,
   type SignInView,
   SignOutForm,
   SignUpPage,
   type SignUpView,
+  type TimelineEntryView,
+  TimelinePage,
+  type TimelineView,
+  timelinePath,
   WORKSPACE_ASSURANCE_PATH,
 } from './account/index.ts';
 export {

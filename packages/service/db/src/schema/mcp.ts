@@ -52,6 +52,9 @@ export const mcpHandles = pgTable(
   },
   (t) => [
     index('mcp_handles_workspace_idx').on(t.workspaceId),
+    // Whose form is this (a timeline's access rule, a task's handle): from the form to its handle.
+    index('mcp_handles_session_idx').on(t.sessionId).where(sql`${t.sessionId} is not null`),
+    index('mcp_handles_ask_idx').on(t.askId).where(sql`${t.askId} is not null`),
     // sess_list: a principal's handles, newest first, keyset-paginated on (created_at, handle).
     index('mcp_handles_principal_created_idx').on(t.workspaceId, t.principalId, t.createdAt.desc(), t.handle.desc()),
     // The 100-unfinished cap per principal counts these rows.
