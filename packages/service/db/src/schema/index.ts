@@ -12,7 +12,7 @@ export {
   workspaces,
 } from './accounts.ts';
 export { askRespondents, formAnswers, formRevisions, formSessions, idempotencyKeys, signingKeys } from './forms.ts';
-export { mcpHandles } from './mcp.ts';
+export { mcpHandles, mcpTasks } from './mcp.ts';
 export { notificationOutbox, notificationSettings, pushSubscriptions, vapidKeys } from './notify.ts';
 export { oauthClients, oauthCodes, oauthGrants, oauthRefreshTokens, oauthSigningKeys } from './oauth.ts';
 export { lockOpenCounts, openCounts, principalUnfinishedKey, workspaceOpenKey } from './open-counts.ts';

@@ -1,0 +1,229 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { submitLinkAnswer } from '@sess/forms';
+import { sampleSurface, tokenOf } from '@sess/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fetchVia } from './support/fetch-via.ts';
+import { type McpHarness, startMcpHarness, structured } from './support/mcp-harness.ts';
+
+/*
+ * The MCP Tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) on /mcp: a client that
+ * declares it in its request capabilities gets a task instead of a sess_response wait, polls it
+ * with tasks/get until the person answers, and may cancel it (the form is withdrawn). Tasks live
+ * in the database: another endpoint over it, or one started after a restart, answers tasks/get.
+ * Real runtime, real stores, the real MCP client. SDK 2.4's client refuses a task as a tools/call
+ * result (it has no requester support yet), so the CreateTaskResult is read off the wire, through
+ * the client transport's own fetch.
+ */
+
+const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+const AnyResult = z.looseObject({});
+
+type Interaction = { handle: string; state: string; humanUrl?: string; response?: { receipt: string; eventId: string } };
+type Task = {
+  resultType?: string;
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number | null;
+  pollIntervalMs: number;
+  result?: { structuredContent: { interaction: Interaction }; content: Array<{ text: string }> };
+};
+
+interface TaskClient {
+  client: Client;
+  /** The JSON-RPC results this client received, in order. */
+  wire: Array<Record<string, unknown>>;
+}
+
+let h: McpHarness;
+beforeAll(async () => {
+  h = await startMcpHarness({ tasks: true });
+});
+afterAll(async () => h?.close());
+
+/**
+ * A declaring client. `via`: another endpoint's address, reached as a load balancer would send
+ * it there, under the same Host (handles are bound to the origin a request was addressed to).
+ */
+async function taskClient(token: string, via?: string): Promise<TaskClient> {
+  const wire: Array<Record<string, unknown>> = [];
+  const send = via ? fetchVia(via) : globalThis.fetch;
+  const recording: typeof globalThis.fetch = async (input, init) => {
+    const response = await send(input, init);
+    if (response.headers.get('content-type')?.includes('application/json')) {
+      const body = (await response.clone().json()) as { result?: Record<string, unknown> };
+      if (body.result) wire.push(body.result);
+    }
+    return response;
+  };
+  const client = await h.connect(token, 'modern', { capabilities: TASKS, fetch: recording });
+  return { client, wire };
+}
+
+async function newForm(client: Client): Promise<Interaction> {
+  const created = await client.callTool({ name: 'sess_request', arguments: { interaction: sampleSurface() } });
+  expect(created.isError).toBeFalsy();
+  return structured<{ interaction: Interaction }>(created).interaction;
+}
+
+/** sess_response with its default wait, from a declaring client: the task it got. */
+async function startTask(tc: TaskClient, handle: string): Promise<Task> {
+  const call = tc.client.callTool({ name: 'sess_response', arguments: { handle, revision: 1 } });
+  await expect(call).rejects.toMatchObject({ code: 'UNSUPPORTED_RESULT_TYPE' });
+  return tc.wire.at(-1) as unknown as Task;
+}
+
+const getTask = (client: Client, taskId: string) =>
+  client.request({ method: 'tasks/get', params: { taskId } }, AnyResult) as Promise<Task>;
+
+const answer = (form: Interaction) =>
+  submitLinkAnswer(h.runtime, tokenOf(form.humanUrl!), { revision: 1, actionId: 'approve', submitted: { message: 'Ship it' } });
+
+describe('a client that declares the Tasks extension', () => {
+  it('gets a task instead of a wait, polls it while the person has not answered, then gets the exact sess_response result', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const form = await newForm(tc.client);
+
+    const task = await startTask(tc, form.handle);
+    expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: null, pollIntervalMs: 5000 });
+    expect(task.taskId).toMatch(/^tsk_[A-Za-z0-9_-]{32}$/);
+    expect(task.statusMessage).toMatch(/^Waiting for the person's answer/);
+    expect(task.createdAt).toBe(h.clock.now().toISOString());
+
+    const working = await getTask(tc.client, task.taskId);
+    expect(working).toMatchObject({ taskId: task.taskId, status: 'working', createdAt: task.createdAt });
+    expect(working.result).toBeUndefined();
+    // tasks/get's own result type is the standard one.
+    expect(tc.wire.at(-1)).toMatchObject({ resultType: 'complete', status: 'working' });
+
+    expect((await answer(form)).ok).toBe(true);
+    const done = await getTask(tc.client, task.taskId);
+    expect(done.status).toBe('completed');
+    const released = done.result!.structuredContent.interaction;
+    expect(released).toMatchObject({ handle: form.handle, state: 'answered', response: { actionId: 'approve' } });
+
+    // Exactly what sess_response says to a client without the extension, receipt included.
+    const plain = await h.connect(token, 'modern');
+    const read = await plain.callTool({ name: 'sess_response', arguments: { handle: form.handle, revision: 1 } });
+    expect(done.result).toEqual({ content: read.content, structuredContent: read.structuredContent });
+    expect(released.response!.receipt).toBe(structured<{ interaction: Interaction }>(read).interaction.response!.receipt);
+  });
+
+  it('a read that is settled at once is answered as ever, not as a task', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const form = await newForm(tc.client);
+    await answer(form);
+    const read = await tc.client.callTool({ name: 'sess_response', arguments: { handle: form.handle, revision: 1 } });
+    expect(structured<{ interaction: Interaction }>(read).interaction.state).toBe('answered');
+    expect(tc.wire.at(-1)).toMatchObject({ resultType: 'complete' });
+  });
+
+  it('tasks/cancel withdraws the form; the task reads cancelled', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const form = await newForm(tc.client);
+    const task = await startTask(tc, form.handle);
+
+    await tc.client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, AnyResult);
+    // An empty acknowledgement.
+    expect(tc.wire.at(-1)).toEqual({ resultType: 'complete', _meta: expect.any(Object) });
+    expect(await getTask(tc.client, task.taskId)).toMatchObject({ status: 'cancelled' });
+    // The form is withdrawn: the person can no longer answer, and the handle says so.
+    await expect(answer(form)).rejects.toMatchObject({ code: 'LINK_CLOSED' });
+    const plain = await h.connect(token, 'modern');
+    const read = await plain.callTool({ name: 'sess_response', arguments: { handle: form.handle, revision: 1, wait_ms: 0 } });
+    expect(structured<{ interaction: Interaction }>(read).interaction.state).toBe('cancelled');
+  });
+
+  it('a form withdrawn another way completes the task with its final state', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const form = await newForm(tc.client);
+    const task = await startTask(tc, form.handle);
+    await tc.client.callTool({ name: 'sess_cancel', arguments: { handle: form.handle } });
+    const done = await getTask(tc.client, task.taskId);
+    expect(done.status).toBe('completed');
+    expect(done.result!.structuredContent.interaction.state).toBe('cancelled');
+  });
+
+  it('another endpoint over the same database answers tasks/get (a second replica)', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const form = await newForm(tc.client);
+    const task = await startTask(tc, form.handle);
+    const replica = await h.addEndpoint();
+    const there = await taskClient(token, replica.url);
+    expect(await getTask(there.client, task.taskId)).toMatchObject({ status: 'working' });
+    await answer(form);
+    expect((await getTask(there.client, task.taskId)).result!.structuredContent.interaction.state).toBe('answered');
+  });
+
+  it('a task made before a restart is answered after it (a new app over the same database)', async () => {
+    const { token } = await h.addPrincipal();
+    const before = await h.addEndpoint();
+    const tc = await taskClient(token, before.url);
+    const form = await newForm(tc.client);
+    const task = await startTask(tc, form.handle);
+    await tc.client.close();
+    await before.close();
+
+    const after = await h.addEndpoint();
+    const again = await taskClient(token, after.url);
+    expect(await getTask(again.client, task.taskId)).toMatchObject({ taskId: task.taskId, status: 'working' });
+    await answer(form);
+    expect((await getTask(again.client, task.taskId)).status).toBe('completed');
+  });
+
+  it("another principal's task id is not found, in the same workspace or another", async () => {
+    const owner = await h.addPrincipal();
+    const tc = await taskClient(owner.token);
+    const form = await newForm(tc.client);
+    const task = await startTask(tc, form.handle);
+    const neighbour = await h.addPrincipal({ workspaceId: owner.principal.workspaceId });
+    const stranger = await h.addPrincipal();
+    for (const other of [neighbour, stranger]) {
+      const theirs = await taskClient(other.token);
+      await expect(getTask(theirs.client, task.taskId)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Task not found'),
+      });
+      await expect(
+        theirs.client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, AnyResult),
+      ).rejects.toMatchObject({ code: -32602 });
+    }
+    // Nothing of theirs touched the owner's task.
+    expect(await getTask(tc.client, task.taskId)).toMatchObject({ status: 'working' });
+  });
+});
+
+describe('a client that does not declare the extension', () => {
+  it('tasks/get, tasks/update and tasks/cancel are -32021, naming the extension', async () => {
+    const owner = await h.addPrincipal();
+    const tc = await taskClient(owner.token);
+    const task = await startTask(tc, (await newForm(tc.client)).handle);
+    const plain = await h.connect(owner.token, 'modern');
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/update'] as const) {
+      const params = method === 'tasks/update' ? { taskId: task.taskId, inputResponses: {} } : { taskId: task.taskId };
+      await expect(plain.request({ method, params } as never, AnyResult)).rejects.toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+      });
+    }
+    // Its own cancel attempt changed nothing.
+    expect(await getTask(tc.client, task.taskId)).toMatchObject({ status: 'working' });
+  });
+
+  it('sess_response is answered as ever, never as a task', async () => {
+    const { token } = await h.addPrincipal();
+    const plain = await h.connect(token, 'modern');
+    const form = await newForm(plain);
+    await answer(form);
+    const read = await plain.callTool({ name: 'sess_response', arguments: { handle: form.handle, revision: 1 } });
+    expect(structured<{ interaction: Interaction }>(read).interaction.state).toBe('answered');
+  });
+});
