@@ -1,6 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { queryRows } from '@sess/db';
 import { submitLinkAnswer } from '@sess/forms';
 import { sampleSurface, tokenOf } from '@sess/testkit';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fetchVia } from './support/fetch-via.ts';
@@ -38,9 +40,18 @@ interface TaskClient {
   wire: Array<Record<string, unknown>>;
 }
 
+/** What the backend's optional `statusLine` (the event timeline's seam) says, by session; none for the rest. */
+const timeline = new Map<string, string>();
+
 let h: McpHarness;
 beforeAll(async () => {
-  h = await startMcpHarness({ tasks: true });
+  h = await startMcpHarness({
+    tasks: true,
+    wrapBackend: (real) => ({
+      ...real,
+      statusLine: async (_ctx, { sessionId }) => (sessionId ? timeline.get(sessionId) : undefined),
+    }),
+  });
 });
 afterAll(async () => h?.close());
 
@@ -91,7 +102,9 @@ describe('a client that declares the Tasks extension', () => {
     const task = await startTask(tc, form.handle);
     expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: null, pollIntervalMs: 5000 });
     expect(task.taskId).toMatch(/^tsk_[A-Za-z0-9_-]{32}$/);
-    expect(task.statusMessage).toMatch(/^Waiting for the person's answer/);
+    // Without a timeline line: when it was sent and until when it is open, in UTC.
+    const hhmm = h.clock.now().toISOString().slice(11, 16);
+    expect(task.statusMessage).toMatch(new RegExp(`^Sent ${hhmm} UTC, not answered yet; open until .+ UTC\\.$`));
     expect(task.createdAt).toBe(h.clock.now().toISOString());
 
     const working = await getTask(tc.client, task.taskId);
@@ -111,6 +124,19 @@ describe('a client that declares the Tasks extension', () => {
     const read = await plain.callTool({ name: 'sess_response', arguments: { handle: form.handle, revision: 1 } });
     expect(done.result).toEqual({ content: read.content, structuredContent: read.structuredContent });
     expect(released.response!.receipt).toBe(structured<{ interaction: Interaction }>(read).interaction.response!.receipt);
+  });
+
+  it("a working task shows the backend's status line when it has one (the event timeline)", async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const form = await newForm(tc.client);
+    const task = await startTask(tc, form.handle);
+    const [row] = await queryRows<{ session_id: string }>(
+      h.database.db,
+      sql`select session_id from mcp_handles where handle = ${form.handle}`,
+    );
+    timeline.set(row!.session_id, 'opened 14:02');
+    expect(await getTask(tc.client, task.taskId)).toMatchObject({ status: 'working', statusMessage: 'opened 14:02' });
   });
 
   it('a read that is settled at once is answered as ever, not as a task', async () => {
@@ -201,7 +227,36 @@ describe('a client that declares the Tasks extension', () => {
   });
 });
 
+describe('a task whose form expires', () => {
+  it('completes with the expired state (the clock moves on; last, as it moves the shared clock)', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const created = await tc.client.callTool({
+      name: 'sess_request',
+      arguments: { interaction: sampleSurface(), expires_in: 60 },
+    });
+    const form = structured<{ interaction: Interaction }>(created).interaction;
+    const task = await startTask(tc, form.handle);
+    h.clock.advance(61_000 + 8 * 86_400_000);
+    const done = await getTask(tc.client, task.taskId);
+    expect(done.status).toBe('completed');
+    expect(done.result!.structuredContent.interaction.state).toBe('expired');
+  });
+});
+
 describe('a client that does not declare the extension', () => {
+  it('a 2025-era client: tasks/get is -32021 too (it cannot declare the extension)', async () => {
+    const owner = await h.addPrincipal();
+    const tc = await taskClient(owner.token);
+    const task = await startTask(tc, (await newForm(tc.client)).handle);
+    const legacy = await h.connect(owner.token, 'legacy');
+    await expect(
+      legacy.request({ method: 'tasks/get', params: { taskId: task.taskId } } as never, AnyResult),
+    ).rejects.toMatchObject({
+      code: -32021,
+    });
+  });
+
   it('tasks/get, tasks/update and tasks/cancel are -32021, naming the extension', async () => {
     const owner = await h.addPrincipal();
     const tc = await taskClient(owner.token);

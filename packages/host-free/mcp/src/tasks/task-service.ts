@@ -99,6 +99,14 @@ function transientFailure(result: CallToolResult): ProtocolError | undefined {
   return new ProtocolError(ProtocolErrorCode.InternalError, String(error.message));
 }
 
+/** `14:02 UTC` of an ISO time (the person's own time zone is not known here); the date too when it is not today's. */
+export function clockTime(iso: string, today: Date = new Date(iso)): string {
+  const time = new Date(iso);
+  const hhmm = time.toISOString().slice(11, 16);
+  const day = time.toISOString().slice(0, 10);
+  return day === today.toISOString().slice(0, 10) ? `${hhmm} UTC` : `${day} ${hhmm} UTC`;
+}
+
 export function createTaskService(options: TaskServiceOptions): TaskService {
   const { store, tools, now } = options;
 
@@ -113,20 +121,22 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
     return tools.call('sess_response', { handle: record.handle, revision: record.revision, wait_ms: 0 }, () => scope);
   }
 
-  /** The line a working task shows: the timeline's when the backend has one, else what the read shows. */
+  /**
+   * The line a working task shows: the backend's (the event timeline's) when it has one, else
+   * what Sess knows without it: an Ask's count, or when the form was made and until when it is open.
+   */
   async function statusMessage(record: TaskRecord, result: CallToolResult, scope: RequestScope): Promise<string> {
     const interaction = interactionOf(result);
-    if (options.backend?.statusLine) {
-      const handle = await scope.store.get(record.handle).catch(() => undefined);
-      const target = handle?.askId ? { askId: handle.askId } : handle?.sessionId ? { sessionId: handle.sessionId } : undefined;
+    const handle = await scope.store.get(record.handle).catch(() => undefined);
+    if (options.backend?.statusLine && handle) {
+      const target = handle.askId ? { askId: handle.askId } : handle.sessionId ? { sessionId: handle.sessionId } : undefined;
       const line = target && (await options.backend.statusLine(backendContext(scope), target).catch(() => undefined));
       if (line) return line;
     }
     const counts = interaction?.ask?.counts;
     if (counts) return `${counts.answered} of ${counts.max} answered`;
-    return interaction?.expiresAt
-      ? `Waiting for the person's answer; the form is open until ${interaction.expiresAt}.`
-      : "Waiting for the person's answer.";
+    const made = handle ? `Sent ${clockTime(handle.createdAt, now())}, not answered yet` : 'Not answered yet';
+    return interaction?.expiresAt ? `${made}; open until ${clockTime(interaction.expiresAt, now())}.` : `${made}.`;
   }
 
   function wire(record: TaskRecord, status: TaskWire['status']): TaskWire {
