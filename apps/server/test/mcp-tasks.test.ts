@@ -139,6 +139,49 @@ describe('a client that declares the Tasks extension', () => {
     expect(await getTask(tc.client, task.taskId)).toMatchObject({ status: 'working', statusMessage: 'opened 14:02' });
   });
 
+  it('its sess_response takes a place among calls, not waits: it never parks', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const form = await newForm(tc.client);
+    const kinds: string[] = [];
+    const admission = { admit: (kind: 'call' | 'wait') => kinds.push(kind) > 0, release: () => {} };
+    const call = (declare: boolean) => {
+      const capabilities = declare ? TASKS : {};
+      const body = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'sess_response',
+          arguments: { handle: form.handle, revision: 1, wait_ms: 1 },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': capabilities,
+          },
+        },
+      };
+      const request = new Request(h.url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'sess_response',
+        },
+        body: JSON.stringify(body),
+      });
+      return h.handler.fetch(request, { admission });
+    };
+    const tasked = (await (await call(true)).json()) as { result: Task };
+    expect(tasked.result).toMatchObject({ resultType: 'task', status: 'working' });
+    // A client without the extension, the same read with a 1 ms wait: a wait, as before.
+    const waited = (await (await call(false)).json()) as { result: { structuredContent: { interaction: Interaction } } };
+    expect(waited.result.structuredContent.interaction.state).toBe('waiting');
+    expect(kinds).toEqual(['call', 'wait']);
+  });
+
   it('a read that is settled at once is answered as ever, not as a task', async () => {
     const { token } = await h.addPrincipal();
     const tc = await taskClient(token);

@@ -220,7 +220,9 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * wait would keep its frame for up to 45 s.
    */
   function dispatch({ incoming, deadline, admission, principal, body }: EdgeRequest): Promise<Response> {
-    const kind = mayPark(body) ? 'wait' : 'call';
+    const tasked = taskService !== undefined && requestDeclaresTasks(body);
+    // A declaring client's sess_response never parks: it reads once and gets a task.
+    const kind = mayPark(body) && !tasked ? 'wait' : 'call';
     if (admission && !admission.admit(kind)) {
       logger?.debug({ event: 'mcp.http.busy', kind }, 'no room for another request of its kind');
       return Promise.resolve(busyResponse(BUSY_RETRY_AFTER_SECONDS, requestIdOf(body)));
@@ -244,7 +246,6 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       },
     };
     const ui = chat !== undefined && requestShowsUi(incoming.headers, body);
-    const tasked = taskService !== undefined && requestDeclaresTasks(body);
     const toSdk = (): Promise<Response> => {
       // The SDK's AuthInfo is pure pass-through; it never carries the bearer token.
       const authInfo: AuthInfo = { token: '[not forwarded]', clientId: who.clientId, scopes: [...who.scopes] };
