@@ -182,6 +182,22 @@ describe('a client that declares the Tasks extension', () => {
     expect(kinds).toEqual(['call', 'wait']);
   });
 
+  it('a create is never a task, even when the call asks for one: the agent must show its link now', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    for (const [name, args] of [
+      ['sess_request', { interaction: sampleSurface() }],
+      ['sess_ask', { question: 'Lunch?', fields: [{ name: 'place', label: 'Where?', type: 'text' }] }],
+    ] as const) {
+      const created = (await tc.client.request(
+        { method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } },
+        AnyResult,
+      )) as { structuredContent: { interaction: Interaction } };
+      expect(created.structuredContent.interaction).toMatchObject({ state: 'waiting', humanUrl: expect.stringContaining('/s/') });
+      expect(tc.wire.at(-1)).toMatchObject({ resultType: 'complete' });
+    }
+  });
+
   it('a read that is settled at once is answered as ever, not as a task', async () => {
     const { token } = await h.addPrincipal();
     const tc = await taskClient(token);
