@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { queryRows } from '@sess/db';
-import { submitLinkAnswer } from '@sess/forms';
+import { startRespondent, submitLinkAnswer } from '@sess/forms';
 import { sampleSurface, tokenOf } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,6 +180,33 @@ describe('a client that declares the Tasks extension', () => {
     const waited = (await (await call(false)).json()) as { result: { structuredContent: { interaction: Interaction } } };
     expect(waited.result.structuredContent.interaction.state).toBe('waiting');
     expect(kinds).toEqual(['call', 'wait']);
+  });
+
+  it('an Ask: the task counts the answers while it is open, and completes with all of them once it closes', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const created = await tc.client.callTool({
+      name: 'sess_ask',
+      arguments: {
+        question: 'Where should we go on Saturday?',
+        fields: [{ name: 'place', label: 'Where to?', type: 'choice', options: ['Beach', 'Mountains'] }],
+        respondents: { max: 2 },
+      },
+    });
+    const ask = structured<{ interaction: Interaction }>(created).interaction;
+    const task = await startTask(tc, ask.handle);
+    expect(task.statusMessage).toBe('0 of 2 answered');
+    const shared = tokenOf(ask.humanUrl!);
+    const first = await startRespondent(h.runtime, shared);
+    await submitLinkAnswer(h.runtime, first.respondentToken, { revision: 1, submitted: { place: 'Beach' } });
+    expect(await getTask(tc.client, task.taskId)).toMatchObject({ status: 'working', statusMessage: '1 of 2 answered' });
+    const second = await startRespondent(h.runtime, shared);
+    await submitLinkAnswer(h.runtime, second.respondentToken, { revision: 1, submitted: { place: 'Mountains' } });
+    const done = await getTask(tc.client, task.taskId);
+    expect(done.status).toBe('completed');
+    const closed = done.result!.structuredContent.interaction as Interaction & { ask: { answers: unknown[] } };
+    expect(closed.state).toBe('closed');
+    expect(closed.ask.answers).toHaveLength(2);
   });
 
   it('a create is never a task, even when the call asks for one: the agent must show its link now', async () => {
