@@ -225,6 +225,18 @@ describe('a client that declares the Tasks extension', () => {
     }
   });
 
+  it('a sess_response with a wait_ms the tool refuses gets its INVALID_ARGUMENTS, not a task', async () => {
+    const { token } = await h.addPrincipal();
+    const tc = await taskClient(token);
+    const form = await newForm(tc.client);
+    const refused = await tc.client.callTool({
+      name: 'sess_response',
+      arguments: { handle: form.handle, revision: 1, wait_ms: 45_001 },
+    });
+    expect(refused.isError).toBe(true);
+    expect(structured<{ error: { code: string } }>(refused).error.code).toBe('INVALID_ARGUMENTS');
+  });
+
   it('a read that is settled at once is answered as ever, not as a task', async () => {
     const { token } = await h.addPrincipal();
     const tc = await taskClient(token);

@@ -1,4 +1,5 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { MAX_WAIT_MS } from '@sess/contract';
 import { newSecret } from '@sess/core';
 import {
   backendContext,
@@ -99,6 +100,11 @@ function transientFailure(result: CallToolResult): ProtocolError | undefined {
   return new ProtocolError(ProtocolErrorCode.InternalError, String(error.message));
 }
 
+/** Whether a sess_response `wait_ms` asks for a wait the tool would accept (absent: the longest). */
+function waits(waitMs: unknown): boolean {
+  return waitMs === undefined || (Number.isSafeInteger(waitMs) && (waitMs as number) > 0 && (waitMs as number) <= MAX_WAIT_MS);
+}
+
 /** `14:02 UTC` of an ISO time (the person's own time zone is not known here); the date too when it is not today's. */
 export function clockTime(iso: string, today: Date = new Date(iso)): string {
   const time = new Date(iso);
@@ -162,8 +168,9 @@ export function createTaskService(options: TaskServiceOptions): TaskService {
 
   return {
     start(name, args, resolveScope) {
-      // Only a read that would wait becomes a task (wait_ms 0 reads once, as today).
-      if (name !== 'sess_response' || !isPlainObject(args) || args.wait_ms === 0) return undefined;
+      // Only a read that would wait becomes a task (wait_ms 0 reads once, as today; a bad
+      // wait_ms gets the tool's own INVALID_ARGUMENTS).
+      if (name !== 'sess_response' || !isPlainObject(args) || !waits(args.wait_ms)) return undefined;
       return (async () => {
         const scope = await scopeOf(resolveScope);
         const first = await tools.call(name, { ...args, wait_ms: 0 }, () => scope);
