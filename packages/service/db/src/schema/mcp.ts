@@ -67,3 +67,30 @@ export const mcpHandles = pgTable(
       .where(sql`${t.state} in ('completed', 'expired', 'cancelled', 'closed')`),
   ],
 );
+
+/**
+ * The MCP Tasks extension's tasks: a sess_response a client polls (`tasks/get`) instead of
+ * waiting. The task id is a bearer-like secret, stored only as its SHA-256 (`task_id_sha256`);
+ * every read names the owner (workspace, principal, client). The outcome is never stored: each
+ * `tasks/get` reads the handle again without waiting, so any replica answers.
+ */
+export const mcpTasks = pgTable(
+  'mcp_tasks',
+  {
+    taskIdSha256: text('task_id_sha256').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    principalId: text('principal_id').notNull(),
+    clientId: text('client_id').notNull(),
+    tool: text('tool', { enum: ['sess_response'] }).notNull(),
+    handle: text('handle')
+      .notNull()
+      .references(() => mcpHandles.handle, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    cancelledAt: at('cancelled_at'),
+  },
+  (t) => [index('mcp_tasks_workspace_idx').on(t.workspaceId), index('mcp_tasks_handle_idx').on(t.handle)],
+);
