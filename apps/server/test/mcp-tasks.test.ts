@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { queryRows } from '@sess/db';
-import { startRespondent, submitLinkAnswer } from '@sess/forms';
+import { recordLinkOpened, startRespondent, submitLinkAnswer } from '@sess/forms';
 import { sampleSurface, tokenOf } from '@sess/testkit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,8 +40,11 @@ interface TaskClient {
   wire: Array<Record<string, unknown>>;
 }
 
-/** What the backend's optional `statusLine` (the event timeline's seam) says, by session; none for the rest. */
-const timeline = new Map<string, string>();
+/**
+ * A status line set by a test for one session (null: none, as for a form made before the
+ * timeline); every other session gets the real backend's, from its events.
+ */
+const timeline = new Map<string, string | null>();
 
 let h: McpHarness;
 beforeAll(async () => {
@@ -49,7 +52,10 @@ beforeAll(async () => {
     tasks: true,
     wrapBackend: (real) => ({
       ...real,
-      statusLine: async (_ctx, { sessionId }) => (sessionId ? timeline.get(sessionId) : undefined),
+      statusLine: async (ctx, input) =>
+        input.sessionId && timeline.has(input.sessionId)
+          ? (timeline.get(input.sessionId) ?? undefined)
+          : real.statusLine?.(ctx, input),
     }),
   });
 });
@@ -72,6 +78,14 @@ async function taskClient(token: string, via?: string): Promise<TaskClient> {
   };
   const client = await h.connect(token, 'modern', { capabilities: TASKS, fetch: recording });
   return { client, wire };
+}
+
+async function sessionOf(handle: string): Promise<string> {
+  const [row] = await queryRows<{ session_id: string }>(
+    h.database.db,
+    sql`select session_id from mcp_handles where handle = ${handle}`,
+  );
+  return row!.session_id;
 }
 
 async function newForm(client: Client): Promise<Interaction> {
@@ -98,6 +112,7 @@ describe('a client that declares the Tasks extension', () => {
     const { token } = await h.addPrincipal();
     const tc = await taskClient(token);
     const form = await newForm(tc.client);
+    timeline.set(await sessionOf(form.handle), null);
 
     const task = await startTask(tc, form.handle);
     expect(task).toMatchObject({ resultType: 'task', status: 'working', ttlMs: null, pollIntervalMs: 5000 });
@@ -131,11 +146,14 @@ describe('a client that declares the Tasks extension', () => {
     const tc = await taskClient(token);
     const form = await newForm(tc.client);
     const task = await startTask(tc, form.handle);
-    const [row] = await queryRows<{ session_id: string }>(
-      h.database.db,
-      sql`select session_id from mcp_handles where handle = ${form.handle}`,
-    );
-    timeline.set(row!.session_id, 'opened 14:02');
+    const hhmm = h.clock.now().toISOString().slice(11, 16);
+    expect(task.statusMessage).toBe(`Created (${hhmm} UTC)`);
+    await recordLinkOpened(h.runtime, await sessionOf(form.handle));
+    expect(await getTask(tc.client, task.taskId)).toMatchObject({
+      status: 'working',
+      statusMessage: `Opened in a browser (${hhmm} UTC)`,
+    });
+    timeline.set(await sessionOf(form.handle), 'opened 14:02');
     expect(await getTask(tc.client, task.taskId)).toMatchObject({ status: 'working', statusMessage: 'opened 14:02' });
   });
 
@@ -195,11 +213,15 @@ describe('a client that declares the Tasks extension', () => {
     });
     const ask = structured<{ interaction: Interaction }>(created).interaction;
     const task = await startTask(tc, ask.handle);
-    expect(task.statusMessage).toBe('0 of 2 answered');
+    const hhmm = h.clock.now().toISOString().slice(11, 16);
+    expect(task.statusMessage).toBe(`0 of 2 answered; last: Ask created (${hhmm} UTC)`);
     const shared = tokenOf(ask.humanUrl!);
     const first = await startRespondent(h.runtime, shared);
     await submitLinkAnswer(h.runtime, first.respondentToken, { revision: 1, submitted: { place: 'Beach' } });
-    expect(await getTask(tc.client, task.taskId)).toMatchObject({ status: 'working', statusMessage: '1 of 2 answered' });
+    expect(await getTask(tc.client, task.taskId)).toMatchObject({
+      status: 'working',
+      statusMessage: `1 of 2 answered; last: A respondent answered, with the link (${hhmm} UTC)`,
+    });
     const second = await startRespondent(h.runtime, shared);
     await submitLinkAnswer(h.runtime, second.respondentToken, { revision: 1, submitted: { place: 'Mountains' } });
     const done = await getTask(tc.client, task.taskId);
