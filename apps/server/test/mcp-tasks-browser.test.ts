@@ -93,7 +93,11 @@ describe('a task while a person answers on the page', () => {
     const page = await (await browser.newContext(SCREEN_SIZES.phone)).newPage();
     await page.goto(form.humanUrl!);
     await heading(page, 'Where should we go on Saturday?').waitFor();
-    expect(await getTask(task.taskId)).toMatchObject({ status: 'working' });
+    // The person's browser opening the page is the form's `opened` event: the task says so.
+    expect(await getTask(task.taskId)).toMatchObject({
+      status: 'working',
+      statusMessage: expect.stringMatching(/^Opened in a browser \(\d\d:\d\d UTC\)$/),
+    });
     await page.getByRole('radio', { name: 'Mountains' }).check();
     await page.getByRole('button', { name: 'Plan it' }).click();
     await heading(page, /^Sent/).waitFor();
