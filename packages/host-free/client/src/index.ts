@@ -10,12 +10,19 @@ export type {
   CreateAskRequest,
   CreatedAsk,
   CreatedSession,
+  CreatedWebhook,
   CreateSessionRequest,
+  CreateWebhookRequest,
+  RotatedWebhook,
   SessionList,
   SessionListStatus,
   SessionState,
   SessionSummary,
   SessionView,
+  WebhookDeliveryList,
+  WebhookEndpointView,
+  WebhookList,
+  WebhookPayload,
   WithdrawnSession,
 } from '@sess/contract';
 export type { ReceiptClaims, ReceiptFailureReason } from '@sess/receipts';
@@ -26,6 +33,7 @@ export {
   type SessClientOptions,
   type SessReceipts,
   type SessSessions,
+  type SessWebhooks,
 } from './client/create-sess-client.ts';
 export {
   isSessClientError,
@@ -42,3 +50,9 @@ export type { PublishSessionInput } from './sessions/publish-session.ts';
 export type { ReadSessionQuery } from './sessions/read-session.ts';
 export type { WaitOptions } from './sessions/wait-for-session.ts';
 export { CLIENT_VERSION } from './version.ts';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type WebhookHeaders,
+} from './webhooks/verify-webhook.ts';
