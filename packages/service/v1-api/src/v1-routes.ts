@@ -15,6 +15,7 @@ import {
 import { type Context, Hono } from 'hono';
 import { V1_BODY_LIMIT_BYTES } from './read-body.ts';
 import { revisionEtag, v1Route } from './v1-route.ts';
+import { mountWebhookRoutes, type V1WebhooksPort } from './webhook-routes.ts';
 
 /** Who a /v1 request acts for, from its API key. */
 export interface V1Principal {
@@ -32,6 +33,8 @@ export interface V1RoutesDeps {
    */
   authenticate: (key: string) => Promise<V1Principal | null>;
   bodyLimitBytes?: number;
+  /** The webhook verbs (`/v1/webhooks…`); without them those routes are 404. */
+  webhooks?: V1WebhooksPort;
 }
 
 export interface V1Env {
@@ -134,6 +137,8 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
   );
 
   v1Route(app, 'readAsk', options, async (c, { id }) => c.json(await readAsk({ ctx: ctxOf(c), askId: id })));
+
+  if (deps.webhooks) mountWebhookRoutes(app, deps.webhooks, options);
 
   return app;
 }
