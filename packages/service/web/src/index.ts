@@ -35,11 +35,17 @@ export {
   renderReviewPage,
   renderSignInPage,
   renderSignUpPage,
+  renderWebhooksPage,
   SignInPage,
   type SignInView,
   SignOutForm,
   SignUpPage,
   type SignUpView,
+  WEBHOOKS_PATH,
+  type WebhookAttemptView,
+  type WebhookDeliveryRowView,
+  type WebhookEndpointRowView,
+  type WebhooksView,
   WORKSPACE_ASSURANCE_PATH,
 } from './account/index.ts';
 export {

@@ -9,6 +9,7 @@ export { createWebhooksApi, MAX_ENDPOINTS, type WebhooksApi, type WebhooksApiOpt
 export { eventViewOf } from './event-view.ts';
 export { FANOUT_BATCH, fanOut } from './fanout.ts';
 export { type ClaimedDelivery, claimDue, type DeliveryEnd, KEPT_ATTEMPTS, settleDelivery } from './outbox.ts';
+export { createWebhookPages, type WebhookPagesDeps } from './pages/webhook-pages.ts';
 export { backoffMs, nextTryAt, RETRY_WINDOW_MS } from './retry-rules.ts';
 export { createWebhookSealer, ROTATION_OVERLAP_MS } from './secrets.ts';
 export { payloadOf, sendDelivery } from './send.ts';

@@ -32,3 +32,12 @@ export {
   type SignInView,
   type SignUpView,
 } from './view.ts';
+export {
+  renderWebhooksPage,
+  WEBHOOKS_PATH,
+  type WebhookAttemptView,
+  type WebhookDeliveryRowView,
+  type WebhookEndpointRowView,
+  WebhooksPage,
+  type WebhooksView,
+} from './webhooks-page.tsx';
