@@ -6,6 +6,7 @@ import { rotateSigningKeys } from '@sess/forms';
 import { backupCommand, restoreCommand } from './commands/backup.ts';
 import { demoCommand } from './commands/demo.ts';
 import { doctorCommand } from './commands/doctor.ts';
+import { eventsCommand } from './commands/events.ts';
 import { receiptCommand } from './commands/receipt-verify.ts';
 import { type Config, ConfigError, embeddedDatabaseDir, loadConfig } from './config.ts';
 import { lanAddresses } from './lan-address.ts';
@@ -30,6 +31,12 @@ Commands:
   receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>]
             Check an answer receipt's signature and print its claims; by default against
             PUBLIC_URL/.well-known/jwks.json. Exit 1 when it is refused, with the reason.
+  events export --since <ISO instant> [--until <ISO instant>] [--after <seq>] [--out <file>]
+            The workspace's event chain for a date range, as JSON Lines, from this Sess's /v1
+            (the API key in SESS_API_KEY).
+  events verify <file | ->
+            Check an export's hash chain offline: exit 1 at the first changed, missing or added
+            event, with its line.
   demo [--no-qr] [--timeout <seconds>]
             The whole loop without an agent (npm run demo): asks a question over /mcp with the
             demo account's API key, prints the link and a QR code, waits, verifies and completes.
@@ -217,6 +224,7 @@ const commands: Record<string, () => Promise<void>> = {
   receipt: receiptCommand,
   demo: demoCommand,
   doctor: doctorCommand,
+  events: eventsCommand,
   backup: backupCommand,
   restore: restoreCommand,
   help: async () => {

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
 import { createLogger, type RootLogger } from '@sess/core';
 import { assertDataDirFree, type Database, migrate, openDatabase } from '@sess/db';
+import { startEventWorker } from '@sess/events';
 import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
 import { startWebhookWorker } from '@sess/webhooks';
 import { buildApp, createEgressFor, type SessApp } from './app.ts';
@@ -189,6 +190,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   logger.info({ event: 'server.listening', address: url, publicUrl: config.publicUrl, driver: database.driver }, 'listening');
+  // Seals the event chain and records the clock's events, after their commit (every replica runs one).
+  const events = startEventWorker({ database, logger, now });
   // Sends the notifications forms write to the outbox, after their commit (every replica runs one).
   const notifications = config.notifications;
   const worker: NotificationWorker | undefined =
@@ -233,6 +236,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       // The worker finishes the sends it has started, then the database closes under nothing.
       await worker?.close().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
       await webhookWorker.close().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
+      await events.close().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
       egress.close();
       await database.close();
       // The spans of the last requests are exported before the process ends.

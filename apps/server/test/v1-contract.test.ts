@@ -10,6 +10,8 @@ import {
   V1_ROUTES,
   type V1ResponseHeader,
 } from '@sess/contract';
+import { verifyEventChain } from '@sess/core';
+import { type EventWorker, startEventWorker } from '@sess/events';
 import { type AnswerWay, type FormsRuntime, startRespondent, submitLinkAnswer } from '@sess/forms';
 import { key } from '@sess/forms/test-helpers';
 import { buildApp, loadConfig } from '@sess/server';
@@ -51,6 +53,7 @@ interface Recorded {
 
 let database: TestDatabase;
 let runtime: FormsRuntime;
+let events: EventWorker;
 let server: ReturnType<typeof serve>;
 let base: string;
 let mine: TestWorkspace;
@@ -62,6 +65,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', PUBLIC_URL: TEST_PUBLIC_URL, SESS_SECRET: TEST_SECRET });
   runtime = createTestFormsRuntime(database, { now: clock.now });
+  events = startEventWorker({ database, logger: createTestLogger(), now: clock.now, background: false });
   const app = buildApp({ config, database, logger: createTestLogger(), secret: TEST_SECRET, now: clock.now, forms: runtime });
   server = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
@@ -72,6 +76,7 @@ beforeAll(async () => {
   theirs = await createWorkspaceWithKey(database.db, { plan: 'pro' });
 });
 afterAll(async () => {
+  await events.close();
   await runtime.close();
   await new Promise((resolve) => server.close(resolve));
   await database.destroy();
@@ -92,12 +97,22 @@ async function call(method: string, path: string, options: Options = {}) {
   if (method === 'POST' && !('idempotency-key' in headers)) headers['idempotency-key'] = key();
   const response = await fetch(`${base}${path}`, { method, headers, body });
   const text = await response.text();
-  const json: unknown = text ? JSON.parse(text) : undefined;
+  // An export is JSON Lines: each line is recorded as one body of its route's schema.
+  const lines = response.headers.get('content-type')?.startsWith('application/x-ndjson');
+  const bodies: unknown[] = lines
+    ? text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [text ? JSON.parse(text) : undefined];
+  const json: unknown = lines ? bodies : bodies[0];
   for (const url of [(json as { humanUrl?: unknown } | undefined)?.humanUrl].filter((u) => typeof u === 'string')) {
     recordSecret(url, 'link');
     recordSecret(tokenOf(url as string), 'link');
   }
-  recorded.push({ method, path: new URL(path, base).pathname, status: response.status, headers: response.headers, json });
+  for (const one of bodies) {
+    recorded.push({ method, path: new URL(path, base).pathname, status: response.status, headers: response.headers, json: one });
+  }
   // biome-ignore lint/suspicious/noExplicitAny: a test reads the bodies it asserts on
   return { status: response.status, headers: response.headers, json: json as any };
 }
@@ -243,6 +258,35 @@ describe('flows over every route', () => {
     expect((await call('DELETE', `/v1/webhooks/${id}`)).status).toBe(200);
     const refused = await call('POST', '/v1/webhooks', { body: { url: 'https://10.0.0.7/hook' } });
     expect([refused.status, refused.json.error.code, refused.json.error.field]).toEqual([400, 'WEBHOOK_URL_REFUSED', '/url']);
+  });
+
+  it('events: a timeline page by page, the export of the chain verifies; another workspace’s is not found', async () => {
+    const created = (await call('POST', '/v1/sessions', { body: { interaction: sampleSurface('Timeline') } })).json;
+    await answer(created.humanUrl, 1);
+    const first = await call('GET', `/v1/sessions/${created.sessionId}/events?limit=1`);
+    expect(first.json.events.map((e: { type: string }) => e.type)).toEqual(['created']);
+    const rest = await call('GET', `/v1/sessions/${created.sessionId}/events?cursor=${first.json.nextCursor}`);
+    expect(rest.json).toMatchObject({ events: [{ type: 'answered', revision: 1 }], nextCursor: null });
+    expect((await call('GET', `/v1/sessions/${created.sessionId}/events`, { as: theirs })).status).toBe(404);
+    expect((await call('GET', `/v1/sessions/${created.sessionId}/events?cursor=page2`)).json.error).toMatchObject({
+      code: 'INVALID_ARGUMENTS',
+      field: '/cursor',
+    });
+    expect((await call('GET', '/v1/sessions/ses_unknown/events')).status).toBe(404);
+
+    await events.runOnce();
+    const exported = await call('GET', '/v1/events?since=2000-01-01T00:00:00Z');
+    expect(exported.headers.get('content-type')).toBe('application/x-ndjson');
+    const lines = (exported.json as unknown[]).map((e) => JSON.stringify(e));
+    expect(lines.length).toBeGreaterThan(2);
+    expect(verifyEventChain(lines)).toMatchObject({ ok: true, firstSeq: 1 });
+    expect(lines.join('\n')).not.toContain(created.humanUrl);
+    const theirExport = await call('GET', '/v1/events?since=2000-01-01T00:00:00Z', { as: theirs });
+    expect(theirExport.json).toEqual([]);
+    expect((await call('GET', '/v1/events')).json.error).toMatchObject({ code: 'INVALID_ARGUMENTS', field: '/since' });
+    expect((await call('GET', '/v1/events?since=yesterday')).json.error).toMatchObject({ field: '/since' });
+    const resumed = await call('GET', `/v1/events?after=${lines.length - 1}`);
+    expect((resumed.json as { seq: number }[]).map((e) => e.seq)).toEqual([lines.length]);
   });
 
   it('errors: 400, 401, 404, 409, 413, 415, 422, 428', async () => {

@@ -13,6 +13,8 @@ export type {
   CreatedWebhook,
   CreateSessionRequest,
   CreateWebhookRequest,
+  EventPage,
+  InteractionEvent,
   RotatedWebhook,
   SessionList,
   SessionListStatus,
@@ -45,6 +47,7 @@ export {
 export type { CallOptions, SessResult, SessWriteResult, WriteOptions } from './http/send-request.ts';
 export type { VerifiedResponse, VerifyResponseInput } from './receipts/verify-response.ts';
 export type { CompleteSessionInput } from './sessions/complete-session.ts';
+export type { SessionEventsQuery } from './sessions/list-session-events.ts';
 export type { ListSessionsQuery } from './sessions/list-sessions.ts';
 export type { PublishSessionInput } from './sessions/publish-session.ts';
 export type { ReadSessionQuery } from './sessions/read-session.ts';

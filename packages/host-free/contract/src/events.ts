@@ -57,7 +57,10 @@ export const InteractionEventSchema = z
       .min(1)
       .nullable()
       .describe('Its place in the workspace’s chain (1, 2, 3, …); null for a moment after it is written, until sealed.'),
-    sessionId: idSchema('session', 'The interaction or Ask (ses_…).'),
+    sessionId: z
+      .string()
+      .regex(/^(ses|ask)_[a-z2-7]{26}$/)
+      .describe('The interaction (ses_…) or Ask (ask_…).'),
     kind: z.enum(['interaction', 'ask']),
     type: EventTypeSchema,
     at: TimestampSchema.describe('When it happened.'),
@@ -89,19 +92,18 @@ export const EventPageSchema = z
 export type EventPage = z.infer<typeof EventPageSchema>;
 
 /** The query of `GET /v1/sessions/{id}/events`. */
-export const EventPageQuerySchema = z.object({
-  cursor: z.string().max(40).optional().describe('From the previous page’s nextCursor.'),
-  limit: z.coerce.number().int().min(1).max(500).optional().describe('Events per page (1–500, default 100).'),
+export const EventPageQuerySchema = z.strictObject({
+  cursor: z.string().min(1).max(40).optional().describe('nextCursor of the previous page.'),
+  limit: z.int().min(1).max(500).optional().describe('Most events per page, default 100.'),
 });
 
 /** The query of `GET /v1/events` (the export, JSON Lines). */
-export const EventExportQuerySchema = z.object({
-  since: z.iso.datetime().describe('The first instant to export (ISO 8601), inclusive.'),
+export const EventExportQuerySchema = z.strictObject({
+  since: z.iso.datetime().optional().describe('The first instant to export (ISO 8601, inclusive); since or after is required.'),
   until: z.iso.datetime().optional().describe('The instant to stop before (exclusive); default now.'),
-  after: z.coerce
-    .number()
+  after: z
     .int()
     .min(0)
     .optional()
-    .describe('Resume after this seq (the last line of a cut-short export), instead of since.'),
+    .describe('Resume after this seq (the last line of an earlier export) instead of since: the file then joins that one.'),
 });

@@ -27,6 +27,7 @@ export { extendLink } from './link/extend-link.ts';
 export { namedRespondentToken } from './link/named-respondent.ts';
 export { openLink } from './link/open-link.ts';
 export { bindPasskeyAnswer, type PasskeyBinding } from './link/passkey-binding.ts';
+export { recordLinkOpened } from './link/record-opened.ts';
 export { type StartedRespondent, startRespondent } from './link/start-respondent.ts';
 export { type SubmitLinkAnswerInput, type SubmitLinkAnswerResult, submitLinkAnswer } from './link/submit-link-answer.ts';
 export { type WaitLinkInput, waitLink } from './link/wait-link.ts';

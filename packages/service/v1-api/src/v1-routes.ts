@@ -1,5 +1,6 @@
 import { buildV1OpenApiDocument } from '@sess/contract';
 import { bearerChallenge, type Logger, readBearerToken, SessError } from '@sess/core';
+import { exportEvents, parseEventCursor, readTimeline, TIMELINE_PAGE_MAX } from '@sess/events';
 import {
   completeSession,
   createAsk,
@@ -16,6 +17,28 @@ import { type Context, Hono } from 'hono';
 import { V1_BODY_LIMIT_BYTES } from './read-body.ts';
 import { revisionEtag, v1Route } from './v1-route.ts';
 import { mountWebhookRoutes, type V1WebhooksPort } from './webhook-routes.ts';
+
+/** The range of `GET /v1/events` from its query: `since` or `after`, and `until` (default now). */
+function exportRange(query: { since?: string | undefined; until?: string | undefined; after?: number | undefined }, now: Date) {
+  const instant = (name: 'since' | 'until', value: string) => {
+    const parsed = new Date(value);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(parsed.getTime())) {
+      throw new SessError('INVALID_ARGUMENTS', `${name} must be an ISO 8601 instant such as 2026-12-01T00:00:00Z.`, {
+        field: `/${name}`,
+      });
+    }
+    return parsed;
+  };
+  if (query.since === undefined && query.after === undefined) {
+    throw new SessError('INVALID_ARGUMENTS', 'Say where the export starts: since=<ISO 8601 instant> (or after=<seq>).', {
+      field: '/since',
+    });
+  }
+  return {
+    ...(query.after !== undefined ? { afterSeq: query.after } : { since: instant('since', query.since as string) }),
+    until: query.until === undefined ? now : instant('until', query.until),
+  };
+}
 
 /** Who a /v1 request acts for, from its API key. */
 export interface V1Principal {
@@ -138,6 +161,43 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
 
   v1Route(app, 'readAsk', options, async (c, { id }) => c.json(await readAsk({ ctx: ctxOf(c), askId: id })));
 
+  v1Route(app, 'listSessionEvents', options, async (c, { id, query }) => {
+    const after = parseEventCursor(query.cursor);
+    if (after === undefined) {
+      throw new SessError('INVALID_ARGUMENTS', 'cursor is not one this route gave: pass the nextCursor of the previous page.', {
+        field: '/cursor',
+      });
+    }
+    const limit = query.limit;
+    if (limit !== undefined && (limit < 1 || limit > TIMELINE_PAGE_MAX)) {
+      throw new SessError('INVALID_ARGUMENTS', `limit must be 1–${TIMELINE_PAGE_MAX}.`, { field: '/limit' });
+    }
+    const page = await readTimeline(
+      runtime.database.db,
+      { workspaceId: c.get('principal').workspaceId, sessionId: id },
+      { after, ...(limit !== undefined ? { limit } : {}) },
+    );
+    if (!page) throw new SessError('NOT_FOUND', `No session ${id} in this workspace.`);
+    return c.json(page);
+  });
+
+  v1Route(app, 'exportEvents', options, async (c, { query }) => {
+    const range = exportRange(query, runtime.now());
+    const chunks = exportEvents(runtime.database.db, { workspaceId: c.get('principal').workspaceId, ...range });
+    // Streamed chunk by chunk: an export of a year is not held in memory.
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) return controller.close();
+        controller.enqueue(encoder.encode(next.value.map((event) => `${JSON.stringify(event)}\n`).join('')));
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    });
+    return c.body(body, 200, { 'Content-Type': 'application/x-ndjson' });
+  });
   if (deps.webhooks) mountWebhookRoutes(app, deps.webhooks, options);
 
   return app;

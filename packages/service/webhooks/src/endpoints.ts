@@ -12,7 +12,7 @@ import type { EgressPolicy } from '@sess/core/egress';
 import { type Db, notify, queryRows, type WebhookAttemptRecord } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { checkEndpointUrl } from './endpoint-url.ts';
-import { toDate } from './event-view.ts';
+import { arrayOf, toDate } from './rows.ts';
 import { createWebhookSealer, mintSecret, ROTATION_OVERLAP_MS } from './secrets.ts';
 import { WEBHOOKS_DUE_CHANNEL } from './worker.ts';
 
@@ -55,13 +55,6 @@ interface EndpointRow extends Record<string, unknown> {
   previous_secret_until: string | Date | null;
 }
 
-const arrayOf = (value: string[] | string): string[] =>
-  Array.isArray(value)
-    ? value
-    : value
-        .replace(/^\{|\}$/g, '')
-        .split(',')
-        .filter(Boolean);
 const iso = (value: string | Date | null) => (value === null ? null : toDate(value).toISOString());
 
 function viewOf(row: EndpointRow, at: Date): WebhookEndpointView {

@@ -1,6 +1,7 @@
 import { newId } from '@sess/core';
 import { type Db, queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
+import { arrayOf } from './rows.ts';
 
 /*
  * The fanout: sealed chain events become deliveries. For each enabled endpoint whose cursor is
@@ -21,15 +22,6 @@ interface DueEndpoint extends Record<string, unknown> {
   upto: number | string;
   event_types: string[] | string;
 }
-
-// postgres.js gives text[] parsed, PGlite too; a `{a,b}` literal is read either way.
-const arrayOf = (value: string[] | string): string[] =>
-  Array.isArray(value)
-    ? value
-    : value
-        .replace(/^\{|\}$/g, '')
-        .split(',')
-        .filter(Boolean);
 
 /**
  * Fans out every endpoint behind its chain head (of `workspaceId`, or of all): the deliveries

@@ -6,7 +6,6 @@
  */
 export { checkEndpointUrl } from './endpoint-url.ts';
 export { createWebhooksApi, MAX_ENDPOINTS, type WebhooksApi, type WebhooksApiOptions } from './endpoints.ts';
-export { eventViewOf } from './event-view.ts';
 export { FANOUT_BATCH, fanOut } from './fanout.ts';
 export { type ClaimedDelivery, claimDue, type DeliveryEnd, KEPT_ATTEMPTS, settleDelivery } from './outbox.ts';
 export { createWebhookPages, type WebhookPagesDeps } from './pages/webhook-pages.ts';
@@ -14,7 +13,6 @@ export { backoffMs, nextTryAt, RETRY_WINDOW_MS } from './retry-rules.ts';
 export { createWebhookSealer, ROTATION_OVERLAP_MS } from './secrets.ts';
 export { payloadOf, sendDelivery } from './send.ts';
 export {
-  EVENTS_SEALED_CHANNEL,
   startWebhookWorker,
   WEBHOOKS_DUE_CHANNEL,
   type WebhookWorker,

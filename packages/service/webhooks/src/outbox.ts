@@ -1,7 +1,8 @@
 import type { WebhookAttemptRecord } from '@sess/db';
 import { type DbOrTx, queryRows } from '@sess/db';
+import type { EventRow } from '@sess/events';
 import { sql } from 'drizzle-orm';
-import { type EventColumns, toDate } from './event-view.ts';
+import { toDate } from './rows.ts';
 
 /*
  * The outbox's statements: claim due deliveries with what sending them needs (the endpoint, the
@@ -31,7 +32,7 @@ export interface ClaimedDelivery {
     disabled: boolean;
   };
   /** The chain event; undefined for a test event (or an event gone with its workspace). */
-  event: EventColumns | undefined;
+  event: EventRow | undefined;
   /** `answered`: the answer's receipt (compact JWS). */
   receipt: string | null;
 }
@@ -50,16 +51,17 @@ interface ClaimRow extends Record<string, unknown> {
   previous_secret_until: string | Date | null;
   disabled_at: string | Date | null;
   e_id: string | null;
+  pos: number | string;
   seq: number | string | null;
   session_id: string;
-  kind: EventColumns['kind'];
-  type: EventColumns['type'];
+  kind: string;
+  type: string;
   at: string | Date;
   revision: number | null;
   respondent: string | null;
-  channel: EventColumns['channel'];
+  channel: string | null;
   response_event_id: string | null;
-  assurance: EventColumns['assurance'];
+  assurance: string | null;
   prev_hash: string | null;
   hash: string | null;
   receipt: string | null;
@@ -84,7 +86,7 @@ export async function claimDue(db: DbOrTx, options: { at: Date; leaseMs: number;
           returning d.id, d.endpoint_id, d.workspace_id, d.event_id, d.event_type, d.attempts, d.created_at)
         select c.id, c.endpoint_id, c.workspace_id, c.event_id, c.event_type, c.attempts, c.created_at,
                w.url, w.sealed_secret, w.sealed_previous_secret, w.previous_secret_until, w.disabled_at,
-               e.id as e_id, e.seq, e.session_id, e.kind, e.type, e.at, e.revision, e.respondent, e.channel,
+               e.id as e_id, e.pos, e.seq, e.session_id, e.kind, e.type, e.at, e.revision, e.respondent, e.channel,
                e.response_event_id, e.assurance, e.prev_hash, e.hash, a.receipt
           from claimed c
           join webhook_endpoints w on w.id = c.endpoint_id
@@ -112,6 +114,7 @@ export async function claimDue(db: DbOrTx, options: { at: Date; leaseMs: number;
         ? undefined
         : {
             id: row.e_id,
+            pos: row.pos,
             workspace_id: row.workspace_id,
             seq: row.seq,
             session_id: row.session_id,

@@ -2,7 +2,7 @@ import type { WebhookPayload } from '@sess/contract';
 import { type Logger, type Sealer, webhookSignatureHeader } from '@sess/core';
 import type { Egress } from '@sess/core/egress';
 import type { WebhookAttemptRecord } from '@sess/db';
-import { eventViewOf } from './event-view.ts';
+import { toEventView } from '@sess/events';
 import type { ClaimedDelivery, DeliveryEnd } from './outbox.ts';
 import { nextTryAt } from './retry-rules.ts';
 import { signingSecrets } from './secrets.ts';
@@ -25,7 +25,7 @@ export function payloadOf(row: ClaimedDelivery, at: Date): WebhookPayload | unde
       data: { endpointId: row.endpointId, message: 'A test event from Sess: your endpoint is reachable and verifies.' },
     };
   if (!row.event) return undefined;
-  const view = eventViewOf(row.event);
+  const view = toEventView(row.event);
   return {
     type: view.type,
     timestamp: view.at,

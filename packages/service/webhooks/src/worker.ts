@@ -1,6 +1,7 @@
 import { type Logger, SessError } from '@sess/core';
 import type { Egress } from '@sess/core/egress';
 import type { Database } from '@sess/db';
+import { EVENTS_SEALED_CHANNEL } from '@sess/events';
 import { fanOut } from './fanout.ts';
 import { type ClaimedDelivery, claimDue, settleDelivery } from './outbox.ts';
 import { createWebhookSealer } from './secrets.ts';
@@ -14,8 +15,6 @@ import { sendDelivery } from './send.ts';
  * sends again after the lease, with the same `webhook-id`.
  */
 
-/** What the chain sealer sends (payload: the workspace id) after it seals events. */
-export const EVENTS_SEALED_CHANNEL = 'events_sealed';
 /** Sent in the transaction that writes a delivery outside the fanout (a test event). */
 export const WEBHOOKS_DUE_CHANNEL = 'webhooks_due';
 

@@ -1,10 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventHash, GENESIS_HASH } from '@sess/core';
-import { type Database, notify, queryRows } from '@sess/db';
-import { eventViewOf } from '@sess/webhooks';
-import { sql } from 'drizzle-orm';
-import type { EventColumns } from '../src/event-view.ts';
+import type { Database } from '@sess/db';
+import { sealWorkspace, workspacesToSeal } from '@sess/events';
 
 /** One request the receiver got. */
 export interface Received {
@@ -53,35 +50,7 @@ export async function startReceiver(): Promise<Receiver> {
   };
 }
 
-/**
- * Seals every unsealed event the way the chain sealer does (seq per workspace in `pos` order,
- * each linked to the one before), then sends `events_sealed`. A stand-in until @sess/events'
- * sealer is on main.
- */
+/** Seals every unsealed event with @sess/events' chain sealer (which sends `events_sealed`). */
 export async function sealEvents(database: Database): Promise<void> {
-  const workspaces = new Set<string>();
-  await database.db.transaction(async (tx) => {
-    const rows = await queryRows<EventColumns & { pos: number; [column: string]: unknown }>(
-      tx,
-      sql`select * from interaction_events where seq is null order by pos for update`,
-    );
-    for (const row of rows) {
-      const [head] = await queryRows<{ seq: number | string; hash: string }>(
-        tx,
-        sql`select seq, hash from event_chains where workspace_id = ${row.workspace_id} for update`,
-      );
-      const seq = head ? Number(head.seq) + 1 : 1;
-      const prevHash = head ? head.hash : GENESIS_HASH;
-      const hash = eventHash({ ...eventViewOf(row), seq, prevHash, hash: undefined });
-      await tx.execute(
-        sql`update interaction_events set seq = ${seq}, prev_hash = ${prevHash}, hash = ${hash} where pos = ${row.pos}`,
-      );
-      await tx.execute(
-        sql`insert into event_chains (workspace_id, seq, hash) values (${row.workspace_id}, ${seq}, ${hash})
-            on conflict (workspace_id) do update set seq = excluded.seq, hash = excluded.hash`,
-      );
-      workspaces.add(row.workspace_id);
-    }
-    for (const workspaceId of workspaces) await notify(tx, 'events_sealed', workspaceId);
-  });
+  for (const workspaceId of await workspacesToSeal(database.db)) await sealWorkspace(database.db, workspaceId);
 }

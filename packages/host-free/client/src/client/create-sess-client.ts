@@ -6,6 +6,7 @@ import type {
   CreatedWebhook,
   CreateSessionRequest,
   CreateWebhookRequest,
+  EventPage,
   RotatedWebhook,
   SessionList,
   SessionView,
@@ -23,6 +24,7 @@ import type { CallOptions, ClientConfig, SessResult, SessWriteResult, WriteOptio
 import { type VerifiedResponse, type VerifyResponseInput, verifyResponse } from '../receipts/verify-response.ts';
 import { type CompleteSessionInput, completeSession } from '../sessions/complete-session.ts';
 import { createSession } from '../sessions/create-session.ts';
+import { listSessionEvents, type SessionEventsQuery } from '../sessions/list-session-events.ts';
 import { type ListSessionsQuery, listSessions } from '../sessions/list-sessions.ts';
 import { type PublishSessionInput, publishSession } from '../sessions/publish-session.ts';
 import { type ReadSessionQuery, readSession } from '../sessions/read-session.ts';
@@ -98,6 +100,8 @@ export interface SessSessions {
   withdraw(sessionId: string, options?: WriteOptions): Promise<SessWriteResult<WithdrawnSession>>;
   /** List sessions and Asks, newest first. */
   list(query?: ListSessionsQuery, options?: CallOptions): Promise<SessResult<SessionList>>;
+  /** What happened to a session or Ask (created, opened, answered, …), oldest first, a page at a time. */
+  events(sessionId: string, query?: SessionEventsQuery, options?: CallOptions): Promise<SessResult<EventPage>>;
 }
 
 /** Asks: one shared link, many people. */
@@ -194,6 +198,7 @@ export function createSessClient(options: SessClientOptions): SessClient {
       complete: (sessionId, input, callOptions) => completeSession(config, sessionId, input, callOptions),
       withdraw: (sessionId, callOptions) => withdrawSession(config, sessionId, callOptions),
       list: (query, callOptions) => listSessions(config, query, callOptions),
+      events: (sessionId, query, callOptions) => listSessionEvents(config, sessionId, query, callOptions),
     },
     asks: {
       create: (input, callOptions) => createAsk(config, input, callOptions),

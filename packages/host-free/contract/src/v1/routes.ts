@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorResponseSchema } from '../errors.ts';
+import { EventExportQuerySchema, EventPageQuerySchema, EventPageSchema, InteractionEventSchema } from '../events.ts';
 import {
   CreatedWebhookSchema,
   CreateWebhookRequestSchema,
@@ -333,6 +334,44 @@ export const V1_ROUTES = [
       200: ok('The last 50 deliveries, newest first.', WebhookDeliveryListSchema),
       ...COMMON_ERRORS,
       404: error('NOT_FOUND: no such endpoint in this workspace.'),
+    },
+  },
+  {
+    operationId: 'listSessionEvents',
+    method: 'get',
+    path: '/v1/sessions/{id}/events',
+    summary: 'A session’s or Ask’s timeline, oldest first',
+    authenticated: true,
+    id: 'The session or Ask (ses_… or ask_…).',
+    query: EventPageQuerySchema,
+    idempotencyKey: false,
+    ifMatch: false,
+    responses: {
+      200: ok('A page of its events.', EventPageSchema),
+      ...COMMON_ERRORS,
+      400: error('INVALID_ARGUMENTS: a limit out of 1–500 or a cursor this route did not give (field).'),
+      404: error('NOT_FOUND: no such session in this workspace.'),
+    },
+  },
+  {
+    operationId: 'exportEvents',
+    method: 'get',
+    path: '/v1/events',
+    summary: 'Export the workspace’s event chain for a date range (JSON Lines)',
+    authenticated: true,
+    query: EventExportQuerySchema,
+    idempotencyKey: false,
+    ifMatch: false,
+    responses: {
+      200: {
+        description:
+          'One event per line, in chain order (seq), an unbroken stretch of the chain: check it with `sess events verify <file>`.',
+        schema: InteractionEventSchema,
+        contentType: 'application/x-ndjson',
+        headers: AUTHENTICATED,
+      },
+      ...COMMON_ERRORS,
+      400: error('INVALID_ARGUMENTS: since (or after) missing, or a date that is not ISO 8601 (field).'),
     },
   },
   {

@@ -1,4 +1,4 @@
-import { type LinkView, openLink } from '@sess/forms';
+import { type LinkView, openLink, recordLinkOpened } from '@sess/forms';
 import type { Hono } from 'hono';
 import { gateView } from '../answerer-gate.ts';
 import type { PageEnv, PageKit } from '../page-kit.ts';
@@ -20,6 +20,10 @@ export function mountLinkPage(app: Hono<PageEnv>, kit: PageKit): void {
       view = await openLink(runtime, token);
       const gate = await gateView(c, kit.accounts, view, token, runtime.publicUrl);
       if (gate.turn) return kit.turnAway(c, gate.turn);
+      // The person's browser showing the page (not a link preview): the form's `opened` event.
+      if (c.req.header('sec-fetch-dest') === 'document' && view.kind !== 'respondent') {
+        await recordLinkOpened(runtime, view.sessionId);
+      }
       if (view.kind === 'ask') {
         const own = await kit.rememberedRespondent(c, view, gate.way);
         if (own) return c.redirect(pagePaths(own).page, 303);

@@ -118,6 +118,8 @@ export function createRowHandler(options: {
     }
 
     const delivered = reached > 0 || emailed;
+    const channels = [...(push.accepted > 0 ? ['push'] : []), ...(emailed ? ['email'] : [])];
+    if (channels.length > 0) await recordNotified(db, row, session, channels, at);
     if (delivered)
       logger.info(
         {
@@ -157,4 +159,16 @@ export function createRowHandler(options: {
     else logger.debug({ event: 'notify.deferred', ...fields }, 'notification deferred: its service is busy');
     return later(push.delivered);
   };
+}
+
+/**
+ * The form's `notified` events, one per channel that took it (never the address). After the
+ * send, before the row is settled: a crash between them sends again, and records again.
+ */
+async function recordNotified(db: Db, row: ClaimedNotice, session: SessionFacts, channels: string[], at: Date) {
+  const kind = session.askMax === null ? 'interaction' : 'ask';
+  await db.execute(
+    sql`select sess_record_event(${row.workspaceId}, ${row.sessionId}, ${kind}, 'notified', ${at.toISOString()}::timestamptz,
+                                 null, via => c) from json_array_elements_text(${JSON.stringify(channels)}::json) as c`,
+  );
 }
