@@ -198,7 +198,7 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
     });
     return c.body(body, 200, { 'Content-Type': 'application/x-ndjson' });
   });
-  if (deps.webhooks) mountWebhookRoutes(app, deps.webhooks, options);
+  if (deps.webhooks) mountWebhookRoutes(app, runtime, deps.webhooks, options);
 
   return app;
 }

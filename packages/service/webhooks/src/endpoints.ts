@@ -9,7 +9,7 @@ import {
 } from '@sess/contract';
 import { newId, SessError, toPointer } from '@sess/core';
 import type { EgressPolicy } from '@sess/core/egress';
-import { type Db, notify, queryRows, type WebhookAttemptRecord } from '@sess/db';
+import { type Db, type DbOrTx, notify, queryRows, type WebhookAttemptRecord } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { checkEndpointUrl } from './endpoint-url.ts';
 import { arrayOf, toDate } from './rows.ts';
@@ -36,12 +36,13 @@ export interface WebhooksApiOptions {
   now?: () => Date;
 }
 
+/** The writes take the transaction of an idempotent /v1 request (its key is recorded in it); else they run on their own. */
 export interface WebhooksApi {
-  create(workspaceId: string, body: unknown): Promise<CreatedWebhook>;
+  create(workspaceId: string, body: unknown, tx?: DbOrTx): Promise<CreatedWebhook>;
   list(workspaceId: string): Promise<WebhookList>;
-  remove(workspaceId: string, id: string): Promise<{ id: string; deleted: true }>;
-  rotate(workspaceId: string, id: string): Promise<RotatedWebhook>;
-  sendTest(workspaceId: string, id: string): Promise<{ deliveryId: string; eventId: string }>;
+  remove(workspaceId: string, id: string, tx?: DbOrTx): Promise<{ id: string; deleted: true }>;
+  rotate(workspaceId: string, id: string, tx?: DbOrTx): Promise<RotatedWebhook>;
+  sendTest(workspaceId: string, id: string, tx?: DbOrTx): Promise<{ deliveryId: string; eventId: string }>;
   deliveries(workspaceId: string, id: string): Promise<WebhookDeliveryList>;
 }
 
@@ -78,9 +79,9 @@ export function createWebhooksApi(options: WebhooksApiOptions): WebhooksApi {
   const sealer = createWebhookSealer(options.secret);
   const columns = sql`id, url, event_types, created_at, disabled_at, disabled_reason, previous_secret_until`;
 
-  async function findEndpoint(workspaceId: string, id: string): Promise<EndpointRow> {
+  async function findEndpoint(workspaceId: string, id: string, on: DbOrTx = db): Promise<EndpointRow> {
     const [row] = await queryRows<EndpointRow>(
-      db,
+      on,
       sql`select ${columns} from webhook_endpoints where id = ${id} and workspace_id = ${workspaceId}`,
     );
     if (!row) throw notFound();
@@ -88,7 +89,7 @@ export function createWebhooksApi(options: WebhooksApiOptions): WebhooksApi {
   }
 
   return {
-    async create(workspaceId, body) {
+    async create(workspaceId, body, tx = db) {
       const parsed = CreateWebhookRequestSchema.safeParse(body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
@@ -102,7 +103,7 @@ export function createWebhooksApi(options: WebhooksApiOptions): WebhooksApi {
       const { secret, sealed } = mintSecret(sealer, id);
       const at = now();
       const rows = await queryRows<EndpointRow>(
-        db,
+        tx,
         // A new endpoint starts at its workspace's chain head: it gets what happens from now on.
         sql`insert into webhook_endpoints (id, workspace_id, url, event_types, sealed_secret, cursor, created_at)
             select ${id}, ${workspaceId}, ${url}, ${sql`array[${sql.join(
@@ -138,13 +139,13 @@ export function createWebhooksApi(options: WebhooksApiOptions): WebhooksApi {
       return { id, deleted: true };
     },
 
-    async rotate(workspaceId, id) {
+    async rotate(workspaceId, id, tx = db) {
       const at = now();
       const until = new Date(at.getTime() + ROTATION_OVERLAP_MS);
       const { secret, sealed } = mintSecret(sealer, id);
       // The current secret becomes the previous one, valid for the overlap; one before it is dropped.
       const rows = await queryRows(
-        db,
+        tx,
         sql`update webhook_endpoints
                set sealed_previous_secret = sealed_secret, sealed_secret = ${sealed}, previous_secret_until = ${until.toISOString()}::timestamptz
              where id = ${id} and workspace_id = ${workspaceId}
@@ -154,19 +155,21 @@ export function createWebhooksApi(options: WebhooksApiOptions): WebhooksApi {
       return { id, secret, previousSecretUntil: until.toISOString() };
     },
 
-    async sendTest(workspaceId, id) {
-      await findEndpoint(workspaceId, id);
+    async sendTest(workspaceId, id, tx) {
+      await findEndpoint(workspaceId, id, tx);
       const deliveryId = newId('webhookDelivery');
       const eventId = newId('webhookTest');
       const at = now().toISOString();
       const type: WebhookEventType = 'test';
-      await db.transaction(async (tx) => {
-        await tx.execute(
+      const write = async (on: DbOrTx) => {
+        await on.execute(
           sql`insert into webhook_deliveries (id, endpoint_id, workspace_id, event_id, event_type, next_attempt_at, created_at)
               values (${deliveryId}, ${id}, ${workspaceId}, ${eventId}, ${type}, ${at}::timestamptz, ${at}::timestamptz)`,
         );
-        await notify(tx, WEBHOOKS_DUE_CHANNEL, workspaceId);
-      });
+        // Delivered on commit: the workers wake once the row is there to claim.
+        await notify(on, WEBHOOKS_DUE_CHANNEL, workspaceId);
+      };
+      await (tx ? write(tx) : db.transaction(write));
       return { deliveryId, eventId };
     },
 

@@ -75,6 +75,23 @@ describe('/v1/webhooks', () => {
     expect((await client.webhooks.list()).data.webhooks).toEqual([]);
   });
 
+  it('a repeated create or rotation with the same Idempotency-Key replays its answer: one endpoint, one new secret', async () => {
+    const first = await client.webhooks.create({ url: receiver.url }, { idempotencyKey: 'hook-create-1' });
+    recordSecret(first.data.secret, 'response-secret');
+    const again = await client.webhooks.create({ url: receiver.url }, { idempotencyKey: 'hook-create-1' });
+    expect(again.data).toEqual(first.data);
+    expect((await client.webhooks.list()).data.webhooks.filter((w) => w.id === first.data.id)).toHaveLength(1);
+    await expect(
+      client.webhooks.create({ url: `${receiver.url}/other` }, { idempotencyKey: 'hook-create-1' }),
+    ).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
+    const rotated = await client.webhooks.rotateSecret(first.data.id, { idempotencyKey: 'hook-rotate-1' });
+    recordSecret(rotated.data.secret, 'response-secret');
+    expect((await client.webhooks.rotateSecret(first.data.id, { idempotencyKey: 'hook-rotate-1' })).data).toEqual(rotated.data);
+    await client.webhooks.delete(first.data.id);
+  });
+
   it('refuses a private address with WEBHOOK_URL_REFUSED and the pointer /url; an unknown event type with INVALID_ARGUMENTS', async () => {
     await expect(client.webhooks.create({ url: 'http://10.0.0.7/hook' })).rejects.toMatchObject({
       kind: 'api',

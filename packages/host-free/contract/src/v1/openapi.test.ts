@@ -81,9 +81,7 @@ describe('the /v1 OpenAPI document', () => {
     const paths = doc.paths as Record<string, Record<string, Json>>;
     for (const route of V1_ROUTES) {
       const names = ((paths[route.path]![route.method]!.parameters ?? []) as Json[]).map((p) => p.$ref ?? p.name);
-      // The webhook registration writes take no Idempotency-Key yet (a retried create makes a second endpoint).
-      const webhookWrite = route.path.startsWith('/v1/webhooks');
-      expect(names.includes('#/components/parameters/IdempotencyKey')).toBe(route.method === 'post' && !webhookWrite);
+      expect(names.includes('#/components/parameters/IdempotencyKey')).toBe(route.method === 'post');
       expect(names.includes('#/components/parameters/IfMatch')).toBe(
         route.path.endsWith('/publish') || route.path.endsWith('/complete'),
       );

@@ -251,7 +251,7 @@ export const V1_ROUTES = [
     path: '/v1/webhooks',
     summary: 'Register a webhook endpoint (its signing secret is shown only here)',
     authenticated: true,
-    idempotencyKey: false,
+    idempotencyKey: true,
     ifMatch: false,
     body: { schema: CreateWebhookRequestSchema, required: true },
     responses: {
@@ -263,6 +263,7 @@ export const V1_ROUTES = [
       400: error(
         'INVALID_ARGUMENTS: the body is not valid JSON or a value is out of its limits (field); WEBHOOK_URL_REFUSED: url is not https or names a private address (field /url, reason).',
       ),
+      409: error('IDEMPOTENCY_KEY_REUSED: the key was used for another request.'),
       422: error('PLAN_LIMIT_REACHED: the workspace has as many endpoints as it may (limit).'),
     },
   },
@@ -298,12 +299,14 @@ export const V1_ROUTES = [
     summary: 'A new signing secret; the old one signs too for 24 hours',
     authenticated: true,
     id: 'The endpoint (whe_…).',
-    idempotencyKey: false,
+    idempotencyKey: true,
     ifMatch: false,
     responses: {
       200: ok('The new secret, shown only here, and until when the old one still signs.', RotatedWebhookSchema),
       ...COMMON_ERRORS,
       404: error('NOT_FOUND: no such endpoint in this workspace.'),
+      409: error('IDEMPOTENCY_KEY_REUSED: the key was used for another request.'),
+      428: error('PRECONDITION_REQUIRED: Idempotency-Key is missing (header).'),
     },
   },
   {
@@ -313,12 +316,14 @@ export const V1_ROUTES = [
     summary: 'Send a test event to the endpoint',
     authenticated: true,
     id: 'The endpoint (whe_…).',
-    idempotencyKey: false,
+    idempotencyKey: true,
     ifMatch: false,
     responses: {
       202: ok('Queued; its tries show in the delivery log.', WebhookTestSentSchema),
       ...COMMON_ERRORS,
       404: error('NOT_FOUND: no such endpoint in this workspace.'),
+      409: error('IDEMPOTENCY_KEY_REUSED: the key was used for another request.'),
+      428: error('PRECONDITION_REQUIRED: Idempotency-Key is missing (header).'),
     },
   },
   {
