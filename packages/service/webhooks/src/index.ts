@@ -12,6 +12,7 @@ export { createWebhookPages, type WebhookPagesDeps } from './pages/webhook-pages
 export { backoffMs, nextTryAt, RETRY_WINDOW_MS } from './retry-rules.ts';
 export { createWebhookSealer, ROTATION_OVERLAP_MS } from './secrets.ts';
 export { payloadOf, sendDelivery } from './send.ts';
+export { DELIVERY_LOG_DAYS, sweepDeliveries } from './sweep.ts';
 export {
   startWebhookWorker,
   WEBHOOKS_DUE_CHANNEL,

@@ -1,4 +1,4 @@
-import { type Logger, SessError } from '@sess/core';
+import { createSweeper, type Logger, SessError } from '@sess/core';
 import type { Egress } from '@sess/core/egress';
 import type { Database } from '@sess/db';
 import { EVENTS_SEALED_CHANNEL } from '@sess/events';
@@ -6,6 +6,7 @@ import { fanOut } from './fanout.ts';
 import { type ClaimedDelivery, claimDue, settleDelivery } from './outbox.ts';
 import { createWebhookSealer } from './secrets.ts';
 import { sendDelivery } from './send.ts';
+import { sweepDeliveries } from './sweep.ts';
 
 /*
  * The webhook worker, on every replica: fans sealed events out to the outbox, then claims due
@@ -67,7 +68,13 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     await settleDelivery(db, row, attempt, end, now());
   }
 
+  // Ended deliveries leave the log after 30 days: at most hourly, started by a run, never awaited.
+  const sweep = createSweeper({ name: 'webhooks', logger, now, sweep: (at) => sweepDeliveries(db, at) });
+
+  let sweeping: Promise<void> | undefined;
+
   async function run(): Promise<number> {
+    sweeping = sweep() ?? sweeping;
     for (;;) {
       const { more } = await fanOut(db, now());
       if (!more) break;
@@ -140,6 +147,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       offReconnect?.();
       for (const unsubscribe of unsubscribers) await (await unsubscribe)?.();
       await running?.catch(() => 0);
+      await sweeping;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { verifyWebhook } from '@sess/client';
 import { createEgress, type Egress } from '@sess/core/egress';
-import { queryRows } from '@sess/db';
+import { openDatabase, queryRows } from '@sess/db';
 import { readJwks, submitLinkAnswer } from '@sess/forms';
 import { createLocalKeySet } from '@sess/receipts';
 import {
@@ -23,6 +23,7 @@ import {
   fanOut,
   sendDelivery,
   startWebhookWorker,
+  sweepDeliveries,
   type WebhookWorker,
 } from '@sess/webhooks';
 import { sql } from 'drizzle-orm';
@@ -294,6 +295,54 @@ describe('delivery', () => {
       now: clock.now,
     });
     expect(event).toMatchObject({ type: 'test', data: { endpointId: endpoint.id } });
+  });
+});
+
+describe('replicas and housekeeping', () => {
+  it('two workers at once (two replicas) hand out and deliver each event once', async () => {
+    const { register, runtime, workspaceId, clock } = await setUp();
+    const endpoint = await register();
+    for (let i = 0; i < 6; i += 1) await createTestSession(runtime, workspaceId);
+    await sealEvents(database);
+    // On PostgreSQL the second worker has connections of its own, as another replica would.
+    const second = database.url ? await openDatabase({ url: database.url, poolMax: 4 }) : database;
+    try {
+      const other = startWebhookWorker({
+        database: second,
+        secret: TEST_SECRET,
+        egress,
+        logger: createTestLogger(),
+        now: clock.now,
+        background: false,
+      });
+      workers.push(other);
+      const [a, b] = await Promise.all([workers[0]!.runOnce(), other.runOnce()]);
+      expect(a + b).toBe(6);
+    } finally {
+      if (second !== database)
+        await workers
+          .pop()!
+          .close()
+          .then(() => second.close());
+    }
+    expect(receiver.received).toHaveLength(6);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(6);
+    expect((await deliveryRows(endpoint.id)).map((row) => [row.status, row.attempts])).toEqual(Array(6).fill(['delivered', 1]));
+  });
+
+  it('the sweep drops ended deliveries after 30 days and keeps pending ones', async () => {
+    const { clock, register, newForm, worker } = await setUp();
+    const endpoint = await register();
+    await newForm();
+    await worker.runOnce();
+    receiver.next({ status: 503 });
+    clock.advance(1000);
+    await newForm();
+    await worker.runOnce();
+    expect((await deliveryRows(endpoint.id)).map((row) => row.status)).toEqual(['delivered', 'pending']);
+    clock.advance(31 * 24 * 60 * 60_000);
+    expect(await sweepDeliveries(database.db, clock.now())).toEqual({ deliveries: 1 });
+    expect((await deliveryRows(endpoint.id)).map((row) => row.status)).toEqual(['pending']);
   });
 });
 
