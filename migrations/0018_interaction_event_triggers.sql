@@ -2,7 +2,7 @@
 -- of the change itself: no write path (old code during a rolling deploy, a hand-run UPDATE) can
 -- move a form without its event, and a rolled-back change leaves none. No form text, answer
 -- value, link or address is copied into an event. The chain (seq, prev_hash, hash) is added after
--- commit by the sealer; `events_written` wakes it.
+-- commit by the sealer; `events_written` wakes it (every event but `created`, which it polls for).
 CREATE FUNCTION "sess_record_event"(ws text, sid text, knd text, typ text, happened timestamptz, rev int,
     resp text DEFAULT NULL, response text DEFAULT NULL, level text DEFAULT NULL, via text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -41,13 +41,14 @@ END $$;
 CREATE TRIGGER "form_sessions_clock" BEFORE INSERT OR UPDATE ON "form_sessions"
   FOR EACH ROW EXECUTE FUNCTION "sess_form_sessions_clock"();
 --> statement-breakpoint
--- `created`: one INSERT for all the sessions of a statement (a group commit writes many).
+-- `created`: one INSERT for all the sessions of a statement (a group commit writes many). No
+-- NOTIFY here: a transaction that notifies takes the notify queue's lock as it commits, and
+-- creates are the busiest writes; the sealer finds these by its poll.
 CREATE FUNCTION "sess_form_sessions_created"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO interaction_events (id, workspace_id, session_id, kind, type, at, revision)
   SELECT 'iev_' || replace(gen_random_uuid()::text, '-', ''), a.workspace_id, a.id, a.kind, 'created', a.created_at, a.current_revision
     FROM added a;
-  PERFORM pg_notify('events_written', w.workspace_id) FROM (SELECT DISTINCT workspace_id FROM added) w;
   RETURN NULL;
 END $$;
 --> statement-breakpoint

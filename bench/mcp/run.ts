@@ -36,7 +36,7 @@
  * ratios and the server CPU per call rather than the absolute rates.
  *
  * Run: node --import tsx bench/mcp/run.ts [--seconds N] [--asks N] [--waits N] [--answered N] [--answerers N] [--storm N]
- *        [--only compare|ask|wake|storm] [--skip-compare] [--case edge-list|edge-response|bare-list|bare-response]
+ *        [--only compare|ask|wake|storm|events] [--rounds N] [--skip-compare] [--case edge-list|edge-response|bare-list|bare-response]
  * Short run: --seconds 3 --asks 1000 --waits 500 --storm 2000.
  * The storm holds STORM sockets here and as many on the server: `ulimit -n` must exceed STORM plus a
  * few hundred in both (the child inherits this process's limit; 20,000 on the bench machine).
@@ -71,9 +71,12 @@ const ANSWERERS = flag('--answerers', 1);
 /** How many of the WAITS parked waits the wake section answers. */
 const ANSWERED = Math.min(WAITS, flag('--answered', 2000));
 const ONLY = option('--only') ?? (argv.includes('--compare-only') ? 'compare' : undefined);
-if (ONLY && !['compare', 'ask', 'wake', 'storm'].includes(ONLY)) throw new Error(`--only ${ONLY}: compare|ask|wake|storm`);
-const runs = (section: 'compare' | 'ask' | 'wake' | 'storm') =>
-  ONLY ? ONLY === section : section !== 'compare' || !argv.includes('--skip-compare');
+if (ONLY && !['compare', 'ask', 'wake', 'storm', 'events'].includes(ONLY))
+  throw new Error(`--only ${ONLY}: compare|ask|wake|storm|events`);
+const runs = (section: 'compare' | 'ask' | 'wake' | 'storm' | 'events') =>
+  ONLY ? ONLY === section : section !== 'events' && (section !== 'compare' || !argv.includes('--skip-compare'));
+/** Rounds of each (events on, events off) in `--only events`, alternating. */
+const EVENT_ROUNDS = flag('--rounds', 3);
 const CLIENTS = 50;
 const FLOOR_SAMPLES = 1000;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -456,6 +459,54 @@ async function askSection(): Promise<Waiting[]> {
 }
 
 /**
+ * Issue 38: sess_ask with the interaction events on (the triggers write one per create, the
+ * worker seals the chain in the same server process) against the same create with them off (the
+ * triggers disabled, no worker), alternating on and off for EVENT_ROUNDS rounds each, fresh
+ * principals every round. Target: on within 10 % of off (calls/s and server CPU per call).
+ */
+async function eventsSection() {
+  const toggle = (on: boolean) => fetch(`${ready.stats}/events`, { method: 'POST', body: JSON.stringify({ on }) });
+  await trivialClosedLoop(500);
+  await closedLoop(CLIENTS, 100, async (i) => (await askOnce(i, ready.tokens[1]!)) !== undefined);
+  console.log(`\nsess_ask with events on and off, closed loop, ${CLIENTS} clients, ${ASKS} calls per round, alternating`);
+  const rates: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  const cpus: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  for (let round = 0; round < EVENT_ROUNDS; round++) {
+    for (const on of round % 2 === 0 ? [true, false] : [false, true]) {
+      await toggle(on);
+      const tokens = await principalsFor(ASKS);
+      askFailures.clear();
+      const [[figures], cpu] = await withServerCpu(
+        () => askClosedLoop(ASKS, tokens),
+        ([f]) => f.calls,
+      );
+      const which = on ? 'on' : 'off';
+      rates[which].push(figures.calls / figures.seconds);
+      cpus[which].push(cpu);
+      printLoop(`round ${round + 1}, events ${which}`, figures, cpu);
+    }
+  }
+  await toggle(true);
+  const spread = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return `min ${sorted[0]!.toFixed(2)} / median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} / max ${sorted.at(-1)!.toFixed(2)}`;
+  };
+  const rateRatios = rates.on.map((r, i) => r / rates.off[i]!);
+  const cpuRatios = cpus.on.map((c, i) => c / cpus.off[i]!);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(`  calls/s on ÷ off per round: ${spread(rateRatios)}`);
+  console.log(`  server CPU/call on ÷ off per round: ${spread(cpuRatios)}`);
+  summary.push({
+    figure: 'sess_ask with events on',
+    value: `${median(rates.on).toFixed(0)} calls/s, ${median(cpus.on).toFixed(2)} ms CPU/call (medians)`,
+    anchor: `events off ${median(rates.off).toFixed(0)} calls/s, ${median(cpus.off).toFixed(2)} ms CPU/call`,
+    ratio: `${median(rateRatios).toFixed(2)}× calls/s, ${median(cpuRatios).toFixed(2)}× CPU/call`,
+    target: '>= 0.90× calls/s (within 10 %)',
+    ok: median(rateRatios) >= 0.9,
+  });
+}
+
+/**
  * Seconds each open-loop rate runs before it is measured, at the same rate on the same
  * principals, printed apart: the first calls of freshly connected principals (one new workspace
  * each) read their grant, plan and workspace cold, all in the first moments, which no steady rate
@@ -765,6 +816,7 @@ try {
     throw new Stop();
   }
   if (runs('compare')) await compareSection();
+  if (runs('events')) await eventsSection();
   const made = runs('ask') ? await askSection() : [];
   if (runs('wake')) await wakeSection(made);
   if (runs('storm')) await stormSection();

@@ -31,6 +31,7 @@ import { createAdaptorServer, serve } from '@hono/node-server';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { createLogger, newSecret } from '@sess/core';
 import { openDatabase, workspaces } from '@sess/db';
+import { type EventWorker, startEventWorker } from '@sess/events';
 import { createFormsRuntime } from '@sess/forms';
 import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet } from '@sess/hosted';
 import type { RequestScope } from '@sess/interactions';
@@ -241,6 +242,29 @@ stats.get('/stats', (c) => {
 stats.post('/gc', (c) => {
   (globalThis as { gc?: () => void }).gc?.();
   return c.json({ ok: true });
+});
+// The interaction events on (as startServer runs: the triggers write them, a worker seals the
+// chain) or off (the triggers disabled, no worker): `--only events` compares the two in one run.
+const EVENT_TRIGGERS = {
+  form_sessions: ['form_sessions_clock', 'form_sessions_created', 'form_sessions_changed'],
+  form_revisions: ['form_revisions_published'],
+  ask_respondents: ['ask_respondents_started'],
+  form_answers: ['form_answers_answered'],
+};
+let events: EventWorker | undefined = startEventWorker({ database, logger });
+stats.post('/events', async (c) => {
+  const { on } = (await c.req.json()) as { on: boolean };
+  for (const [table, triggers] of Object.entries(EVENT_TRIGGERS)) {
+    for (const trigger of triggers) {
+      await database.db.execute(sql.raw(`alter table ${table} ${on ? 'enable' : 'disable'} trigger ${trigger}`));
+    }
+  }
+  if (on) events ??= startEventWorker({ database, logger });
+  else {
+    await events?.close();
+    events = undefined;
+  }
+  return c.json({ on });
 });
 stats.post('/connect', async (c) => {
   const { count } = (await c.req.json()) as { count: number };

@@ -165,6 +165,8 @@ describe('/account/interactions', () => {
     expect(html).not.toContain('Still waiting');
     expect(html).not.toContain('Not yours');
     expect(parseHtmlForms(html).filter((f) => f.action === '/account/interactions/retire')).toHaveLength(2);
+    // The blocked one has a form: its timeline is linked.
+    expect(html).toContain(`href="/account/interactions/${made.blocked!.sessionId}"`);
   });
 
   it('is linked from the account page', async () => {

@@ -19,6 +19,9 @@ export type {
   ReceiptVerification,
   SessBackend,
   SessPrincipal,
+  TaskOwner,
+  TaskRecord,
+  TaskStore,
 } from '@sess/interactions';
 export { createHttpBackend, createHttpReceipts, type HttpBackendOptions, type HttpReceiptsOptions } from '@sess/interactions';
 export {

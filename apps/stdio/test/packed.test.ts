@@ -50,9 +50,11 @@ const CONSUMER_TS = `import {
   type SessMcpHttpHandler,
   type SessMcpHttpHandlerOptions,
   type SessPrincipal,
+  type TaskStore,
 } from '@sess.si/mcp/http';
 
 declare const store: HandleStore;
+declare const tasks: TaskStore;
 
 const principal: SessPrincipal = {
   workspaceId: 'ws_1',
@@ -70,6 +72,7 @@ const options: SessMcpHttpHandlerOptions = {
   requiredScopes: ['sess:interact'],
   resourceMetadataUrl: 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp',
   logger: console,
+  tasks,
 };
 
 export const handler: SessMcpHttpHandler = createSessMcpHttpHandler(options);

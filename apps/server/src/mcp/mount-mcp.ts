@@ -4,7 +4,13 @@ import { createChatViews } from '@sess/answer-pages';
 import type { Logger } from '@sess/core';
 import type { Database } from '@sess/db';
 import type { FormsRuntime } from '@sess/forms';
-import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet, type FormNotices } from '@sess/hosted';
+import {
+  createInProcessBackend,
+  createPostgresHandleStore,
+  createPostgresTaskStore,
+  createRuntimeKeySet,
+  type FormNotices,
+} from '@sess/hosted';
 import { createSessMcpHttpHandler, type SessMcpHttpHandlerOptions } from '@sess/mcp';
 import { buildOAuthUrls, createAccessTokenVerifier, SCOPE_INTERACT } from '@sess/oauth';
 import type { Hono } from 'hono';
@@ -91,6 +97,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpMountDeps): FrontRoute {
     now: deps.now,
     // The form inside the chat for hosts that render MCP Apps: the answer page's own view and admission.
     chat: { views: createChatViews({ runtime: deps.runtime, secret: deps.secret }), secret: deps.secret },
+    // The MCP Tasks extension, for clients that declare it: tasks in the database, so any replica answers tasks/get.
+    tasks: createPostgresTaskStore({ db: deps.database.db }),
     ...(deps.onToolCall ? { onToolCall: deps.onToolCall } : {}),
     rateLimit: {
       perIp: deps.config.mcp.ratePerIp > 0 ? { limit: deps.config.mcp.ratePerIp, windowMs: 60_000 } : false,

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createApiKey } from '@sess/accounts';
 import { type Logger, newId } from '@sess/core';
 import type { FormsRuntime } from '@sess/forms';
-import { createInProcessBackend, createPostgresHandleStore, createRuntimeKeySet } from '@sess/hosted';
+import { createInProcessBackend, createPostgresHandleStore, createPostgresTaskStore, createRuntimeKeySet } from '@sess/hosted';
 import {
   createHttpBackend,
   createHttpReceipts,
@@ -85,8 +85,20 @@ export interface McpHarness {
   addPrincipal(overrides?: Partial<SessPrincipal>): Promise<{ token: string; principal: SessPrincipal }>;
   /** Replaces a token's principal (a re-issued grant, a refresh). */
   setPrincipal(token: string, principal: SessPrincipal): void;
-  /** A connected client; `url` reaches the same endpoint under another accepted Host (e.g. localhost). */
-  connect(token: string, era: 'modern' | 'legacy', options?: { url?: string }): Promise<Client>;
+  /**
+   * A connected client; `url` reaches the same endpoint under another accepted Host (e.g.
+   * localhost) or another endpoint (`addEndpoint`); `capabilities` are sent on every 2026 request.
+   */
+  connect(
+    token: string,
+    era: 'modern' | 'legacy',
+    options?: { url?: string; capabilities?: Record<string, unknown>; fetch?: typeof globalThis.fetch },
+  ): Promise<Client>;
+  /**
+   * Another endpoint over the same database and runtime, with stores and backend of its own (a
+   * second replica, or the server after a restart once the one before is closed); same principals.
+   */
+  addEndpoint(): Promise<{ url: string; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -99,6 +111,8 @@ export interface HarnessOptions {
   wrapBackend?: (backend: SessBackend) => SessBackend;
   wrapStore?: (factory: HandleStoreFactory) => HandleStoreFactory;
   handler?: Partial<SessMcpHttpHandlerOptions>;
+  /** Keep MCP tasks (the Tasks extension) in the database's `mcp_tasks`. */
+  tasks?: boolean;
   /** Slows or replaces authenticate (the hanging-authenticate test). */
   wrapAuthenticate?: (authenticate: SessMcpHttpHandlerOptions['authenticate']) => SessMcpHttpHandlerOptions['authenticate'];
   logger?: Logger;
@@ -141,29 +155,25 @@ export async function startMcpHarness(options: HarnessOptions = {}): Promise<Mcp
     return match ? principals.get(match[1]!) : undefined;
   };
   const authenticate = options.wrapAuthenticate ? options.wrapAuthenticate(baseAuthenticate) : baseAuthenticate;
-  const handler = createSessMcpHttpHandler({
+  const handlerOptions = (handles: HandleStoreFactory, tools: SessBackend): SessMcpHttpHandlerOptions => ({
     authenticate,
-    handleStore: options.wrapStore ? options.wrapStore(store.bind) : store.bind,
+    handleStore: options.wrapStore ? options.wrapStore(handles) : handles,
     allowedHosts: ['127.0.0.1', 'localhost'],
     allowedOrigins: ['https://client.example'],
     requiredScopes: [REQUIRED_SCOPE],
     resourceMetadataUrl: 'http://127.0.0.1/.well-known/oauth-protected-resource/mcp',
-    backend,
+    backend: tools,
     receipts,
     logger: options.logger ?? createTestLogger({ level: process.env.MCP_TEST_LOG ?? 'silent' }),
     now: clock.now,
     rateLimit: { perIp: false, perPrincipal: false },
+    ...(options.tasks ? { tasks: createPostgresTaskStore({ db: database.db }) } : {}),
     ...options.handler,
   });
-  const app = new Hono();
-  app.all('/mcp', (c) => handler.fetch(c.req.raw, { clientAddress: getConnInfo(c).remote.address ?? 'unknown' }));
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  // Long enough that a keep-alive socket is never closed under a client that is about to reuse it.
-  (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 120_000;
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  const handler = createSessMcpHttpHandler(handlerOptions(store.bind, backend));
+  const { server, url } = await listen(handler);
   const clients: Client[] = [];
+  const endpoints: Array<() => Promise<void>> = [];
 
   return {
     kind,
@@ -199,26 +209,62 @@ export async function startMcpHarness(options: HarnessOptions = {}): Promise<Mcp
     async connect(token, era, connectOptions = {}) {
       const client = new Client(
         { name: 'sess-test', version: '1.0.0' },
-        era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+        {
+          ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+          ...(connectOptions.capabilities ? { capabilities: connectOptions.capabilities } : {}),
+        },
       );
       await client.connect(
         new StreamableHTTPClientTransport(new URL(connectOptions.url ?? url), {
           requestInit: { headers: { Authorization: `Bearer ${token}` } },
+          ...(connectOptions.fetch ? { fetch: connectOptions.fetch } : {}),
         }),
       );
       clients.push(client);
       return client;
     },
+    async addEndpoint() {
+      if (kind !== 'in-process') throw new Error('addEndpoint: in-process backend only');
+      const handles = createPostgresHandleStore({ db: database.db, secret: TEST_SECRET, now: clock.now });
+      const own = createSessMcpHttpHandler(handlerOptions(handles.bind, createInProcessBackend(runtime, { handles })));
+      const listening = await listen(own);
+      let closed = false;
+      const close = async () => {
+        if (closed) return;
+        closed = true;
+        await own.close();
+        await stop(listening.server);
+      };
+      endpoints.push(close);
+      return { url: listening.url, close };
+    },
     async close() {
       await Promise.all(clients.map((client) => client.close().catch(() => {})));
+      await Promise.all(endpoints.map((close) => close()));
       await handler.close();
-      if ('closeAllConnections' in server) (server as unknown as { closeAllConnections(): void }).closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop(server);
       await remote?.close();
       await runtime.close();
       await database.destroy();
     },
   };
+}
+
+/** The edge on a real node server (127.0.0.1, port 0). */
+async function listen(handler: SessMcpHttpHandler): Promise<{ server: ReturnType<typeof serve>; url: string }> {
+  const app = new Hono();
+  app.all('/mcp', (c) => handler.fetch(c.req.raw, { clientAddress: getConnInfo(c).remote.address ?? 'unknown' }));
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  // Long enough that a keep-alive socket is never closed under a client that is about to reuse it.
+  (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 120_000;
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
+}
+
+async function stop(server: ReturnType<typeof serve>): Promise<void> {
+  if ('closeAllConnections' in server) (server as unknown as { closeAllConnections(): void }).closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** Structured content of a tool result (or its error). */

@@ -100,7 +100,7 @@ export const EventPageQuerySchema = z.strictObject({
 /** The query of `GET /v1/events` (the export, JSON Lines). */
 export const EventExportQuerySchema = z.strictObject({
   since: z.iso.datetime().optional().describe('The first instant to export (ISO 8601, inclusive); since or after is required.'),
-  until: z.iso.datetime().optional().describe('The instant to stop before (exclusive); default now.'),
+  until: z.iso.datetime().optional().describe('The instant to stop before (exclusive); default: every event sealed so far.'),
   after: z
     .int()
     .min(0)

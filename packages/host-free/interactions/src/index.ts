@@ -38,6 +38,7 @@ export {
   NotAppliedFailure,
   type SessBackend,
 } from './ports/sess-backend.ts';
+export type { TaskOwner, TaskRecord, TaskStore } from './ports/task-store.ts';
 export {
   type AskResult,
   asSessError,

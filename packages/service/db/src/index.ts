@@ -45,6 +45,7 @@ export {
   idempotencyKeys,
   lockOpenCounts,
   mcpHandles,
+  mcpTasks,
   memberships,
   notificationOutbox,
   notificationSettings,

@@ -4,8 +4,10 @@ import { sweepClockEvents } from './clock-sweep.ts';
 import { EVENTS_WRITTEN_CHANNEL, sealWorkspace, workspacesToSeal } from './seal-chain.ts';
 
 /*
- * Runs on every replica: seals the chain when events are written (the triggers' NOTIFY), and
- * every `pollMs` records the clock's events and seals whatever a lost NOTIFY left waiting.
+ * Runs on every replica: seals the chain when events are written (the triggers' NOTIFY, a few
+ * milliseconds later so a burst is one round), every `sealPollMs` (the `created` events, which
+ * send no NOTIFY, and whatever a lost one left waiting), and every `pollMs` records the clock's
+ * events.
  * Replicas never block each other: a workspace's chain and a due form are each taken with
  * `skip locked`. A failed round is logged and tried again on the next wake or poll.
  */
@@ -15,8 +17,12 @@ export interface EventWorkerOptions {
   logger: Logger;
   now?: () => Date;
   timers?: Timers;
-  /** How often the clock is looked at and stray events sealed (default 5 s). */
+  /** How often the clock is looked at (default 5 s). */
   pollMs?: number;
+  /** How often waiting events are looked for without a wake (default 1 s). */
+  sealPollMs?: number;
+  /** How long a wake waits for more before its round (default 20 ms). */
+  coalesceMs?: number;
   /** False: no bus, no timer; only `runOnce` works (tests that step it themselves). */
   background?: boolean;
 }
@@ -32,11 +38,15 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
   const now = options.now ?? (() => new Date());
   const timers = options.timers ?? REAL_TIMERS;
   const pollMs = options.pollMs ?? 5_000;
+  const sealPollMs = options.sealPollMs ?? 1_000;
+  const coalesceMs = options.coalesceMs ?? 20;
   let closed = false;
   let current: Promise<unknown> = Promise.resolve();
   let queued: Promise<number> | undefined;
   let queuedWithClock = false;
   let timer: unknown;
+  let sealTimer: unknown;
+  let wakeTimer: unknown;
   let unsubscribe: (() => Promise<void>) | undefined;
 
   const sealAll = async (): Promise<number> => {
@@ -85,10 +95,24 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
       schedule();
     }, pollMs);
   };
+  const scheduleSeal = () => {
+    if (closed) return;
+    sealTimer = timers.setTimeout(() => {
+      background(false);
+      scheduleSeal();
+    }, sealPollMs);
+  };
+  const wake = () => {
+    if (closed || wakeTimer !== undefined) return;
+    wakeTimer = timers.setTimeout(() => {
+      wakeTimer = undefined;
+      background(false);
+    }, coalesceMs);
+  };
 
   if (options.background !== false) {
     void database.bus
-      .subscribe(EVENTS_WRITTEN_CHANNEL, () => background(false))
+      .subscribe(EVENTS_WRITTEN_CHANNEL, wake)
       .then((off) => {
         if (closed) void off();
         else unsubscribe = off;
@@ -97,6 +121,7 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
         logger.warn({ event: 'events.listen_failed', err: error }, 'events: LISTEN failed; polling only'),
       );
     schedule();
+    scheduleSeal();
     background(true);
   }
 
@@ -104,7 +129,7 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
     runOnce: () => run(true),
     async close() {
       closed = true;
-      if (timer !== undefined) timers.clearTimeout(timer);
+      for (const pending of [timer, sealTimer, wakeTimer]) if (pending !== undefined) timers.clearTimeout(pending);
       await unsubscribe?.();
       await current.catch(() => {});
     },

@@ -12,8 +12,8 @@ export interface ExportRange {
   since?: Date;
   /** resume after this chain seq instead. */
   afterSeq?: number;
-  /** The instant to stop before (exclusive). */
-  until: Date;
+  /** The instant to stop before (exclusive); none: everything sealed so far. */
+  until?: Date | undefined;
 }
 
 /**
@@ -32,8 +32,9 @@ export async function* exportEvents(db: Db, range: ExportRange): AsyncGenerator<
         : sql`select min(seq) from interaction_events where workspace_id = ${ws} and seq is not null
                  and at >= ${(range.since ?? new Date(0)).toISOString()}::timestamptz`
     }) as first,
-      (select max(seq) from interaction_events where workspace_id = ${ws} and seq is not null
-          and at < ${range.until.toISOString()}::timestamptz) as last`,
+      (select max(seq) from interaction_events where workspace_id = ${ws} and seq is not null${
+        range.until ? sql` and at < ${range.until.toISOString()}::timestamptz` : sql``
+      }) as last`,
   );
   if (!bounds || bounds.first === null || bounds.last === null) return;
   let from = Number(bounds.first);

@@ -284,6 +284,17 @@ describe('the chain', () => {
     expect(next?.nextCursor).toBeNull();
   });
 
+  it('two replicas sealing at once keep one unbroken chain', async () => {
+    const { workspaceId } = await createWorkspace(database.db, { plan: 'pro' });
+    await Promise.all(Array.from({ length: 30 }, () => createTestSession(runtime, workspaceId)));
+    const other = startEventWorker({ database, logger: createTestLogger(), now: clock.now, background: false });
+    await Promise.all([worker.runOnce(), other.runOnce(), worker.runOnce(), other.runOnce()]);
+    await other.close();
+    const lines = await exportAll(workspaceId);
+    expect(lines).toHaveLength(30);
+    expect(verifyEventChain(lines)).toMatchObject({ ok: true, firstSeq: 1, lastSeq: 30 });
+  });
+
   it('every form has exactly one created event and every answer exactly one answered event', async () => {
     const [row] = await queryRows<{ sessions: number; created: number; answers: number; answered: number }>(
       database.db,

@@ -1,5 +1,6 @@
 import { isSessError } from '@sess/core';
 import { classifyDatabaseError, databaseSessError, type Tx, unavailableMessage } from '@sess/db';
+import { statusLine } from '@sess/events';
 import {
   type CreatedAsk,
   type CreatedSession,
@@ -319,6 +320,13 @@ export function createInProcessBackend(
       return guarded(() =>
         withdrawSession({ ctx: ctxOf(ctx), sessionId: input.sessionId, idempotencyKey: input.idempotencyKey }),
       );
+    },
+
+    // A working MCP task's line, from the form's latest event (scoped to the caller's workspace).
+    statusLine(ctx, input) {
+      const sessionId = input.askId ?? input.sessionId;
+      if (!sessionId) return Promise.resolve(undefined);
+      return guarded(() => statusLine(runtime.database.db, { workspaceId: ctx.workspaceId, sessionId }));
     },
 
     async listSessions(ctx, input) {

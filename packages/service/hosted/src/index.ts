@@ -14,3 +14,4 @@ export {
   retireHandle,
 } from './review/owner-review.ts';
 export { createReviewRoutes, type ReviewRoutesDeps } from './review/review-routes.ts';
+export { createPostgresTaskStore } from './tasks/postgres-task-store.ts';

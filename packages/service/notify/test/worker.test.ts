@@ -1,5 +1,5 @@
 import { createEgress } from '@sess/core/egress';
-import { type Database, notificationOutbox, openDatabase } from '@sess/db';
+import { type Database, notificationOutbox, openDatabase, queryRows } from '@sess/db';
 import { createAsk, publishSession, startRespondent, submitLinkAnswer } from '@sess/forms';
 import {
   DEFAULT_SETTINGS,
@@ -15,7 +15,7 @@ import {
 import { createTestLogger, recordSecret, sampleAskArguments, sampleSurface, testDriver, tokenOf } from '@sess/testkit';
 import { startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { type SmtpSink, startSmtpSink } from '@sess/testkit/smtp-sink';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   addDevice,
@@ -69,6 +69,15 @@ function worker(options: { database?: Database; mail?: boolean; background?: boo
   return started;
 }
 
+/** A form's `notified` events: the channel and when, nothing else is in them to see. */
+async function notifiedEvents(sessionId: string) {
+  const rows = await queryRows<{ channel: string; at: Date | string }>(
+    fixture.database.db,
+    sql`select channel, at from interaction_events where session_id = ${sessionId} and type = 'notified' order by pos`,
+  );
+  return rows.map((r) => ({ channel: r.channel, at: new Date(r.at).toISOString() }));
+}
+
 describe('push', () => {
   it('delivers a new form to the device: TTL = the link’s time left, Urgency high, the Topic, a VAPID JWT that verifies, the title and link', async () => {
     const person = await createPerson(fixture.database);
@@ -102,6 +111,8 @@ describe('push', () => {
     expect((await listDevices(fixture.database.db, person.userId)).find((d) => d.id === deviceId)?.lastDeliveryAt).toEqual(
       fixture.clock.now(),
     );
+    // Its `notified` event names the way, never the device.
+    expect(await notifiedEvents(form.sessionId)).toEqual([{ channel: 'push', at: fixture.clock.now().toISOString() }]);
   });
 
   it('a follow-up (sess_publish) carries the same Topic, so it replaces the first on the device', async () => {
@@ -340,6 +351,7 @@ describe('e-mail', () => {
     expect(message.text).toContain('Your agent is asking you something.');
     expect(message.text.split('\n')).toContain(form.humanUrl);
     expect(await outboxRows(fixture.database, form.sessionId)).toEqual([]);
+    expect((await notifiedEvents(form.sessionId)).map((e) => e.channel)).toEqual(['email']);
   });
 
   it('a device that accepts the push means no e-mail', async () => {

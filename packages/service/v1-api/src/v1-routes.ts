@@ -18,8 +18,8 @@ import { V1_BODY_LIMIT_BYTES } from './read-body.ts';
 import { revisionEtag, v1Route } from './v1-route.ts';
 import { mountWebhookRoutes, type V1WebhooksPort } from './webhook-routes.ts';
 
-/** The range of `GET /v1/events` from its query: `since` or `after`, and `until` (default now). */
-function exportRange(query: { since?: string | undefined; until?: string | undefined; after?: number | undefined }, now: Date) {
+/** The range of `GET /v1/events` from its query: `since` or `after`, and `until` (default: all sealed so far). */
+function exportRange(query: { since?: string | undefined; until?: string | undefined; after?: number | undefined }) {
   const instant = (name: 'since' | 'until', value: string) => {
     const parsed = new Date(value);
     if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(parsed.getTime())) {
@@ -36,7 +36,7 @@ function exportRange(query: { since?: string | undefined; until?: string | undef
   }
   return {
     ...(query.after !== undefined ? { afterSeq: query.after } : { since: instant('since', query.since as string) }),
-    until: query.until === undefined ? now : instant('until', query.until),
+    ...(query.until === undefined ? {} : { until: instant('until', query.until) }),
   };
 }
 
@@ -182,7 +182,7 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
   });
 
   v1Route(app, 'exportEvents', options, async (c, { query }) => {
-    const range = exportRange(query, runtime.now());
+    const range = exportRange(query);
     const chunks = exportEvents(runtime.database.db, { workspaceId: c.get('principal').workspaceId, ...range });
     // Streamed chunk by chunk: an export of a year is not held in memory.
     const encoder = new TextEncoder();

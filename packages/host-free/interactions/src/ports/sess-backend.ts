@@ -144,6 +144,12 @@ export interface SessBackend {
   ): Promise<InWorkspace<SessionView>>;
   /** The agent no longer needs the answer: the link stops taking answers and says so. Idempotent. */
   withdraw(ctx: BackendContext, input: { sessionId: string; idempotencyKey: string }): Promise<WithdrawnSession>;
+  /**
+   * One short line on where an interaction stands, for a polled task's `statusMessage` ("opened
+   * 14:02", "2 of 3 answered"). Optional: the event timeline fills it; without it the tools say
+   * what the read itself shows. Never a link, a token or an answer.
+   */
+  statusLine?(ctx: BackendContext, input: { sessionId?: string; askId?: string }): Promise<string | undefined>;
   /** Several sessions of the caller's workspace as a read without waiting sees them (at most 50; missing ones are left out). */
   listSessions(ctx: BackendContext, input: { sessionIds: string[] }): Promise<SessionView[]>;
 }

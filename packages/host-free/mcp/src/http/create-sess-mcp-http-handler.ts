@@ -8,12 +8,15 @@ import type {
   ReceiptVerification,
   RequestScope,
   SessBackend,
+  TaskStore,
   ToolCallReport,
   ToolDeps,
 } from '@sess/interactions';
 import { type ChatViewService, createChatViewService } from '../apps/chat-view-service.ts';
 import type { ChatViews } from '../apps/chat-views.ts';
 import { initializeShowsUi, newUiSessionId, requestShowsUi } from '../apps/ui-extension.ts';
+import { createTaskService } from '../tasks/task-service.ts';
+import { requestDeclaresTasks } from '../tasks/tasks-extension.ts';
 import { createServerFactory, createToolRunner } from '../tools/build-server.ts';
 import { Deadline } from './deadline.ts';
 import type { Authenticate, EdgeRequest, EdgeSettings, Incoming } from './edge-request.ts';
@@ -87,6 +90,13 @@ export interface SessMcpHttpHandlerOptions {
    * of the views' tokens. Without it, every client is served as one that renders nothing.
    */
   chat?: { views: ChatViews; secret: string; statusPerMinute?: number };
+  /**
+   * The MCP Tasks extension (`io.modelcontextprotocol/tasks`): where tasks are kept. With it, a
+   * 2026-07-28 request that declares the extension may get a task instead of a sess_response
+   * wait, and `tasks/get`, `tasks/update`, `tasks/cancel` are served (-32021 to a request that
+   * did not declare it). Without it, or to a client that does not declare it, nothing changes.
+   */
+  tasks?: TaskStore;
 }
 
 /** The edge. */
@@ -165,11 +175,20 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
     : undefined;
   // The requests the edge found to come from a host that renders apps (read by the server factory).
   const uiRequests = new WeakSet<Request>();
+  // The requests that declared the Tasks extension, when the host keeps tasks (read by the server factory).
+  const taskRequests = new WeakSet<Request>();
+  const taskService = options.tasks
+    ? createTaskService({ store: options.tasks, tools, backend: options.backend, now: toolDeps.now })
+    : undefined;
   const buildServer = createServerFactory(
     tools,
     (ctx) => (ctx.requestInfo ? scopes.get(ctx.requestInfo) : undefined),
     {},
     chat && { service: chat, showsUi: (ctx) => ctx.requestInfo !== undefined && uiRequests.has(ctx.requestInfo) },
+    taskService && {
+      service: taskService,
+      declares: (ctx) => ctx.requestInfo !== undefined && taskRequests.has(ctx.requestInfo),
+    },
   );
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const mcp = createMcpHandler(buildServer, {
@@ -201,7 +220,9 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
    * wait would keep its frame for up to 45 s.
    */
   function dispatch({ incoming, deadline, admission, principal, body }: EdgeRequest): Promise<Response> {
-    const kind = mayPark(body) ? 'wait' : 'call';
+    const tasked = taskService !== undefined && requestDeclaresTasks(body);
+    // A declaring client's sess_response never parks: it reads once and gets a task.
+    const kind = mayPark(body) && !tasked ? 'wait' : 'call';
     if (admission && !admission.admit(kind)) {
       logger?.debug({ event: 'mcp.http.busy', kind }, 'no room for another request of its kind');
       return Promise.resolve(busyResponse(BUSY_RETRY_AFTER_SECONDS, requestIdOf(body)));
@@ -232,12 +253,14 @@ export function createSessMcpHttpHandler(options: SessMcpHttpHandlerOptions): Se
       const request = incoming.sdkRequest();
       scopes.set(request, scope);
       if (ui) uiRequests.add(request);
+      if (tasked) taskRequests.add(request);
       const answered = mcp.fetch(request, { authInfo, parsedBody: body });
       // A 2025-era client said it renders apps in initialize: its session id says so from then on.
       return ui && initializeShowsUi(body) ? answered.then(withUiSession) : answered;
     };
-    // A host that renders apps is answered by the SDK: its results carry the view's payload.
-    const call = callFrames && !ui ? plainToolCall(incoming.headers, body, tools.names) : undefined;
+    // A host that renders apps is answered by the SDK: its results carry the view's payload; a
+    // request that declared the Tasks extension too: its answer may be a task.
+    const call = callFrames && !ui && !tasked ? plainToolCall(incoming.headers, body, tools.names) : undefined;
     if (!call || !callFrames) return toSdk();
     return callFrames
       .frame(call.era)

@@ -20,8 +20,11 @@ import {
   type ToolCallReport,
   type ToolDeps,
 } from '@sess/interactions';
+import { z } from 'zod';
 import type { ChatViewService } from '../apps/chat-view-service.ts';
 import { EXTENSION_ID } from '../apps/ui-extension.ts';
+import type { TaskService } from '../tasks/task-service.ts';
+import { missingTasksCapability, TASKS_EXTENSION_ID } from '../tasks/tasks-extension.ts';
 
 /*
  * The MCP SDK adapter: the seven operations of @sess/interactions as MCP tools, listed as the
@@ -102,16 +105,28 @@ export interface ToolRunner {
 
 /**
  * The server every host speaks as: its identity, instructions and capabilities. To a host that
- * renders apps (`ui`) it also offers its one UI resource and the UI extension.
+ * renders apps (`ui`) it also offers its one UI resource and the UI extension; to a request that
+ * declared the Tasks extension (`tasks`), that extension.
  */
-export function newSessServer(ui = false): Server {
+export function newSessServer(ui = false, tasks = false): Server {
+  const extensions = { ...(ui ? { [EXTENSION_ID]: {} } : {}), ...(tasks ? { [TASKS_EXTENSION_ID]: {} } : {}) };
   return new Server(SERVER_INFO, {
     instructions: SERVER_INSTRUCTIONS,
-    capabilities: ui
-      ? { tools: { listChanged: false }, resources: {}, extensions: { [EXTENSION_ID]: {} } }
-      : { tools: { listChanged: false } },
+    capabilities: {
+      tools: { listChanged: false },
+      ...(ui ? { resources: {} } : {}),
+      ...(ui || tasks ? { extensions } : {}),
+    },
   });
 }
+
+/** The Tasks extension: its service, and whether a request declared the extension. */
+export interface TaskHosting {
+  service: TaskService;
+  declares: (ctx: McpRequestContext) => boolean;
+}
+
+const TaskParamsSchema = z.object({ taskId: z.string().min(1).max(256) });
 
 /** The form inside the chat: its service, and whether a request comes from a host that renders apps. */
 export interface ChatViewHosting {
@@ -210,12 +225,15 @@ export function createServerFactory(
   scopeOf: ScopeResolver,
   options: ToolRunnerOptions = {},
   chat?: ChatViewHosting,
+  tasks?: TaskHosting,
 ): (ctx: McpRequestContext) => Server {
   const runner = 'call' in tools ? tools : createToolRunner(tools, options);
   return function buildServer(ctx) {
     const ui = chat?.showsUi(ctx) === true;
-    const server = newSessServer(ui);
+    const tasked = tasks?.declares(ctx) === true;
+    const server = newSessServer(ui, tasked);
     if (ui && chat) serveChatView(server, chat.service);
+    if (tasks) serveTasks(server, tasks.service, tasked, () => scopeOf(ctx), runner.outputSchema('sess_response'));
     server.setRequestHandler('tools/list', () => (ui && chat ? chat.service.listing : runner.listing));
     // Not an async function: a parked wait would keep one more suspended frame for up to 45 s.
     server.setRequestHandler('tools/call', (request, handlerCtx) => {
@@ -226,6 +244,15 @@ export function createServerFactory(
         );
       }
       if (!runner.has(name)) return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`));
+      const task = tasked ? tasks?.service.start(name, args, () => scopeOf(ctx)) : undefined;
+      if (task) {
+        // A task goes out as it is (SDK 2.4 adds an empty `content`); a result settled at once is projected as ever.
+        return task.then((result) =>
+          'resultType' in result
+            ? (result as unknown as CallToolResult)
+            : server.projectCallToolResult(result, runner.outputSchema(name)),
+        );
+      }
       const called = runner.call(name, args, () => scopeOf(ctx), handlerCtx.mcpReq.signal);
       const shown =
         ui && chat
@@ -241,6 +268,38 @@ export function createServerFactory(
 
 function noScope(): SessError {
   return new SessError('NOT_CONFIGURED', 'This server was reached without an authenticated scope.');
+}
+
+/**
+ * tasks/get, tasks/update and tasks/cancel (SEP-2663). SDK 2.4 has no server helper for the
+ * extension, so they are request handlers of our own (the SDK lets an extension reuse these
+ * names); a request that did not declare the extension gets -32021.
+ */
+function serveTasks(
+  server: Server,
+  service: TaskService,
+  declared: boolean,
+  resolveScope: () => ReturnType<ScopeResolver>,
+  outputSchema: Record<string, unknown>,
+): void {
+  const params = { params: TaskParamsSchema };
+  server.setRequestHandler('tasks/get', params, (request) => {
+    if (!declared) throw missingTasksCapability();
+    return service
+      .get(request.taskId, resolveScope)
+      .then(
+        (task): Record<string, unknown> =>
+          task.result ? { ...task, result: server.projectCallToolResult(task.result, outputSchema) } : { ...task },
+      );
+  });
+  server.setRequestHandler('tasks/update', params, (request) => {
+    if (!declared) throw missingTasksCapability();
+    return service.update(request.taskId, resolveScope).then(() => ({}));
+  });
+  server.setRequestHandler('tasks/cancel', params, (request) => {
+    if (!declared) throw missingTasksCapability();
+    return service.cancel(request.taskId, resolveScope).then(() => ({}));
+  });
 }
 
 /** resources/list and resources/read of the one UI resource (an unknown URI is -32602, as the SDK's McpServer answers). */

@@ -52,6 +52,9 @@ export const mcpHandles = pgTable(
   },
   (t) => [
     index('mcp_handles_workspace_idx').on(t.workspaceId),
+    // Whose form is this (a timeline's access rule, a task's handle): from the form to its handle.
+    index('mcp_handles_session_idx').on(t.sessionId).where(sql`${t.sessionId} is not null`),
+    index('mcp_handles_ask_idx').on(t.askId).where(sql`${t.askId} is not null`),
     // sess_list: a principal's handles, newest first, keyset-paginated on (created_at, handle).
     index('mcp_handles_principal_created_idx').on(t.workspaceId, t.principalId, t.createdAt.desc(), t.handle.desc()),
     // The 100-unfinished cap per principal counts these rows.
@@ -63,4 +66,31 @@ export const mcpHandles = pgTable(
       .on(t.updatedAt)
       .where(sql`${t.state} in ('completed', 'expired', 'cancelled', 'closed')`),
   ],
+);
+
+/**
+ * The MCP Tasks extension's tasks: a sess_response a client polls (`tasks/get`) instead of
+ * waiting. The task id is a bearer-like secret, stored only as its SHA-256 (`task_id_sha256`);
+ * every read names the owner (workspace, principal, client). The outcome is never stored: each
+ * `tasks/get` reads the handle again without waiting, so any replica answers.
+ */
+export const mcpTasks = pgTable(
+  'mcp_tasks',
+  {
+    taskIdSha256: text('task_id_sha256').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    principalId: text('principal_id').notNull(),
+    clientId: text('client_id').notNull(),
+    tool: text('tool', { enum: ['sess_response'] }).notNull(),
+    handle: text('handle')
+      .notNull()
+      .references(() => mcpHandles.handle, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    cancelledAt: at('cancelled_at'),
+  },
+  (t) => [index('mcp_tasks_workspace_idx').on(t.workspaceId), index('mcp_tasks_handle_idx').on(t.handle)],
 );

@@ -2,6 +2,7 @@ import { type BrowserSession, readBrowserSession } from '@sess/accounts';
 import { checkCsrfToken, csrfToken, isSessError, type Logger } from '@sess/core';
 import type { Db } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
+import { describeEvent, readTimeline } from '@sess/events';
 import { type FormsRuntime, withdrawSession } from '@sess/forms';
 import {
   ACCOUNT_FORM_FIELDS,
@@ -12,10 +13,15 @@ import {
   type ReviewItemView,
   renderMessagePage,
   renderReviewPage,
+  renderTimelinePage,
   seeOther,
 } from '@sess/web';
 import { type Context, type Handler, Hono } from 'hono';
 import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from './owner-review.ts';
+import { findTimelineSubject } from './timeline-access.ts';
+
+/** The events a timeline page shows, at most (the rest are in /v1 and the export). */
+const TIMELINE_PAGE_EVENTS = 200;
 
 /** What these routes read from the context: the request's logger, set by the app's middleware. */
 interface ReviewEnv {
@@ -68,6 +74,7 @@ function toItemView(item: HandleForReview): ReviewItemView {
     state: item.state,
     explanation: `${explain(item)}${answeredWhere(item)}`,
     ...(item.apiKey ? { apiKey: item.apiKey } : {}),
+    ...(item.sessionId || item.askId ? { formId: (item.sessionId ?? item.askId) as string } : {}),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };
@@ -113,6 +120,39 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
               signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
             },
             ...(c.req.query('retired') === '1' ? { notice: 'Retired. Its link no longer takes answers.' } : {}),
+          },
+          nonce,
+        ),
+      );
+    }),
+  );
+
+  // One form's timeline: what happened to it and when (never its answers).
+  app.get(
+    `${REVIEW_PATH}/:id`,
+    withFailurePage(async (c) => {
+      const browser = await session(c);
+      if (!browser) return seeOther(`/signin?return_to=${encodeURIComponent(c.req.path)}`);
+      const id = (c.req.param('id') ?? '').slice(0, 64);
+      const subject = await findTimelineSubject(deps.db, browser.userId, id);
+      if (!subject) return message(404, 'Not found', 'There is no interaction with this id that you can see.');
+      const page = await readTimeline(
+        deps.db,
+        { workspaceId: subject.workspaceId, sessionId: subject.sessionId },
+        { after: null, limit: TIMELINE_PAGE_EVENTS },
+      );
+      const events = page?.events ?? [];
+      return htmlPage(200, (nonce) =>
+        renderTimelinePage(
+          {
+            email: browser.email,
+            title: subject.title,
+            workspaceName: subject.workspaceName,
+            kind: subject.kind,
+            sessionId: subject.sessionId,
+            entries: events.map((event) => ({ at: new Date(event.at), label: describeEvent(event) })),
+            more: page?.nextCursor !== null && page?.nextCursor !== undefined,
+            csrf: { signout: csrfToken(deps.secret, browser.sessionId, 'signout') },
           },
           nonce,
         ),

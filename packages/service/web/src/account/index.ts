@@ -14,6 +14,7 @@ export { PasskeysPage, renderPasskeysPage } from './passkeys-page.tsx';
 export { RETIRE_PATH, REVIEW_FORM_FIELDS, REVIEW_PATH, ReviewPage, renderReviewPage } from './review-page.tsx';
 export { renderSignInPage, SignInPage } from './sign-in-page.tsx';
 export { renderSignUpPage, SignUpPage } from './sign-up-page.tsx';
+export { renderTimelinePage, TimelinePage, timelinePath } from './timeline-page.tsx';
 export {
   ACCOUNT_FORM_FIELDS,
   type AccountView,
@@ -31,6 +32,8 @@ export {
   type ReviewView,
   type SignInView,
   type SignUpView,
+  type TimelineEntryView,
+  type TimelineView,
 } from './view.ts';
 export {
   renderWebhooksPage,

@@ -2,6 +2,7 @@ import { textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AccountHeader } from './account-page.tsx';
 import { CsrfField, formatWhen, Notice, toDocument } from './parts.tsx';
+import { timelinePath } from './timeline-page.tsx';
 import type { ReviewItemView, ReviewView } from './view.ts';
 
 /** Where the page and its one form live. */
@@ -37,6 +38,11 @@ function ReviewItem({ item, csrf }: { item: ReviewItemView; csrf: string }) {
         <dt>Stopped</dt>
         <dd>{formatWhen(item.updatedAt)}</dd>
       </dl>
+      {item.formId ? (
+        <p>
+          <a href={timelinePath(item.formId)}>What happened to it (timeline)</a>
+        </p>
+      ) : null}
       <form method="post" action={RETIRE_PATH}>
         <CsrfField token={csrf} />
         <input type="hidden" name={REVIEW_FORM_FIELDS.handle} value={item.handle} />

@@ -132,6 +132,8 @@ export interface ReviewItemView {
   explanation: string;
   /** Started with one of the workspace's API keys (its owners review it): the key's name (null should its row be gone). */
   apiKey?: { name: string | null };
+  /** Its form (session or Ask), when one was made: the timeline's link. */
+  formId?: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -168,4 +170,23 @@ export interface PasskeysView {
   csrf: { register: string; rename: string; remove: string; signout: string };
   notice?: string;
   error?: string;
+}
+
+/** One line of an interaction's timeline, in words. */
+export interface TimelineEntryView {
+  at: Date;
+  label: string;
+}
+
+/** `/account/interactions/<id>`: what happened to one interaction or Ask, oldest first. */
+export interface TimelineView {
+  email: string;
+  title: string;
+  workspaceName: string;
+  kind: 'interaction' | 'ask';
+  sessionId: string;
+  entries: TimelineEntryView[];
+  /** More than the page shows: the rest is in /v1 and the export. */
+  more: boolean;
+  csrf: { signout: string };
 }

@@ -1,0 +1,2 @@
+CREATE INDEX "mcp_handles_session_idx" ON "mcp_handles" USING btree ("session_id") WHERE "mcp_handles"."session_id" is not null;--> statement-breakpoint
+CREATE INDEX "mcp_handles_ask_idx" ON "mcp_handles" USING btree ("ask_id") WHERE "mcp_handles"."ask_id" is not null;

@@ -1,0 +1,50 @@
+import { textDir } from '../isolate.tsx';
+import { Page } from '../layout.tsx';
+import { AccountHeader } from './account-page.tsx';
+import { formatWhen, toDocument } from './parts.tsx';
+import type { TimelineView } from './view.ts';
+
+/** The timeline of one interaction: `/account/interactions/<session or Ask id>`. */
+export const timelinePath = (sessionId: string) => `/account/interactions/${encodeURIComponent(sessionId)}`;
+
+/**
+ * What happened to one interaction or Ask, oldest first, from its events: never the answers
+ * (the agent has them, with their receipts), only when and how.
+ */
+export function TimelinePage({ view, nonce }: { view: TimelineView; nonce: string }) {
+  return (
+    <Page title={`Timeline · ${view.title} · Sess`} nonce={nonce}>
+      <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
+      <div class="card">
+        <h1 dir={textDir(view.title)}>{view.title}</h1>
+        <dl class="record">
+          <dt>Workspace</dt>
+          <dd dir={textDir(view.workspaceName)}>{view.workspaceName}</dd>
+          <dt>{view.kind === 'ask' ? 'Ask' : 'Interaction'}</dt>
+          <dd>{view.sessionId}</dd>
+        </dl>
+        <h2>Timeline</h2>
+        {view.entries.length === 0 ? (
+          <p>Nothing recorded yet (forms made before the timeline existed have none).</p>
+        ) : (
+          <ol class="timeline">
+            {view.entries.map((entry) => (
+              <li>
+                <time datetime={entry.at.toISOString()}>{formatWhen(entry.at)}</time> {entry.label}
+              </li>
+            ))}
+          </ol>
+        )}
+        {view.more ? <p>Older events than these are in the API (GET /v1/sessions/{'{id}'}/events) and the export.</p> : null}
+        <p>
+          <a href="/account/interactions">Back to your interactions</a>
+        </p>
+      </div>
+    </Page>
+  );
+}
+
+/** The timeline page as an HTML document string. */
+export function renderTimelinePage(view: TimelineView, nonce: string): string {
+  return toDocument(<TimelinePage view={view} nonce={nonce} />);
+}
