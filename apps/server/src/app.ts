@@ -17,6 +17,7 @@ import { createNotificationRoutes } from '@sess/notify-pages';
 import { createOAuthRoutes } from '@sess/oauth';
 import { createJwksRoute, createV1Routes } from '@sess/v1-api';
 import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
+import { createWebhookPages, createWebhooksApi } from '@sess/webhooks';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { deriveCapacity } from './capacity.ts';
@@ -232,7 +233,11 @@ export function buildApp(deps: AppDeps): SessApp {
   // API keys are checked against a 5-second cache that revocations clear on every replica.
   const apiKeys = createApiKeyAuthenticator({ db, now: deps.now, bus: deps.database.bus, logger: deps.logger });
   deps.onClose?.(() => apiKeys.close());
-  app.route('/', createV1Routes({ runtime: forms, authenticate: (key) => apiKeys.authenticate(key) }));
+  // Webhook endpoints are refused at registration by the same policy every delivery goes out under.
+  const webhooks = createWebhooksApi({ db, secret: deps.secret, policy: egress.policy, now: deps.now });
+  app.route('/', createV1Routes({ runtime: forms, authenticate: (key) => apiKeys.authenticate(key), webhooks }));
+  // /account/webhooks: the same verbs for a workspace's owners.
+  app.route('/', createWebhookPages({ db, api: webhooks, secret: deps.secret, now: deps.now }));
   app.route('/', createJwksRoute(forms));
   // OAuth 2.1 authorization server: discovery, DCR, CIMD, /oauth/authorize + consent, token,
   // revoke (plus the 2025-03-26 /authorize, /token, /register), and /account/apps.

@@ -6,6 +6,7 @@ import { createLogger, type RootLogger } from '@sess/core';
 import { assertDataDirFree, type Database, migrate, openDatabase } from '@sess/db';
 import { startEventWorker } from '@sess/events';
 import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
+import { startWebhookWorker } from '@sess/webhooks';
 import { buildApp, createEgressFor, type SessApp } from './app.ts';
 import { type Capacity, deriveCapacity, describeOpenFiles, readOpenFileLimit } from './capacity.ts';
 import { type Config, embeddedDatabaseDir } from './config.ts';
@@ -206,6 +207,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         })
       : undefined;
 
+  // Sends the workspaces' webhooks from the sealed event chain (every replica runs one).
+  const webhookWorker = startWebhookWorker({ database, secret, logger, now, egress });
+
   const drain = () => {
     if (draining) return;
     draining = true;
@@ -231,6 +235,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearTimeout(grace);
       // The worker finishes the sends it has started, then the database closes under nothing.
       await worker?.close().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
+      await webhookWorker.close().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
       await events.close().catch((err) => logger.warn({ event: 'server.close_failed', err }, 'close failed'));
       egress.close();
       await database.close();

@@ -241,6 +241,25 @@ describe('flows over every route', () => {
     expect((await call('GET', '/v1/sessions?kind=ask')).json.sessions.length).toBeGreaterThan(0);
   });
 
+  it('webhooks: register, list, test, deliveries, rotate, remove; a private address refused', async () => {
+    const created = await call('POST', '/v1/webhooks', {
+      body: { url: 'https://hooks.example.com/sess', eventTypes: ['answered'] },
+    });
+    expect(created.status).toBe(201);
+    recordSecret(created.json.secret, 'response-secret');
+    const id = created.json.id as string;
+    expect((await call('GET', '/v1/webhooks')).json.webhooks).toHaveLength(1);
+    expect((await call('POST', `/v1/webhooks/${id}/test`)).status).toBe(202);
+    expect((await call('GET', `/v1/webhooks/${id}/deliveries`)).json.deliveries).toHaveLength(1);
+    const rotated = await call('POST', `/v1/webhooks/${id}/rotate`);
+    expect(rotated.status).toBe(200);
+    recordSecret(rotated.json.secret, 'response-secret');
+    expect((await call('DELETE', `/v1/webhooks/${id}`, { as: theirs })).status).toBe(404);
+    expect((await call('DELETE', `/v1/webhooks/${id}`)).status).toBe(200);
+    const refused = await call('POST', '/v1/webhooks', { body: { url: 'https://10.0.0.7/hook' } });
+    expect([refused.status, refused.json.error.code, refused.json.error.field]).toEqual([400, 'WEBHOOK_URL_REFUSED', '/url']);
+  });
+
   it('events: a timeline page by page, the export of the chain verifies; another workspace’s is not found', async () => {
     const created = (await call('POST', '/v1/sessions', { body: { interaction: sampleSurface('Timeline') } })).json;
     await answer(created.humanUrl, 1);

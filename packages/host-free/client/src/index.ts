@@ -10,14 +10,21 @@ export type {
   CreateAskRequest,
   CreatedAsk,
   CreatedSession,
+  CreatedWebhook,
   CreateSessionRequest,
+  CreateWebhookRequest,
   EventPage,
   InteractionEvent,
+  RotatedWebhook,
   SessionList,
   SessionListStatus,
   SessionState,
   SessionSummary,
   SessionView,
+  WebhookDeliveryList,
+  WebhookEndpointView,
+  WebhookList,
+  WebhookPayload,
   WithdrawnSession,
 } from '@sess/contract';
 export type { ReceiptClaims, ReceiptFailureReason } from '@sess/receipts';
@@ -28,6 +35,7 @@ export {
   type SessClientOptions,
   type SessReceipts,
   type SessSessions,
+  type SessWebhooks,
 } from './client/create-sess-client.ts';
 export {
   isSessClientError,
@@ -45,3 +53,9 @@ export type { PublishSessionInput } from './sessions/publish-session.ts';
 export type { ReadSessionQuery } from './sessions/read-session.ts';
 export type { WaitOptions } from './sessions/wait-for-session.ts';
 export { CLIENT_VERSION } from './version.ts';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type WebhookHeaders,
+} from './webhooks/verify-webhook.ts';

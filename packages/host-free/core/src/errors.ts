@@ -48,6 +48,8 @@ export const ERROR_REGISTRY = {
   PASSKEY_REFUSED: { status: 403, retryable: false, errorClass: 'forbidden' },
   // The form inside the agent's chat (MCP Apps): its view's per-render token.
   VIEW_TOKEN_INVALID: { status: 403, retryable: false, errorClass: 'forbidden' },
+  // A webhook endpoint's URL Sess will not send to (details.reason).
+  WEBHOOK_URL_REFUSED: { status: 400, retryable: false, errorClass: 'invalid_arguments' },
   INTERNAL: { status: 500, retryable: true, errorClass: 'unavailable' },
 } as const satisfies Record<string, { status: number; retryable: boolean; errorClass: string }>;
 

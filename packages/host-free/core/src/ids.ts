@@ -24,6 +24,10 @@ export const ID_PREFIXES = {
   request: 'req',
   pushSubscription: 'dev',
   notification: 'ntf',
+  webhookEndpoint: 'whe',
+  webhookDelivery: 'whd',
+  /** A webhook `test` event's id (its `webhook-id`): no chain event stands behind it. */
+  webhookTest: 'wht',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -57,3 +57,4 @@ export {
   type TraceSpanOptions,
   type TraceValue,
 } from './tracing.ts';
+export { newWebhookSecret, signWebhook, webhookSignatureHeader, webhookSignatureMatches } from './webhook-signature.ts';

@@ -65,7 +65,10 @@ export {
   vapidKeys,
   webauthnChallenges,
   webauthnCredentials,
+  webhookDeliveries,
+  webhookEndpoints,
   workspaceOpenKey,
   workspaces,
 } from './schema/index.ts';
+export type { WebhookAttemptRecord } from './schema/webhooks.ts';
 export type { Database, Db, DbOrTx, Driver, NotifyBus, NotifyHandler, Schema, Tx } from './types.ts';

@@ -76,6 +76,7 @@ function pageFailureOfCode(code: ErrorCode): PageFailure {
     case 'SIGNUP_NOT_ALLOWED':
     case 'PASSKEY_REFUSED':
     case 'VIEW_TOKEN_INVALID':
+    case 'WEBHOOK_URL_REFUSED':
     case 'INTERNAL':
       return 'internal';
   }

@@ -11,6 +11,7 @@ export {
   type Idempotency,
   V1_SCOPE,
 } from './idempotency/idempotency-key.ts';
+export { runIdempotent, type Written } from './idempotency/run-idempotent.ts';
 export { readJwks } from './keys/read-jwks.ts';
 export { ensureSigningKey, loadSigningKeyRing, rotateSigningKeys, SIGNING_KEYS_CHANNEL } from './keys/signing-keys.ts';
 export { LINK_WAY } from './link/admit-answer.ts';

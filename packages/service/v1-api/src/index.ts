@@ -5,3 +5,4 @@
 export { createJwksRoute, JWKS_PATH } from './jwks-route.ts';
 export { readJsonBody, V1_BODY_LIMIT_BYTES } from './read-body.ts';
 export { createV1Routes, type V1Env, type V1Principal, type V1RoutesDeps, WORKSPACE_HEADER } from './v1-routes.ts';
+export type { V1WebhooksPort } from './webhook-routes.ts';

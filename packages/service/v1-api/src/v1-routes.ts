@@ -16,6 +16,7 @@ import {
 import { type Context, Hono } from 'hono';
 import { V1_BODY_LIMIT_BYTES } from './read-body.ts';
 import { revisionEtag, v1Route } from './v1-route.ts';
+import { mountWebhookRoutes, type V1WebhooksPort } from './webhook-routes.ts';
 
 /** The range of `GET /v1/events` from its query: `since` or `after`, and `until` (default: all sealed so far). */
 function exportRange(query: { since?: string | undefined; until?: string | undefined; after?: number | undefined }) {
@@ -55,6 +56,8 @@ export interface V1RoutesDeps {
    */
   authenticate: (key: string) => Promise<V1Principal | null>;
   bodyLimitBytes?: number;
+  /** The webhook verbs (`/v1/webhooks…`); without them those routes are 404. */
+  webhooks?: V1WebhooksPort;
 }
 
 export interface V1Env {
@@ -195,6 +198,7 @@ export function createV1Routes(deps: V1RoutesDeps): Hono<V1Env> {
     });
     return c.body(body, 200, { 'Content-Type': 'application/x-ndjson' });
   });
+  if (deps.webhooks) mountWebhookRoutes(app, runtime, deps.webhooks, options);
 
   return app;
 }

@@ -36,6 +36,7 @@ export {
   renderSignInPage,
   renderSignUpPage,
   renderTimelinePage,
+  renderWebhooksPage,
   SignInPage,
   type SignInView,
   SignOutForm,
@@ -45,6 +46,11 @@ export {
   TimelinePage,
   type TimelineView,
   timelinePath,
+  WEBHOOKS_PATH,
+  type WebhookAttemptView,
+  type WebhookDeliveryRowView,
+  type WebhookEndpointRowView,
+  type WebhooksView,
   WORKSPACE_ASSURANCE_PATH,
 } from './account/index.ts';
 export {

@@ -24,9 +24,27 @@ describe('createSessClient', () => {
   it('makes a client without any request, with the origin normalised', () => {
     const client = createSessClient({ origin: `${ORIGIN}/`, apiKey: KEY, fetch: noFetch });
     expect(client.origin).toBe(ORIGIN);
-    expect(Object.keys(client.sessions).sort()).toEqual(['complete', 'create', 'list', 'publish', 'read', 'wait', 'withdraw']);
+    expect(Object.keys(client.sessions).sort()).toEqual([
+      'complete',
+      'create',
+      'events',
+      'list',
+      'publish',
+      'read',
+      'wait',
+      'withdraw',
+    ]);
     expect(Object.keys(client.asks).sort()).toEqual(['create', 'read', 'withdraw']);
     expect(typeof client.receipts.verifyResponse).toBe('function');
+    expect(Object.keys(client.webhooks).sort()).toEqual([
+      'create',
+      'delete',
+      'deliveries',
+      'list',
+      'rotateSecret',
+      'test',
+      'verify',
+    ]);
   });
 
   it('takes a credential provider instead of a key', () => {

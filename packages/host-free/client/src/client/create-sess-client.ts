@@ -3,10 +3,16 @@ import type {
   CreateAskRequest,
   CreatedAsk,
   CreatedSession,
+  CreatedWebhook,
   CreateSessionRequest,
+  CreateWebhookRequest,
   EventPage,
+  RotatedWebhook,
   SessionList,
   SessionView,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookPayload,
   WithdrawnSession,
 } from '@sess/contract';
 import { createRemoteKeySet, type ReceiptKeySet } from '@sess/receipts';
@@ -25,6 +31,15 @@ import { type ReadSessionQuery, readSession } from '../sessions/read-session.ts'
 import { type WaitOptions, waitForSession } from '../sessions/wait-for-session.ts';
 import { withdrawSession } from '../sessions/withdraw-session.ts';
 import { CLIENT_VERSION } from '../version.ts';
+import { verifyWebhook, type WebhookHeaders } from '../webhooks/verify-webhook.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  rotateWebhookSecret,
+  testWebhook,
+} from '../webhooks/webhook-routes.ts';
 
 /** Options of `createSessClient`. Give `apiKey` or `credential`. */
 export interface SessClientOptions {
@@ -51,6 +66,22 @@ export interface SessClientOptions {
   expectedWorkspaceId?: string | undefined;
   /** The receipt key-set cache (`createRemoteKeySet` of @sess/receipts): its cooldown, maximum age and fetch deadline. */
   keySet?: { cooldownMs?: number; maxAgeMs?: number; timeoutMs?: number } | undefined;
+}
+
+/** Webhook endpoints (Standard Webhooks signatures). */
+export interface SessWebhooks {
+  /** Register an endpoint; `data.secret` (whsec_…) is shown only here. */
+  create(input: CreateWebhookRequest, options?: WriteOptions): Promise<SessWriteResult<CreatedWebhook>>;
+  list(options?: CallOptions): Promise<SessResult<WebhookList>>;
+  delete(id: string, options?: WriteOptions): Promise<SessWriteResult<{ id: string; deleted: true }>>;
+  /** A new secret, shown once; the old one signs too for 24 hours. */
+  rotateSecret(id: string, options?: WriteOptions): Promise<SessWriteResult<RotatedWebhook>>;
+  /** Sends a `test` event to the endpoint. */
+  test(id: string, options?: WriteOptions): Promise<SessWriteResult<{ deliveryId: string; eventId: string }>>;
+  /** The endpoint's last deliveries and their tries. */
+  deliveries(id: string, options?: CallOptions): Promise<SessResult<WebhookDeliveryList>>;
+  /** `verifyWebhook` with this client's receipt keys: an `answered` event's receipt is verified too. */
+  verify(payload: string | Uint8Array, headers: WebhookHeaders, secret: string): Promise<WebhookPayload>;
 }
 
 /** Interactions: one link, one person, revision by revision. */
@@ -95,6 +126,8 @@ export interface SessClient {
   readonly sessions: SessSessions;
   readonly asks: SessAsks;
   readonly receipts: SessReceipts;
+  /** Webhook endpoints of the workspace, and the receiver's check of a delivery. */
+  readonly webhooks: SessWebhooks;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -174,6 +207,15 @@ export function createSessClient(options: SessClientOptions): SessClient {
     },
     receipts: {
       verifyResponse: (input) => verifyResponse({ keys: keySet(), issuer }, input),
+    },
+    webhooks: {
+      create: (input, callOptions) => createWebhook(config, input, callOptions),
+      list: (callOptions) => listWebhooks(config, callOptions),
+      delete: (id, callOptions) => deleteWebhook(config, id, callOptions),
+      rotateSecret: (id, callOptions) => rotateWebhookSecret(config, id, callOptions),
+      test: (id, callOptions) => testWebhook(config, id, callOptions),
+      deliveries: (id, callOptions) => listWebhookDeliveries(config, id, callOptions),
+      verify: (payload, headers, secret) => verifyWebhook(payload, headers, secret, { receipts: { keys: keySet(), issuer } }),
     },
   };
 }

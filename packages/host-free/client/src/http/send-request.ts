@@ -50,7 +50,7 @@ export interface ClientConfig {
 /** One request as a method describes it. */
 export interface RequestSpec<T> {
   operation: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path with its ids already encoded. */
   path: string;
   query?: URLSearchParams | undefined;
@@ -131,7 +131,7 @@ async function exchange<T>(
   options: WriteOptions = {},
 ): Promise<SessResult<T> & { idempotencyKey: string | undefined }> {
   const { operation } = spec;
-  const write = spec.method === 'POST';
+  const write = spec.method !== 'GET';
   const idempotencyKey = write ? resolveIdempotencyKey(operation, options.idempotencyKey) : undefined;
   const notSent = (kind: 'aborted' | 'configuration', message: string) =>
     new SessClientError({ kind, operation, message, sent: false, idempotencyKey });
@@ -148,7 +148,7 @@ async function exchange<T>(
   if (idempotencyKey !== undefined) headers.set('idempotency-key', idempotencyKey);
   if (spec.ifMatch !== undefined) headers.set('if-match', `"${spec.ifMatch}"`);
   let body: string | undefined;
-  if (write) {
+  if (spec.method === 'POST') {
     body = JSON.stringify(spec.body ?? {});
     headers.set('content-type', 'application/json');
   }
@@ -272,5 +272,15 @@ export async function sendWrite<T>(
   options?: WriteOptions,
 ): Promise<SessWriteResult<T>> {
   const { data, workspaceId, requestId, status, idempotencyKey } = await exchange(config, { ...spec, method: 'POST' }, options);
+  return { data, workspaceId, requestId, status, idempotencyKey: idempotencyKey! };
+}
+
+/** A delete (DELETE, with `Idempotency-Key` and no body): see `exchange`. */
+export async function sendDelete<T>(
+  config: ClientConfig,
+  spec: Omit<RequestSpec<T>, 'method' | 'serverWaitMs' | 'body' | 'ifMatch'>,
+  options?: WriteOptions,
+): Promise<SessWriteResult<T>> {
+  const { data, workspaceId, requestId, status, idempotencyKey } = await exchange(config, { ...spec, method: 'DELETE' }, options);
   return { data, workspaceId, requestId, status, idempotencyKey: idempotencyKey! };
 }

@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { ErrorResponseSchema } from '../errors.ts';
 import { EventExportQuerySchema, EventPageQuerySchema, EventPageSchema, InteractionEventSchema } from '../events.ts';
 import {
+  CreatedWebhookSchema,
+  CreateWebhookRequestSchema,
+  DeletedWebhookSchema,
+  RotatedWebhookSchema,
+  WebhookDeliveryListSchema,
+  WebhookListSchema,
+  WebhookTestSentSchema,
+} from '../webhooks.ts';
+import {
   CompleteSessionRequestSchema,
   CreateAskRequestSchema,
   CreateSessionRequestSchema,
@@ -40,7 +49,7 @@ export interface V1Response {
 
 export interface V1Route {
   operationId: string;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   /** The OpenAPI path template (`/v1/sessions/{id}`). */
   path: string;
   summary: string;
@@ -234,6 +243,102 @@ export const V1_ROUTES = [
       200: ok('The Ask.', AskViewSchema),
       ...COMMON_ERRORS,
       404: error('NOT_FOUND: no such Ask in this workspace.'),
+    },
+  },
+  {
+    operationId: 'createWebhook',
+    method: 'post',
+    path: '/v1/webhooks',
+    summary: 'Register a webhook endpoint (its signing secret is shown only here)',
+    authenticated: true,
+    idempotencyKey: true,
+    ifMatch: false,
+    body: { schema: CreateWebhookRequestSchema, required: true },
+    responses: {
+      201: ok('Registered; secret (whsec_…) is shown only here. Location is the endpoint.', CreatedWebhookSchema, [
+        ...AUTHENTICATED,
+        'Location',
+      ]),
+      ...WRITE_ERRORS,
+      400: error(
+        'INVALID_ARGUMENTS: the body is not valid JSON or a value is out of its limits (field); WEBHOOK_URL_REFUSED: url is not https or names a private address (field /url, reason).',
+      ),
+      409: error('IDEMPOTENCY_KEY_REUSED: the key was used for another request.'),
+      422: error('PLAN_LIMIT_REACHED: the workspace has as many endpoints as it may (limit).'),
+    },
+  },
+  {
+    operationId: 'listWebhooks',
+    method: 'get',
+    path: '/v1/webhooks',
+    summary: 'List the workspace’s webhook endpoints',
+    authenticated: true,
+    idempotencyKey: false,
+    ifMatch: false,
+    responses: { 200: ok('The endpoints, oldest first; never their secrets.', WebhookListSchema), ...COMMON_ERRORS },
+  },
+  {
+    operationId: 'deleteWebhook',
+    method: 'delete',
+    path: '/v1/webhooks/{id}',
+    summary: 'Remove a webhook endpoint and its delivery log',
+    authenticated: true,
+    id: 'The endpoint (whe_…).',
+    idempotencyKey: false,
+    ifMatch: false,
+    responses: {
+      200: ok('Removed.', DeletedWebhookSchema),
+      ...COMMON_ERRORS,
+      404: error('NOT_FOUND: no such endpoint in this workspace.'),
+    },
+  },
+  {
+    operationId: 'rotateWebhookSecret',
+    method: 'post',
+    path: '/v1/webhooks/{id}/rotate',
+    summary: 'A new signing secret; the old one signs too for 24 hours',
+    authenticated: true,
+    id: 'The endpoint (whe_…).',
+    idempotencyKey: true,
+    ifMatch: false,
+    responses: {
+      200: ok('The new secret, shown only here, and until when the old one still signs.', RotatedWebhookSchema),
+      ...COMMON_ERRORS,
+      404: error('NOT_FOUND: no such endpoint in this workspace.'),
+      409: error('IDEMPOTENCY_KEY_REUSED: the key was used for another request.'),
+      428: error('PRECONDITION_REQUIRED: Idempotency-Key is missing (header).'),
+    },
+  },
+  {
+    operationId: 'testWebhook',
+    method: 'post',
+    path: '/v1/webhooks/{id}/test',
+    summary: 'Send a test event to the endpoint',
+    authenticated: true,
+    id: 'The endpoint (whe_…).',
+    idempotencyKey: true,
+    ifMatch: false,
+    responses: {
+      202: ok('Queued; its tries show in the delivery log.', WebhookTestSentSchema),
+      ...COMMON_ERRORS,
+      404: error('NOT_FOUND: no such endpoint in this workspace.'),
+      409: error('IDEMPOTENCY_KEY_REUSED: the key was used for another request.'),
+      428: error('PRECONDITION_REQUIRED: Idempotency-Key is missing (header).'),
+    },
+  },
+  {
+    operationId: 'listWebhookDeliveries',
+    method: 'get',
+    path: '/v1/webhooks/{id}/deliveries',
+    summary: 'The endpoint’s last deliveries and their tries',
+    authenticated: true,
+    id: 'The endpoint (whe_…).',
+    idempotencyKey: false,
+    ifMatch: false,
+    responses: {
+      200: ok('The last 50 deliveries, newest first.', WebhookDeliveryListSchema),
+      ...COMMON_ERRORS,
+      404: error('NOT_FOUND: no such endpoint in this workspace.'),
     },
   },
   {

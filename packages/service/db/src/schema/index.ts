@@ -17,3 +17,4 @@ export { mcpHandles, mcpTasks } from './mcp.ts';
 export { notificationOutbox, notificationSettings, pushSubscriptions, vapidKeys } from './notify.ts';
 export { oauthClients, oauthCodes, oauthGrants, oauthRefreshTokens, oauthSigningKeys } from './oauth.ts';
 export { lockOpenCounts, openCounts, principalUnfinishedKey, workspaceOpenKey } from './open-counts.ts';
+export { webhookDeliveries, webhookEndpoints } from './webhooks.ts';

@@ -106,6 +106,11 @@ export function AccountPage({ view, nonce }: { view: AccountView; nonce: string 
               Notifications
             </a>
           </li>
+          <li>
+            <a class="button secondary" href="/account/webhooks">
+              Webhooks
+            </a>
+          </li>
         </ul>
         <ConnectAgent view={view.connect} />
       </div>

@@ -35,3 +35,12 @@ export {
   type TimelineEntryView,
   type TimelineView,
 } from './view.ts';
+export {
+  renderWebhooksPage,
+  WEBHOOKS_PATH,
+  type WebhookAttemptView,
+  type WebhookDeliveryRowView,
+  type WebhookEndpointRowView,
+  WebhooksPage,
+  type WebhooksView,
+} from './webhooks-page.tsx';

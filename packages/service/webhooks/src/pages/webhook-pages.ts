@@ -1,0 +1,182 @@
+import { type BrowserSession, listWorkspacesForUser, readBrowserSession } from '@sess/accounts';
+import { EVENT_TYPES } from '@sess/contract';
+import { checkCsrfToken, csrfToken, isSessError, type Logger } from '@sess/core';
+import { type Db, queryRows } from '@sess/db';
+import { errorPage } from '@sess/error-pages';
+import { htmlPage, renderWebhooksPage, seeOther, WEBHOOKS_PATH, type WebhooksView } from '@sess/web';
+import { sql } from 'drizzle-orm';
+import { type Context, type Handler, Hono } from 'hono';
+import type { WebhooksApi } from '../endpoints.ts';
+
+/*
+ * `/account/webhooks`: the same verbs as /v1/webhooks for the owners of a workspace, signed in
+ * with their browser session: add (the secret shown once), send a test event, rotate (the new
+ * secret shown once), remove, and each endpoint's delivery log.
+ */
+
+interface PagesEnv {
+  Variables: { logger: Logger };
+}
+
+const CSRF_PURPOSE = 'webhooks';
+/** Deliveries shown per endpoint on the page. */
+const PAGE_LOG = 10;
+
+export interface WebhookPagesDeps {
+  db: Db;
+  api: WebhooksApi;
+  /** The server secret (CSRF tokens). */
+  secret: string;
+  now: () => Date;
+}
+
+function withFailurePage(handler: Handler<PagesEnv>): Handler<PagesEnv> {
+  return async function webhooksPage(c, next) {
+    try {
+      return await handler(c, next);
+    } catch (error) {
+      return errorPage(error, { backTo: WEBHOOKS_PATH, logger: c.get('logger'), event: 'webhooks.page' });
+    }
+  };
+}
+
+export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
+  const app = new Hono<PagesEnv>();
+  const { api } = deps;
+  const signIn = () => seeOther(`/signin?return_to=${encodeURIComponent(WEBHOOKS_PATH)}`);
+  const session = (c: Context<PagesEnv>): Promise<BrowserSession | null> =>
+    readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
+  const owned = async (userId: string) => (await listWorkspacesForUser(deps.db, userId)).filter((w) => w.role === 'owner');
+
+  async function page(browser: BrowserSession, status: number, extras: Partial<WebhooksView> = {}): Promise<Response> {
+    const workspaces = await owned(browser.userId);
+    const endpoints: WebhooksView['endpoints'] = [];
+    for (const workspace of workspaces) {
+      for (const endpoint of (await api.list(workspace.id)).webhooks) {
+        const log = (await api.deliveries(workspace.id, endpoint.id)).deliveries.slice(0, PAGE_LOG);
+        endpoints.push({
+          id: endpoint.id,
+          workspaceName: workspace.name,
+          url: endpoint.url,
+          eventTypes: endpoint.eventTypes,
+          createdAt: new Date(endpoint.createdAt),
+          disabledAt: endpoint.disabledAt ? new Date(endpoint.disabledAt) : null,
+          previousSecretUntil: endpoint.previousSecretUntil ? new Date(endpoint.previousSecretUntil) : null,
+          deliveries: log.map((delivery) => {
+            const last = delivery.lastAttempts.at(-1);
+            return {
+              eventId: delivery.eventId,
+              eventType: delivery.eventType,
+              status: delivery.status,
+              attempts: delivery.attempts,
+              lastAttempt: last ? { ...last, at: new Date(last.at) } : undefined,
+            };
+          }),
+        });
+      }
+    }
+    const view: WebhooksView = {
+      email: browser.email,
+      workspaces: workspaces.map(({ id, name }) => ({ id, name })),
+      endpoints,
+      eventTypes: EVENT_TYPES,
+      csrf: {
+        webhooks: csrfToken(deps.secret, browser.sessionId, CSRF_PURPOSE),
+        signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
+      },
+      ...extras,
+    };
+    return htmlPage(status, (nonce) => renderWebhooksPage(view, nonce));
+  }
+
+  /** The signed-in owner and the form of a post whose CSRF token is right, or the response that refuses it. */
+  async function posted(c: Context<PagesEnv>): Promise<{ browser: BrowserSession; form: URLSearchParams } | Response> {
+    const form = new URLSearchParams(await c.req.text());
+    const browser = await session(c);
+    if (!browser) return signIn();
+    if (!checkCsrfToken(deps.secret, browser.sessionId, CSRF_PURPOSE, form.get('_csrf')))
+      return page(browser, 403, {
+        error: 'This page had expired (or the request did not come from it). Nothing was changed; try again.',
+      });
+    return { browser, form };
+  }
+
+  /** The workspace of an endpoint the person owns, or undefined. */
+  async function ownerOf(userId: string, endpointId: string): Promise<string | undefined> {
+    const [row] = await queryRows<{ workspace_id: string }>(
+      deps.db,
+      sql`select workspace_id from webhook_endpoints where id = ${endpointId.slice(0, 64)}`,
+    );
+    if (!row) return undefined;
+    return (await owned(userId)).some((w) => w.id === row.workspace_id) ? row.workspace_id : undefined;
+  }
+
+  app.get(
+    WEBHOOKS_PATH,
+    withFailurePage(async (c) => {
+      const browser = await session(c);
+      if (!browser) return signIn();
+      return page(browser, 200);
+    }),
+  );
+
+  app.post(
+    WEBHOOKS_PATH,
+    withFailurePage(async (c) => {
+      const got = await posted(c);
+      if (got instanceof Response) return got;
+      const { browser, form } = got;
+      const workspaceId = form.get('workspace_id') ?? '';
+      if (!(await owned(browser.userId)).some((w) => w.id === workspaceId))
+        return page(browser, 400, { error: 'Choose one of the workspaces you own.' });
+      try {
+        const created = await api.create(workspaceId, { url: form.get('url') ?? '', eventTypes: form.getAll('event_types') });
+        c.get('logger').info(
+          { event: 'webhooks.endpoint.created', workspaceId, endpointId: created.id },
+          'webhook endpoint added',
+        );
+        return page(browser, 201, { secret: { url: created.url, secret: created.secret, note: 'The signing secret' } });
+      } catch (error) {
+        if (
+          isSessError(error) &&
+          (error.code === 'WEBHOOK_URL_REFUSED' || error.code === 'INVALID_ARGUMENTS' || error.code === 'PLAN_LIMIT_REACHED')
+        )
+          return page(browser, error.status, { error: error.message });
+        throw error;
+      }
+    }),
+  );
+
+  for (const verb of ['test', 'rotate', 'remove'] as const) {
+    app.post(
+      `${WEBHOOKS_PATH}/:id/${verb}`,
+      withFailurePage(async (c) => {
+        const got = await posted(c);
+        if (got instanceof Response) return got;
+        const { browser } = got;
+        const id = c.req.param('id') ?? '';
+        const workspaceId = await ownerOf(browser.userId, id);
+        if (!workspaceId)
+          return page(browser, 404, { error: 'No such endpoint in a workspace you own (it may have been removed).' });
+        if (verb === 'test') {
+          await api.sendTest(workspaceId, id);
+          return page(browser, 200, { notice: 'Test event queued: its tries show in the delivery log.' });
+        }
+        if (verb === 'remove') {
+          await api.remove(workspaceId, id);
+          return page(browser, 200, { notice: 'Endpoint removed.' });
+        }
+        const rotated = await api.rotate(workspaceId, id);
+        const [endpoint] = (await api.list(workspaceId)).webhooks.filter((w) => w.id === id);
+        return page(browser, 200, {
+          secret: {
+            url: endpoint?.url ?? id,
+            secret: rotated.secret,
+            note: 'The new signing secret (the old one signs too for 24 hours)',
+          },
+        });
+      }),
+    );
+  }
+  return app;
+}
