@@ -113,6 +113,22 @@ describe('/account/interactions/<id>', () => {
     expect((await get(`/account/interactions/${someoneElses.sessionId}`)).status).toBe(404);
   });
 
+  it('lists the person’s recent forms on /account/interactions, each linked to its timeline, and no one else’s', async () => {
+    const mine = await createSession({
+      ctx: { runtime, workspaceId: person.workspaceId },
+      input: { interaction: sampleSurface('Recent and mine') },
+    });
+    const theirs = await createSession({
+      ctx: { runtime, workspaceId: stranger.workspaceId },
+      input: { interaction: sampleSurface('Recent and not mine') },
+    });
+    const html = await (await get('/account/interactions')).text();
+    expect(html).toContain(`href="/account/interactions/${mine.sessionId}"`);
+    expect(html).toContain('Recent and mine');
+    expect(html).not.toContain(theirs.sessionId);
+    expect(html).not.toContain('Recent and not mine');
+  });
+
   it('is not found for another workspace’s form or an unknown id, and asks a visitor to sign in', async () => {
     const theirs = await createSession({
       ctx: { runtime, workspaceId: stranger.workspaceId },

@@ -18,7 +18,7 @@ import {
 } from '@sess/web';
 import { type Context, type Handler, Hono } from 'hono';
 import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from './owner-review.ts';
-import { findTimelineSubject } from './timeline-access.ts';
+import { findTimelineSubject, listRecentForms } from './timeline-access.ts';
 
 /** The events a timeline page shows, at most (the rest are in /v1 and the export). */
 const TIMELINE_PAGE_EVENTS = 200;
@@ -109,12 +109,22 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
     withFailurePage(async (c) => {
       const browser = await session(c);
       if (!browser) return signIn();
-      const items = await listHandlesForReview(deps.db, browser.userId);
+      const [items, recent] = await Promise.all([
+        listHandlesForReview(deps.db, browser.userId),
+        listRecentForms(deps.db, browser.userId),
+      ]);
       return htmlPage(200, (nonce) =>
         renderReviewPage(
           {
             email: browser.email,
             items: items.map(toItemView),
+            recent: recent.map((form) => ({
+              formId: form.sessionId,
+              title: form.title,
+              workspaceName: form.workspaceName,
+              kind: form.kind,
+              createdAt: form.createdAt,
+            })),
             csrf: {
               retire: csrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE),
               signout: csrfToken(deps.secret, browser.sessionId, 'signout'),

@@ -76,6 +76,25 @@ export function ReviewPage({ view, nonce }: { view: ReviewView; nonce: string })
         {view.items.map((item) => (
           <ReviewItem item={item} csrf={view.csrf.retire} />
         ))}
+        {view.recent && view.recent.length > 0 ? (
+          <section aria-labelledby="recent-heading">
+            <h2 id="recent-heading">Recent</h2>
+            <p>What happened to each (created, notified, opened, answered, …), in its timeline.</p>
+            <ul>
+              {view.recent.map((form) => (
+                <li>
+                  <a href={timelinePath(form.formId)} dir={textDir(form.title)}>
+                    {form.title}
+                  </a>{' '}
+                  <span class="muted">
+                    {form.kind === 'ask' ? 'Ask, ' : ''}
+                    {form.workspaceName}, {formatWhen(form.createdAt)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
         <p>
           <a href="/account">Back to your account</a>
         </p>

@@ -27,7 +27,7 @@ export function TimelinePage({ view, nonce }: { view: TimelineView; nonce: strin
         {view.entries.length === 0 ? (
           <p>Nothing recorded yet (forms made before the timeline existed have none).</p>
         ) : (
-          <ol class="timeline">
+          <ol>
             {view.entries.map((entry) => (
               <li>
                 <time datetime={entry.at.toISOString()}>{formatWhen(entry.at)}</time> {entry.label}

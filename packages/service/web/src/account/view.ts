@@ -138,10 +138,21 @@ export interface ReviewItemView {
   updatedAt: Date;
 }
 
+/** A recent form on the review page: where its timeline is. */
+export interface RecentFormView {
+  formId: string;
+  title: string;
+  workspaceName: string;
+  kind: 'interaction' | 'ask';
+  createdAt: Date;
+}
+
 /** The "Interactions to review" page. */
 export interface ReviewView {
   email: string;
   items: ReviewItemView[];
+  /** The person's most recent forms (their agents', and their owned workspaces' API keys'), each to its timeline. */
+  recent?: RecentFormView[];
   csrf: { retire: string; signout: string };
   notice?: string;
 }
