@@ -1,5 +1,5 @@
 import { eventHash, GENESIS_HASH } from '@sess/core';
-import { type Db, queryRows } from '@sess/db';
+import { type Db, type DbOrTx, queryRows } from '@sess/db';
 import { sql } from 'drizzle-orm';
 import { EVENT_COLUMNS, type EventRow, toEventView } from './event-view.ts';
 
@@ -16,6 +16,24 @@ export const EVENTS_SEALED_CHANNEL = 'events_sealed';
 
 /** Events sealed per transaction, at most; more wait for the next round. */
 const SEAL_BATCH = 1000;
+
+/** The workspace's chain head, locked; made on its first use. Undefined while another transaction holds it. */
+async function lockHead(tx: DbOrTx, workspaceId: string): Promise<{ seq: number | string; hash: string } | undefined> {
+  const take = () =>
+    queryRows<{ seq: number | string; hash: string }>(
+      tx,
+      sql`select seq, hash from event_chains where workspace_id = ${workspaceId} for update skip locked`,
+    );
+  const [head] = await take();
+  if (head) return head;
+  const made = await queryRows<{ seq: number | string; hash: string }>(
+    tx,
+    sql`insert into event_chains (workspace_id, seq, hash) values (${workspaceId}, 0, ${GENESIS_HASH})
+        on conflict do nothing returning seq, hash`,
+  );
+  // Made here, so locked by this transaction; or made (or held) by another meanwhile: take it if free.
+  return made[0] ?? (await take())[0];
+}
 
 /** Workspaces with events waiting for their place in the chain. */
 export async function workspacesToSeal(db: Db, limit = 100): Promise<string[]> {
@@ -34,13 +52,7 @@ export async function workspacesToSeal(db: Db, limit = 100): Promise<string[]> {
  */
 export async function sealWorkspace(db: Db, workspaceId: string): Promise<number> {
   return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`insert into event_chains (workspace_id, seq, hash) values (${workspaceId}, 0, ${GENESIS_HASH}) on conflict do nothing`,
-    );
-    const [head] = await queryRows<{ seq: number | string; hash: string }>(
-      tx,
-      sql`select seq, hash from event_chains where workspace_id = ${workspaceId} for update skip locked`,
-    );
+    const head = await lockHead(tx, workspaceId);
     if (!head) return 0;
     const waiting = await queryRows<EventRow>(
       tx,
@@ -57,14 +69,14 @@ export async function sealWorkspace(db: Db, workspaceId: string): Promise<number
       prevHash = hash;
       return { pos: Number(row.pos), seq, prev_hash: view.prevHash, hash };
     });
+    // The events, the head and the wake in one statement.
     await tx.execute(
-      sql`update interaction_events e set seq = v.seq, prev_hash = v.prev_hash, hash = v.hash
-            from json_to_recordset(${JSON.stringify(sealed)}::json) as v(pos bigint, seq bigint, prev_hash text, hash text)
-           where e.pos = v.pos`,
-    );
-    await tx.execute(
-      sql`with moved as (update event_chains set seq = ${seq}, hash = ${prevHash} where workspace_id = ${workspaceId} returning 1)
-          select pg_notify(${EVENTS_SEALED_CHANNEL}, ${workspaceId}) from moved`,
+      sql`with placed as (
+            update interaction_events e set seq = v.seq, prev_hash = v.prev_hash, hash = v.hash
+              from json_to_recordset(${JSON.stringify(sealed)}::json) as v(pos bigint, seq bigint, prev_hash text, hash text)
+             where e.pos = v.pos returning 1),
+          moved as (update event_chains set seq = ${seq}, hash = ${prevHash} where workspace_id = ${workspaceId} returning 1)
+          select pg_notify(${EVENTS_SEALED_CHANNEL}, ${workspaceId}), (select count(*) from placed) from moved`,
     );
     return sealed.length;
   });
