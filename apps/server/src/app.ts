@@ -3,6 +3,7 @@ import { createPageRoutes } from '@sess/answer-pages';
 import { activeTracer, type RootLogger } from '@sess/core';
 import { createEgress, type Egress } from '@sess/core/egress';
 import { type Database, defaultReadReserve, isMigrated } from '@sess/db';
+import { countUnsealedEvents } from '@sess/events';
 import { createFormsRuntime, type FormsRuntime } from '@sess/forms';
 import { createFormNotices, createReviewRoutes, type FormNotices } from '@sess/hosted';
 import {
@@ -17,7 +18,7 @@ import { createNotificationRoutes } from '@sess/notify-pages';
 import { createOAuthRoutes } from '@sess/oauth';
 import { createJwksRoute, createV1Routes } from '@sess/v1-api';
 import { STYLESHEET, STYLESHEET_ETAG, STYLESHEET_PATH } from '@sess/web';
-import { createWebhookPages, createWebhooksApi } from '@sess/webhooks';
+import { createWebhookPages, createWebhooksApi, readWebhookBacklog } from '@sess/webhooks';
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { deriveCapacity } from './capacity.ts';
@@ -207,6 +208,8 @@ export function buildApp(deps: AppDeps): SessApp {
     parkedWaits: () => forms.waitsInProgress(),
     pool: () => deps.database.poolStats(),
     outbox: notifications ? () => readOutboxBacklog(deps.database.db, deps.now()) : undefined,
+    unsealedEvents: () => countUnsealedEvents(deps.database.db),
+    webhooks: () => readWebhookBacklog(deps.database.db, deps.now()),
   });
   deps.onParkedWaits?.(() => forms.waiters.size);
   deps.connections?.releaseWaitsOf({

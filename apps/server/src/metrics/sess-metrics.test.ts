@@ -99,6 +99,8 @@ describe('createSessMetrics', () => {
           if (fail) throw new Error('database out of reach');
           return { rows: 5, due: 2, oldestDueSeconds: 30 };
         },
+        unsealedEvents: async () => 12,
+        webhooks: async () => ({ pending: 9, due: 3, oldestDueSeconds: 45 }),
       });
       let text = await metrics.render();
       expect(seriesValue(text, 'sess_parked_waits')).toBe(4);
@@ -114,6 +116,10 @@ describe('createSessMetrics', () => {
       expect(seriesValue(text, 'sess_notification_outbox_oldest_due_age_seconds')).toBe(30);
       // The three outbox gauges share one read.
       expect(reads).toBe(1);
+      expect(seriesValue(text, 'sess_events_unsealed')).toBe(12);
+      expect(seriesValue(text, 'sess_webhook_deliveries_pending')).toBe(9);
+      expect(seriesValue(text, 'sess_webhook_deliveries_due')).toBe(3);
+      expect(seriesValue(text, 'sess_webhook_deliveries_oldest_due_age_seconds')).toBe(45);
       parked = 0;
       fail = true;
       text = await metrics.render();

@@ -5,6 +5,7 @@ import type { FormsObserver } from '@sess/forms';
 import type { ToolCallReport } from '@sess/interactions';
 import { TOOL_NAMES, VIEW_TOOL_NAMES } from '@sess/mcp';
 import type { OutboxBacklog } from '@sess/notify';
+import type { WebhookBacklog } from '@sess/webhooks';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /*
@@ -24,6 +25,10 @@ export interface MetricSources {
   pool(): PoolStats;
   /** The notification outbox's backlog (one query; cached for `OUTBOX_CACHE_MS`); absent when notifications are off. */
   outbox?: (() => Promise<OutboxBacklog>) | undefined;
+  /** Interaction events not yet sealed (one query; cached as the outbox). */
+  unsealedEvents?: (() => Promise<number>) | undefined;
+  /** The webhook outbox's backlog (one query; cached as the outbox). */
+  webhooks?: (() => Promise<WebhookBacklog>) | undefined;
 }
 
 export interface SessMetrics {
@@ -165,7 +170,7 @@ export function createSessMetrics(options: SessMetricsOptions = {}): SessMetrics
     },
   });
   registerPoolMetrics(registers, () => sources?.pool());
-  registerOutboxMetrics(registers, () => sources?.outbox, options.monotonicMs ?? (() => performance.now()), options.logger);
+  registerOutboxMetrics(registers, () => sources, options.monotonicMs ?? (() => performance.now()), options.logger);
   const closeProcessMetrics = registerProcessMetrics(registers);
 
   return {
@@ -280,16 +285,19 @@ function registerPoolMetrics(registers: Registry[], read: () => PoolStats | unde
  * gauges; a failed read logs and keeps the last values (a scrape never fails for it).
  * There is no webhook outbox yet: when one comes, its backlog belongs beside this one.
  */
-function registerOutboxMetrics(
+/** One read of a backlog, cached for OUTBOX_CACHE_MS and shared by its gauges; a failed read keeps the last values. */
+function registerBacklogMetrics<T>(
   registers: Registry[],
-  source: () => (() => Promise<OutboxBacklog>) | undefined,
+  what: string,
+  source: () => (() => Promise<T>) | undefined,
   monotonicMs: () => number,
   logger: Logger | undefined,
+  gauges: ReadonlyArray<[name: string, help: string, pick: (value: T) => number]>,
 ): void {
-  let last: OutboxBacklog | undefined;
+  let last: T | undefined;
   let readAt = Number.NEGATIVE_INFINITY;
-  let reading: Promise<OutboxBacklog | undefined> | undefined;
-  const backlog = (): Promise<OutboxBacklog | undefined> => {
+  let reading: Promise<T | undefined> | undefined;
+  const backlog = (): Promise<T | undefined> => {
     const read = source();
     if (!read) return Promise.resolve(undefined);
     if (reading) return reading;
@@ -302,7 +310,7 @@ function registerOutboxMetrics(
           return value;
         },
         (error: unknown) => {
-          logger?.warn({ event: 'metrics.outbox_unread', err: error }, 'outbox backlog not read');
+          logger?.warn({ event: `metrics.${what}_unread`, err: error }, `${what} backlog not read`);
           return last;
         },
       )
@@ -311,23 +319,50 @@ function registerOutboxMetrics(
       });
     return reading;
   };
-  const gauge = (name: string, help: string, pick: (value: OutboxBacklog) => number) =>
+  for (const [name, help, pick] of gauges) {
     new Gauge({
       name,
       help,
       registers,
       async collect() {
         const value = await backlog();
-        if (value) this.set(pick(value));
+        if (value !== undefined) this.set(pick(value));
       },
     });
-  gauge('sess_notification_outbox_rows', 'Notifications not yet sent, reminders scheduled for later included.', (v) => v.rows);
-  gauge('sess_notification_outbox_due_rows', 'Notifications due now and not yet sent.', (v) => v.due);
-  gauge(
-    'sess_notification_outbox_oldest_due_age_seconds',
-    'Seconds since the oldest unsent notification became due (0 when none is due).',
-    (v) => v.oldestDueSeconds,
-  );
+  }
+}
+
+function registerOutboxMetrics(
+  registers: Registry[],
+  sources: () => MetricSources | undefined,
+  monotonicMs: () => number,
+  logger: Logger | undefined,
+): void {
+  registerBacklogMetrics<OutboxBacklog>(registers, 'outbox', () => sources()?.outbox, monotonicMs, logger, [
+    ['sess_notification_outbox_rows', 'Notifications not yet sent, reminders scheduled for later included.', (v) => v.rows],
+    ['sess_notification_outbox_due_rows', 'Notifications due now and not yet sent.', (v) => v.due],
+    [
+      'sess_notification_outbox_oldest_due_age_seconds',
+      'Seconds since the oldest unsent notification became due (0 when none is due).',
+      (v) => v.oldestDueSeconds,
+    ],
+  ]);
+  registerBacklogMetrics<number>(registers, 'events', () => sources()?.unsealedEvents, monotonicMs, logger, [
+    ['sess_events_unsealed', 'Interaction events written but not yet sealed into their workspace’s chain.', (v) => v],
+  ]);
+  registerBacklogMetrics<WebhookBacklog>(registers, 'webhooks', () => sources()?.webhooks, monotonicMs, logger, [
+    [
+      'sess_webhook_deliveries_pending',
+      'Webhook deliveries not yet delivered (retries scheduled for later included).',
+      (v) => v.pending,
+    ],
+    ['sess_webhook_deliveries_due', 'Webhook deliveries due now and not yet delivered.', (v) => v.due],
+    [
+      'sess_webhook_deliveries_oldest_due_age_seconds',
+      'Seconds since the oldest undelivered webhook delivery became due (0 when none is due).',
+      (v) => v.oldestDueSeconds,
+    ],
+  ]);
 }
 
 /** Memory, CPU and event-loop delay of this process. Returns what stops the event-loop monitor. */

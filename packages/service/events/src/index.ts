@@ -7,6 +7,12 @@ export { describeEvent } from './describe-event.ts';
 export { EVENT_COLUMNS, type EventRow, toEventView } from './event-view.ts';
 export { type EventWorker, type EventWorkerOptions, startEventWorker } from './event-worker.ts';
 export { type ExportRange, exportEvents } from './export-events.ts';
-export { EVENTS_SEALED_CHANNEL, EVENTS_WRITTEN_CHANNEL, sealWorkspace, workspacesToSeal } from './seal-chain.ts';
+export {
+  countUnsealedEvents,
+  EVENTS_SEALED_CHANNEL,
+  EVENTS_WRITTEN_CHANNEL,
+  sealWorkspace,
+  workspacesToSeal,
+} from './seal-chain.ts';
 export { statusLine } from './status-line.ts';
 export { parseEventCursor, readTimeline, TIMELINE_PAGE, TIMELINE_PAGE_MAX } from './timeline.ts';

@@ -81,3 +81,9 @@ export async function sealWorkspace(db: Db, workspaceId: string): Promise<number
     return sealed.length;
   });
 }
+
+/** Events written but not yet sealed, across every workspace (an operator's figure, for metrics). */
+export async function countUnsealedEvents(db: Db): Promise<number> {
+  const [row] = await queryRows<{ n: string }>(db, sql`select count(*)::text as n from interaction_events where seq is null`);
+  return Number(row?.n ?? 0);
+}

@@ -4,6 +4,7 @@
  * the delivery worker (every request through core's egress), and the registration verbs /v1
  * and the account page share. See README.md.
  */
+export { readWebhookBacklog, type WebhookBacklog } from './backlog.ts';
 export { checkEndpointUrl } from './endpoint-url.ts';
 export { createWebhooksApi, MAX_ENDPOINTS, type WebhooksApi, type WebhooksApiOptions } from './endpoints.ts';
 export { FANOUT_BATCH, fanOut } from './fanout.ts';
