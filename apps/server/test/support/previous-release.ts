@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path';
 
 /*
  * The previous release of this checkout, as the upgrade test runs it: the commit before the one
- * that added the newest migration (or HEAD, when that migration is not committed yet), unpacked
+ * that added the newest migration on main's line (or HEAD, when that migration is not committed yet), unpacked
  * from git into a temporary directory, its dependencies installed, its server bundled by its own
  * scripts/build.mjs. Nothing is written to the repository (no worktree, no ref): `git archive`.
  */
@@ -57,9 +57,22 @@ export function findUpgradeUnderTest(root: string): UpgradeUnderTest {
   const tags = journalTags(readFileSync(join(root, 'migrations/meta/_journal.json'), 'utf8'));
   const migration = tags.at(-1);
   if (!migration) return { ok: false, reason: 'migrations/ has no migration' };
-  const added = git(root, ['log', '-1', '--diff-filter=A', '--format=%H', '--', `migrations/${migration}.sql`]);
+  // Along main's own line (first parents), a merge compared with its first parent: a migration
+  // that came in with a merged branch was added by that merge, and the release before it is the
+  // merge's first parent (a plain `git log --diff-filter=A` never looks inside a merge).
+  const added = git(root, [
+    'log',
+    '-1',
+    '--first-parent',
+    '--diff-merges=first-parent',
+    '--diff-filter=A',
+    '--format=%H',
+    '--name-only',
+    '--',
+    `migrations/${migration}.sql`,
+  ]);
   if (!added.ok) return { ok: false, reason: `git log failed for migrations/${migration}.sql` };
-  const migrationCommit = added.out || undefined;
+  const migrationCommit = added.out.split('\n')[0] || undefined;
   const previous = git(root, ['rev-parse', '--verify', `${migrationCommit ?? 'HEAD'}${migrationCommit ? '^' : ''}^{commit}`]);
   if (!previous.ok) return { ok: false, reason: `the commit before ${migrationCommit ?? 'HEAD'} is not in this clone's history` };
   return { ok: true, migration, migrationCommit, previous: previous.out };

@@ -39,6 +39,9 @@ const PUBLIC_PARAMETERS = new Set([
   // Filters of a list (`status=cancelled`, `kind=interaction`): enumeration words.
   'status',
   'kind',
+  // The event types a webhook endpoint wants (`answered`, `opened`, …): enumeration words.
+  'eventTypes',
+  'event_types',
 ]);
 /** Response fields whose values are secrets wherever they appear (nested too). */
 const RESPONSE_SECRETS = new Set([
