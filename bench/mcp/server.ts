@@ -251,7 +251,9 @@ const EVENT_TRIGGERS = {
   ask_respondents: ['ask_respondents_started'],
   form_answers: ['form_answers_answered'],
 };
-let events: EventWorker | undefined = startEventWorker({ database, logger });
+// BENCH_EVENTS_SEALER=0: the triggers only, no sealer (where the cost of events on goes).
+const SEALER = process.env.BENCH_EVENTS_SEALER !== '0';
+let events: EventWorker | undefined = SEALER ? startEventWorker({ database, logger }) : undefined;
 stats.post('/events', async (c) => {
   const { on } = (await c.req.json()) as { on: boolean };
   for (const [table, triggers] of Object.entries(EVENT_TRIGGERS)) {
@@ -259,7 +261,7 @@ stats.post('/events', async (c) => {
       await database.db.execute(sql.raw(`alter table ${table} ${on ? 'enable' : 'disable'} trigger ${trigger}`));
     }
   }
-  if (on) events ??= startEventWorker({ database, logger });
+  if (on && SEALER) events ??= startEventWorker({ database, logger });
   else {
     await events?.close();
     events = undefined;

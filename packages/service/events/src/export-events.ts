@@ -24,17 +24,18 @@ export interface ExportRange {
  */
 export async function* exportEvents(db: Db, range: ExportRange): AsyncGenerator<InteractionEvent[]> {
   const ws = range.workspaceId;
+  // Along the (workspace_id, seq) index: the first sealed event at or after `since`, the last before `until`.
   const [bounds] = await queryRows<{ first: string | number | null; last: string | number | null }>(
     db,
     sql`select (${
       range.afterSeq !== undefined
         ? sql`select ${range.afterSeq}::bigint + 1`
-        : sql`select min(seq) from interaction_events where workspace_id = ${ws} and seq is not null
-                 and at >= ${(range.since ?? new Date(0)).toISOString()}::timestamptz`
+        : sql`select seq from interaction_events where workspace_id = ${ws} and seq is not null
+                 and at >= ${(range.since ?? new Date(0)).toISOString()}::timestamptz order by seq limit 1`
     }) as first,
-      (select max(seq) from interaction_events where workspace_id = ${ws} and seq is not null${
+      (select seq from interaction_events where workspace_id = ${ws} and seq is not null${
         range.until ? sql` and at < ${range.until.toISOString()}::timestamptz` : sql``
-      }) as last`,
+      } order by seq desc limit 1) as last`,
   );
   if (!bounds || bounds.first === null || bounds.last === null) return;
   let from = Number(bounds.first);

@@ -15,7 +15,7 @@ export const EVENTS_WRITTEN_CHANNEL = 'events_written';
 export const EVENTS_SEALED_CHANNEL = 'events_sealed';
 
 /** Events sealed per transaction, at most; more wait for the next round. */
-const SEAL_BATCH = 1000;
+const SEAL_BATCH = 5000;
 
 /** The workspace's chain head, locked; made on its first use. Undefined while another transaction holds it. */
 async function lockHead(tx: DbOrTx, workspaceId: string): Promise<{ seq: number | string; hash: string } | undefined> {

@@ -46,8 +46,6 @@ export const interactionEvents = pgTable(
     index('interaction_events_session_idx').on(t.sessionId, t.pos),
     // The sealer's queue: rows not yet in their chain.
     index('interaction_events_unsealed_idx').on(t.pos).where(sql`${t.seq} is null`),
-    // The export by date.
-    index('interaction_events_workspace_at_idx').on(t.workspaceId, t.at),
   ],
 );
 

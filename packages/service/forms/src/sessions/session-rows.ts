@@ -204,10 +204,12 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
           insert into form_sessions
             (id, workspace_id, kind, state, current_revision, link_token_hash, lifetime_seconds, extendable,
              created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
-             answer_in_chat, assurance, for_user_ids)
+             answer_in_chat, assurance, clock_at, for_user_ids)
           select id, workspace_id, kind, ${stateLiteral(NEW_SESSION_STATE)}, 1, link_token_hash, lifetime_seconds, extendable,
                  created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
                  answer_in_chat, assurance,
+                 -- The clock's first instant (migration 0018's rule), here so the insert skips its row trigger.
+                 sess_form_clock_at(${stateLiteral(NEW_SESSION_STATE)}, extendable, deadline_at, closes_at, null),
                  -- An empty list stays empty (nobody may answer: fail closed), never null (anyone with the link).
                  case when for_user_ids is null then null
                       else coalesce((select array_agg(u) from json_array_elements_text(for_user_ids) u), '{}'::text[]) end
