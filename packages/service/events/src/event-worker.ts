@@ -17,7 +17,7 @@ export interface EventWorkerOptions {
   logger: Logger;
   now?: () => Date;
   timers?: Timers;
-  /** How often the clock is looked at (default 1 s). */
+  /** How often the clock is looked at (default 5 s). */
   pollMs?: number;
   /** How often waiting events are looked for without a wake (default 1 s). */
   sealPollMs?: number;
