@@ -50,20 +50,8 @@ interface ClaimRow extends Record<string, unknown> {
   sealed_previous_secret: string | null;
   previous_secret_until: string | Date | null;
   disabled_at: string | Date | null;
-  e_id: string | null;
-  pos: number | string;
-  seq: number | string | null;
-  session_id: string;
-  kind: string;
-  type: string;
-  at: string | Date;
-  revision: number | null;
-  respondent: string | null;
-  channel: string | null;
-  response_event_id: string | null;
-  assurance: string | null;
-  prev_hash: string | null;
-  hash: string | null;
+  /** The chain event's row (row_to_json: the same columns as `EventRow`), null for a test event. */
+  event: EventRow | null;
   receipt: string | null;
 }
 
@@ -86,8 +74,7 @@ export async function claimDue(db: DbOrTx, options: { at: Date; leaseMs: number;
           returning d.id, d.endpoint_id, d.workspace_id, d.event_id, d.event_type, d.attempts, d.created_at)
         select c.id, c.endpoint_id, c.workspace_id, c.event_id, c.event_type, c.attempts, c.created_at,
                w.url, w.sealed_secret, w.sealed_previous_secret, w.previous_secret_until, w.disabled_at,
-               e.id as e_id, e.pos, e.seq, e.session_id, e.kind, e.type, e.at, e.revision, e.respondent, e.channel,
-               e.response_event_id, e.assurance, e.prev_hash, e.hash, a.receipt
+               row_to_json(e) as event, a.receipt
           from claimed c
           join webhook_endpoints w on w.id = c.endpoint_id
           left join interaction_events e on e.id = c.event_id and e.workspace_id = c.workspace_id
@@ -109,26 +96,7 @@ export async function claimDue(db: DbOrTx, options: { at: Date; leaseMs: number;
       previousSecretUntil: row.previous_secret_until === null ? null : toDate(row.previous_secret_until),
       disabled: row.disabled_at !== null,
     },
-    event:
-      row.e_id === null
-        ? undefined
-        : {
-            id: row.e_id,
-            pos: row.pos,
-            workspace_id: row.workspace_id,
-            seq: row.seq,
-            session_id: row.session_id,
-            kind: row.kind,
-            type: row.type,
-            at: row.at,
-            revision: row.revision,
-            respondent: row.respondent,
-            channel: row.channel,
-            response_event_id: row.response_event_id,
-            assurance: row.assurance,
-            prev_hash: row.prev_hash,
-            hash: row.hash,
-          },
+    event: row.event ?? undefined,
     receipt: row.receipt,
   }));
 }

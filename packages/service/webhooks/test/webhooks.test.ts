@@ -1,4 +1,5 @@
 import { verifyWebhook } from '@sess/client';
+import { verifyEventChain } from '@sess/core';
 import { createEgress, type Egress } from '@sess/core/egress';
 import { openDatabase, queryRows } from '@sess/db';
 import { readJwks, submitLinkAnswer } from '@sess/forms';
@@ -102,6 +103,8 @@ describe('delivery', () => {
     });
     expect(event).toMatchObject({ type: 'created', data: { workspaceId, sessionId: form.sessionId, seq: 1, type: 'created' } });
     expect(request!.headers['webhook-id']).toBe((event.data as { id: string }).id);
+    // The event as delivered is the chained one: its fields hash to its hash, as an export's line does.
+    expect(verifyEventChain([JSON.stringify(event.data)])).toMatchObject({ ok: true, events: 1 });
     expect(request!.headers['webhook-timestamp']).toBe(String(Math.floor(clock.now().getTime() / 1000)));
     expect(await deliveryRows(endpoint.id)).toEqual([{ event_type: 'created', status: 'delivered', attempts: 1 }]);
 
