@@ -1,7 +1,7 @@
 import { type Logger, REAL_TIMERS, type Timers } from '@sess/core';
 import type { Database } from '@sess/db';
 import { sweepClockEvents } from './clock-sweep.ts';
-import { EVENTS_WRITTEN_CHANNEL, sealWorkspace, workspacesToSeal } from './seal-chain.ts';
+import { EVENTS_WRITTEN_CHANNEL, SEAL_BATCH, sealWaitingEvents } from './seal-chain.ts';
 
 /*
  * Runs on every replica: seals the chain when events are written (the triggers' NOTIFY, a few
@@ -52,12 +52,10 @@ export function startEventWorker(options: EventWorkerOptions): EventWorker {
   const sealAll = async (): Promise<number> => {
     let total = 0;
     for (;;) {
-      const workspaces = await workspacesToSeal(database.db);
-      let round = 0;
-      for (const workspaceId of workspaces) round += await sealWorkspace(database.db, workspaceId);
-      total += round;
-      // Nothing sealed although some wait: another replica holds them.
-      if (round === 0 || closed) return total;
+      const sealed = await sealWaitingEvents(database.db);
+      total += sealed;
+      // A full batch: more may wait. Fewer: all sealed, or the rest is another replica's.
+      if (sealed < SEAL_BATCH || closed) return total;
     }
   };
 

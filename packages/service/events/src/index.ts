@@ -11,8 +11,8 @@ export {
   countUnsealedEvents,
   EVENTS_SEALED_CHANNEL,
   EVENTS_WRITTEN_CHANNEL,
-  sealWorkspace,
-  workspacesToSeal,
+  SEAL_BATCH,
+  sealWaitingEvents,
 } from './seal-chain.ts';
 export { statusLine } from './status-line.ts';
 export { parseEventCursor, readTimeline, TIMELINE_PAGE, TIMELINE_PAGE_MAX } from './timeline.ts';

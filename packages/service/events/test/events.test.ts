@@ -295,6 +295,28 @@ describe('the chain', () => {
     expect(verifyEventChain(lines)).toMatchObject({ ok: true, firstSeq: 1, lastSeq: 30 });
   });
 
+  it('one round seals the events of many workspaces, and two replicas at once leave every chain unbroken', async () => {
+    const workspaces = await Promise.all(
+      Array.from({ length: 6 }, async () => (await createWorkspace(database.db, { plan: 'pro' })).workspaceId),
+    );
+    await Promise.all(workspaces.flatMap((id) => Array.from({ length: 5 }, () => createTestSession(runtime, id))));
+    const other = startEventWorker({ database, logger: createTestLogger(), now: clock.now, background: false });
+    const [a, b] = await Promise.all([worker.runOnce(), other.runOnce()]);
+    await other.close();
+    // Every event sealed exactly once, by one replica or the other.
+    expect(a + b).toBeGreaterThanOrEqual(30);
+    const [left] = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from interaction_events where seq is null and workspace_id in (select json_array_elements_text(${JSON.stringify(workspaces)}::json))`,
+    );
+    expect(left?.n).toBe(0);
+    for (const workspaceId of workspaces) {
+      const lines = await exportAll(workspaceId);
+      expect(lines).toHaveLength(5);
+      expect(verifyEventChain(lines)).toMatchObject({ ok: true, firstSeq: 1, lastSeq: 5 });
+    }
+  });
+
   it('every form has exactly one created event and every answer exactly one answered event', async () => {
     const [row] = await queryRows<{ sessions: number; created: number; answers: number; answered: number }>(
       database.db,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database } from '@sess/db';
-import { sealWorkspace, workspacesToSeal } from '@sess/events';
+import { SEAL_BATCH, sealWaitingEvents } from '@sess/events';
 
 /** One request the receiver got. */
 export interface Received {
@@ -52,5 +52,5 @@ export async function startReceiver(): Promise<Receiver> {
 
 /** Seals every unsealed event with @sess/events' chain sealer (which sends `events_sealed`). */
 export async function sealEvents(database: Database): Promise<void> {
-  for (const workspaceId of await workspacesToSeal(database.db)) await sealWorkspace(database.db, workspaceId);
+  while ((await sealWaitingEvents(database.db)) === SEAL_BATCH) {}
 }
