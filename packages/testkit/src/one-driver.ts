@@ -29,6 +29,7 @@ export const ONE_DRIVER_TESTS = {
   // packages/service/forms
   'forms: waits across replicas': { driver: 'postgres', reason: OTHER_SESSION },
   'forms: CreateBatcher with a held counter': { driver: 'postgres', reason: OTHER_SESSION },
+  'forms: decisions across replicas': { driver: 'postgres', reason: OTHER_SESSION },
   // packages/host-free/mcp, packages/host-free/client
   'mcp: the conformance suite': { driver: 'pglite', reason: 'the suite does not touch the database' },
   'client: the packed package in an empty project': { driver: 'pglite', reason: CHILD_PROCESS },

@@ -198,6 +198,8 @@ export {
 export {
   type AnswerView,
   AnswerViewSchema,
+  type AskDecision,
+  AskDecisionSchema,
   type AskView,
   AskViewSchema,
   type CreatedAsk,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssuranceSchema, ForSchema } from './assurance.ts';
+import { DECISION_RULES } from './decision.ts';
 import { LIMITS, STRUCTURE_LIMITS } from './limits.ts';
 import { AnswerInChatSchema, ExpiresInSchema, machineName, readableText } from './schema.ts';
 
@@ -152,6 +153,13 @@ export const RespondentsSchema = z
       .describe(
         `How long each person has once they start, in whole seconds; at least ${STRUCTURE_LIMITS.minExpiresIn}. Example: 1800`,
       ),
+    decide: z
+      .enum(DECISION_RULES)
+      .optional()
+      .describe(
+        'Make the Ask decide: each person answers Approve or Reject and Sess records the outcome. any: the first answer decides. all: everyone (every place, or every named person) must approve; one Reject decides. quorum: `quorum` approvals decide; a Reject decides once that many can no longer be reached. Fixed at creation and shown to every person. Leave it out to just collect answers.',
+      ),
+    quorum: z.int().min(1).optional().describe('With decide "quorum" only: how many approvals decide, 1 to max. Example: 2'),
   })
   .describe(
     'Advanced: ask many people through one link (a Sess Ask). Share the link with everyone who should answer; each gets their own page. With people, only those members answer, each signed in.',

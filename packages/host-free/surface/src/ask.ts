@@ -58,6 +58,13 @@ function checkAskRules(args: AskArguments): ArgumentIssue[] {
   }
 
   if (args.submit_label !== undefined) checkLength(issues, args.submit_label, '/submit_label', LIMITS.button);
+  if (args.submit_label !== undefined && args.respondents?.decide !== undefined) {
+    issues.push({
+      field: '/submit_label',
+      message:
+        '/submit_label is given with respondents.decide. An Ask that decides has two buttons, Approve and Reject. Leave submit_label out.',
+    });
+  }
   if (args.respondents?.expires_in !== undefined && args.expires_in !== undefined) {
     issues.push({
       field: '/respondents/expires_in',
@@ -99,11 +106,11 @@ function checkAskRules(args: AskArguments): ArgumentIssue[] {
   return issues;
 }
 
-/** respondents: a max or people (or both, agreeing), each person once. */
+/** respondents: a max or people (or both, agreeing), each person once; a decision rule that can be met. */
 function checkRespondentsRules(respondents: NonNullable<AskArguments['respondents']>): ArgumentIssue[] {
   const { max, people } = respondents;
   if (people === undefined) {
-    if (max !== undefined) return [];
+    if (max !== undefined) return checkDecisionRule(respondents, max);
     return [
       {
         field: '/respondents/max',
@@ -119,7 +126,35 @@ function checkRespondentsRules(respondents: NonNullable<AskArguments['respondent
       message: `/respondents/max is ${max} but respondents.people names ${people.length}: each named person answers once. Leave max out (it is then the number of people) or make it ${people.length}.`,
     });
   }
+  issues.push(...checkDecisionRule(respondents, people.length));
   return issues;
+}
+
+/** `quorum` goes with decide "quorum" alone, and can be reached by the Ask's places. */
+function checkDecisionRule(respondents: NonNullable<AskArguments['respondents']>, places: number): ArgumentIssue[] {
+  const { decide, quorum } = respondents;
+  if (decide === 'quorum' && quorum === undefined)
+    return [
+      {
+        field: '/respondents/quorum',
+        message: `/respondents/quorum is required with decide "quorum": how many approvals decide, 1 to ${places}. Example: { "decide": "quorum", "quorum": 2 }`,
+      },
+    ];
+  if (quorum !== undefined && decide !== 'quorum')
+    return [
+      {
+        field: '/respondents/quorum',
+        message: `/respondents/quorum is given without decide "quorum". Add "decide": "quorum", or leave quorum out.`,
+      },
+    ];
+  if (quorum !== undefined && quorum > places)
+    return [
+      {
+        field: '/respondents/quorum',
+        message: `/respondents/quorum is ${quorum} but only ${places} ${places === 1 ? 'person' : 'people'} can answer, so it could never be reached. Make it ${places} or less, or raise max.`,
+      },
+    ];
+  return [];
 }
 
 /** Checks sess_ask's arguments, pointers relative to the arguments (`/question`, `/fields/0/label`). */

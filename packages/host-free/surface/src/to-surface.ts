@@ -1,4 +1,5 @@
 import type { AskArguments, AskField } from './ask-schema.ts';
+import { DECISION_ACTIONS, decisionRuleText } from './decision.ts';
 import { LIMITS } from './limits.ts';
 import type { Component, FieldComponent, FieldType, IntegerType, NumberType, Surface } from './schema.ts';
 
@@ -43,7 +44,8 @@ function fieldComponent(field: AskField): FieldComponent {
  * The ordinary interaction sess_request would take for these sess_ask arguments: `question`
  * becomes the title, `details` a text component, each field a field component (rating = an
  * integer from 1 to 5), `submit_label` the one submit action (without it, the default Submit
- * button), and `respondents.name` a required "Your name" field first. `expires_in` and
+ * button), and `respondents.name` a required "Your name" field first. An Ask that decides
+ * (`respondents.decide`) states its rule last and has Approve and Reject buttons. `expires_in` and
  * `respondents` stay with the runtime. Give it arguments from `parseAskArguments`; the result
  * then always passes `parseSurface`.
  */
@@ -60,7 +62,14 @@ export function toSurface(args: AskArguments): Surface {
     });
   }
   for (const field of args.fields) components.push(fieldComponent(field));
+  const decide = args.respondents?.decide;
+  // The rule is part of the form every person reads, and so of what each answer's receipt signs.
+  if (decide !== undefined) {
+    const places = args.respondents?.people?.length ?? args.respondents?.max ?? 1;
+    components.push({ type: 'text', text: decisionRuleText(decide, args.respondents?.quorum, places) });
+  }
   const surface: Surface = { mode: 'interactive', title: args.question, source: { kind: 'sess_surface', components } };
-  if (args.submit_label !== undefined) surface.actions = [{ id: 'submit', label: args.submit_label, intent: 'submit' }];
+  if (decide !== undefined) surface.actions = DECISION_ACTIONS.map((action) => ({ ...action }));
+  else if (args.submit_label !== undefined) surface.actions = [{ id: 'submit', label: args.submit_label, intent: 'submit' }];
   return surface;
 }

@@ -100,10 +100,10 @@ export function toPageView(
         case 'open':
           return open();
         case 'completed':
-          return { state: 'completed', title, notice, answer, alreadyAnswered };
+          return { state: 'completed', title, notice, answer, alreadyAnswered, decided: view.decided };
         case 'withdrawn':
         case 'expired':
-          return { state: view.state, title, notice };
+          return { state: view.state, title, notice, decided: view.decided };
       }
       break;
     case 'ask':
@@ -121,6 +121,7 @@ export function toPageView(
             notice,
             start: view.canStart ? { action: paths.start, csrf: csrf.issue('start', token, view.revision) } : undefined,
             closed: view.canStart ? undefined : view.state === 'full' ? 'full' : 'closed',
+            decided: view.decided,
             pagePath: paths.page,
             link,
           };

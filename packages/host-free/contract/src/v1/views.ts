@@ -1,4 +1,4 @@
-import { ASSURANCE_LEVELS, STRUCTURE_LIMITS } from '@sess/surface';
+import { ASSURANCE_LEVELS, DECISION_OUTCOMES, DECISION_RULES, STRUCTURE_LIMITS } from '@sess/surface';
 import { z } from 'zod';
 import { AnswerAssuranceSchema, AnswerValueSchema, AnswerViaSchema, idSchema, Sha256Schema, TimestampSchema } from '../common.ts';
 import { AskStateSchema, SessionListStatusSchema, SessionStateSchema } from '../states/session-states.ts';
@@ -144,10 +144,31 @@ export const CreatedAskSchema = z
         .min(STRUCTURE_LIMITS.minExpiresIn)
         .nullable()
         .describe('Seconds each person has once they start; null: until the Ask ends.'),
+      decide: z.enum(DECISION_RULES).optional().describe('An Ask that decides: its rule (respondents.decide), fixed now.'),
+      quorum: z.int().min(1).optional().describe('With decide quorum: how many approvals decide.'),
     }),
   })
   .describe('A new Ask: share humanUrl with everyone who should answer.');
 export type CreatedAsk = z.infer<typeof CreatedAskSchema>;
+
+/** The outcome of an Ask that decides, as counted under the lock that accepted each answer. */
+export const AskDecisionSchema = z
+  .object({
+    rule: z.enum(DECISION_RULES).describe('The rule fixed at creation: any, all or quorum.'),
+    quorum: z.int().min(1).nullable().describe('With quorum: how many approvals decide; null for any and all.'),
+    outcome: z
+      .enum(DECISION_OUTCOMES)
+      .describe(
+        'pending while answers may still decide; approved or rejected from the deciding answer on; undecided when the Ask ended (expired or withdrawn) first. A timeout is never consent: do not proceed on undecided.',
+      ),
+    approved: z.int().min(0).describe('Accepted Approve answers.'),
+    rejected: z.int().min(0).describe('Accepted Reject answers.'),
+    approveAt: z.int().min(1).describe('The Approve answers that decide approved.'),
+    rejectAt: z.int().min(1).describe('The Reject answers that decide rejected.'),
+    decidedAt: TimestampSchema.nullable().describe('When the deciding answer was accepted; null until then.'),
+  })
+  .describe('The decision of an Ask made with respondents.decide.');
+export type AskDecision = z.infer<typeof AskDecisionSchema>;
 
 /** An Ask as the agent reads it (`GET /v1/asks/:id`), read once, without waiting. */
 export const AskViewSchema = z
@@ -155,7 +176,7 @@ export const AskViewSchema = z
     askId,
     kind: z.literal('ask'),
     state: AskStateSchema.describe(
-      'waiting while answers may still come; closed once none can (expired, or max answered); withdrawn.',
+      'waiting while answers may still come; closed once none can (expired, max answered, or decided); withdrawn.',
     ),
     open: z.boolean().describe('True while the state is waiting.'),
     counts: z.object({
@@ -167,6 +188,7 @@ export const AskViewSchema = z
     expiresAt,
     surfaceSha256,
     answers: z.array(AnswerViewSchema).describe('Each respondent’s answer with its receipt, oldest first.'),
+    decision: AskDecisionSchema.optional().describe('Only an Ask made with respondents.decide: its outcome and counts.'),
   })
   .describe('An Ask with every answer so far.');
 export type AskView = z.infer<typeof AskViewSchema>;

@@ -43,6 +43,17 @@ export const formSessions = pgTable(
     askRespondentSeconds: integer('ask_respondent_seconds'),
     askStarted: integer('ask_started').notNull().default(0),
     askAnswered: integer('ask_answered').notNull().default(0),
+    /** An Ask that decides (`respondents.decide`): its rule and quorum as asked, fixed at create. */
+    askDecide: text('ask_decide', { enum: ['any', 'all', 'quorum'] }),
+    askQuorum: integer('ask_quorum'),
+    /** The approvals that decide approve and the rejections that decide reject (the rule, counted at create). */
+    askApproveAt: integer('ask_approve_at'),
+    askRejectAt: integer('ask_reject_at'),
+    askApproved: integer('ask_approved').notNull().default(0),
+    askRejected: integer('ask_rejected').notNull().default(0),
+    /** pending until the deciding answer is accepted (in its statement); null for an Ask that only collects. */
+    askDecision: text('ask_decision', { enum: ['pending', 'approved', 'rejected'] }),
+    askDecidedAt: at('ask_decided_at'),
     /** Whether the agent's chat may show the form and take its answer inline (an MCP App); an Ask never is. */
     answerInChat: boolean('answer_in_chat').notNull().default(true),
     /** How sure Sess must be of who answers (the agent's ask, raised to its person's floor). */

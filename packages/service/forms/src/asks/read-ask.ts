@@ -1,10 +1,10 @@
-import type { AskView } from '@sess/contract';
+import type { AskDecision, AskView } from '@sess/contract';
 import { askRespondents, formAnswers } from '@sess/db';
 import { asc, eq } from 'drizzle-orm';
 import { askState } from '../model/derive-state.ts';
 import { askNotFound } from '../model/errors.ts';
 import { answerColumns } from '../model/queries.ts';
-import type { AnswerRow } from '../model/session-row.ts';
+import type { AnswerRow, SessionRow } from '../model/session-row.ts';
 import { toAnswerView } from '../model/views.ts';
 import type { WorkspaceContext } from '../sessions/context.ts';
 
@@ -28,6 +28,7 @@ export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: st
     .where(eq(formAnswers.sessionId, askId))
     .orderBy(asc(formAnswers.answeredAt), asc(formAnswers.id));
   const state = askState(session, runtime.now());
+  const decision = decisionOf(session, state);
   return {
     askId,
     kind: 'ask',
@@ -40,5 +41,25 @@ export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: st
     answers: rows.map(({ name, ...answer }) =>
       toAnswerView(answer as AnswerRow, revision.surfaceSha256, session.askName ? (name ?? null) : undefined),
     ),
+    ...(decision ? { decision } : {}),
+  };
+}
+
+/**
+ * The decision of an Ask made with `respondents.decide`: as the answers' statements counted it,
+ * and `undecided` once the Ask can take no more answers without one (expired, withdrawn).
+ */
+export function decisionOf(session: SessionRow, state: AskView['state']): AskDecision | undefined {
+  if (session.askDecide === null || session.askApproveAt === null || session.askRejectAt === null) return undefined;
+  const stored = session.askDecision ?? 'pending';
+  return {
+    rule: session.askDecide,
+    quorum: session.askQuorum,
+    outcome: stored === 'pending' && state !== 'waiting' ? 'undecided' : stored,
+    approved: session.askApproved,
+    rejected: session.askRejected,
+    approveAt: session.askApproveAt,
+    rejectAt: session.askRejectAt,
+    decidedAt: session.askDecidedAt?.toISOString() ?? null,
   };
 }

@@ -4,8 +4,9 @@ import { queryRows, type Tx } from '@sess/db';
 import type { ReceiptAssurance } from '@sess/receipts';
 import { sql } from 'drizzle-orm';
 import { askState } from '../model/derive-state.ts';
-import { linkClosed, linkNotFound } from '../model/errors.ts';
+import { alreadyDecided, linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken, newRespondentToken } from '../model/link-tokens.ts';
+import type { SessionRow } from '../model/session-row.ts';
 import { isoParam, toDate } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
@@ -60,13 +61,14 @@ export async function startRespondent(runtime: FormsRuntime, askToken: string, u
       closes_at: string;
       ask_max: number;
       ask_answered: number;
+      ask_decision: SessionRow['askDecision'];
       ask_respondent_seconds: number | null;
       assurance: ReceiptAssurance;
       for_user_ids: string[] | null;
       active: number;
     }>(
       tx,
-      sql`select s.id, s.workspace_id, s.kind, s.state, s.closes_at, s.ask_max, s.ask_answered, s.ask_respondent_seconds,
+      sql`select s.id, s.workspace_id, s.kind, s.state, s.closes_at, s.ask_max, s.ask_answered, s.ask_decision, s.ask_respondent_seconds,
                  s.assurance, s.for_user_ids,
                  (select count(*)::int from ask_respondents p
                    where p.session_id = s.id and p.answered_at is null and p.expires_at > ${at}::timestamptz) as active
@@ -83,11 +85,15 @@ export async function startRespondent(runtime: FormsRuntime, askToken: string, u
     const closesAt = toDate(ask.closes_at);
     const own = ask.ask_respondent_seconds ? now.getTime() + ask.ask_respondent_seconds * 1000 : Number.POSITIVE_INFINITY;
     const expiresAt = new Date(Math.min(own, closesAt.getTime()));
-    const state = askState({ state: ask.state, closesAt, askMax: ask.ask_max, askAnswered: ask.ask_answered }, now);
+    const state = askState(
+      { state: ask.state, closesAt, askMax: ask.ask_max, askAnswered: ask.ask_answered, askDecision: ask.ask_decision },
+      now,
+    );
     if (person !== null) {
       const returning = await returningRespondent(runtime, tx, ask.id, person, { open: state === 'waiting', now, expiresAt });
       if (returning) return returning;
     }
+    if (ask.ask_decision === 'approved' || ask.ask_decision === 'rejected') throw alreadyDecided(ask.ask_decision);
     if (state !== 'waiting') throw linkClosed(state === 'withdrawn' ? 'withdrawn' : 'closed');
     if (ask.ask_answered + Number(ask.active) >= ask.ask_max) {
       throw new SessError('ASK_FULL', 'Everyone this Ask was meant for has started answering. Try again later.', {

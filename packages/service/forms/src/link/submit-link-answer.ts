@@ -1,9 +1,9 @@
 import { hashSecret, SessError } from '@sess/core';
 import { type DbOrTx, queryRows } from '@sess/db';
-import { type AnswerError, RESPONDENT_NAME_FIELD } from '@sess/surface';
+import { type AnswerError, RESPONDENT_NAME_FIELD, resolveActions } from '@sess/surface';
 import { sql } from 'drizzle-orm';
 import { linkState } from '../model/derive-state.ts';
-import { alreadyAnswered, answerInChatOff, linkClosed, linkNotFound } from '../model/errors.ts';
+import { alreadyAnswered, alreadyDecided, answerInChatOff, linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken } from '../model/link-tokens.ts';
 import { isoParam, stateAllows } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
@@ -166,25 +166,45 @@ async function submitRespondentAnswer(
   const { assurance, answeredByUserId } = answererColumns(answerer);
   const name = session.askName ? String(answer.values[RESPONDENT_NAME_FIELD] ?? '') || null : null;
   const at = isoParam(now);
+  // An Ask that decides counts Approve and Reject by the button's intent.
+  const intent = resolveActions(revision.surface).find((action) => action.id === answer.actionId)?.intent;
+  const approves = intent === 'approve' ? 1 : 0;
+  const rejects = intent === 'reject' ? 1 : 0;
   const record = (db: DbOrTx) =>
-    queryRows<{ id: string; session_id: string; workspace_id: string; answered: number; max: number }>(
+    queryRows<{ id: string; session_id: string; workspace_id: string; answered: number; max: number; decision: string | null }>(
       db,
-      sql`with ins as (
+      // `ask` locks the Ask's row first and reads it as it is now (not as the statement's snapshot
+      // saw it): answers to one Ask are accepted one at a time, so the cap, the counts and the
+      // decision are exact, and an answer after the deciding one is refused (nothing is written).
+      sql`with ask as (
+          select s.id, s.state, s.ask_decision from form_sessions s
+           where s.id = (select session_id from ask_respondents where id = ${respondent.id})
+             for update),
+        ins as (
           insert into form_answers
             (id, workspace_id, session_id, revision, respondent_id, action_id, values, answer_sha256, receipt, answered_at,
              via, via_principal_id, assurance, answered_by_user_id)
           select ${eventId}, p.workspace_id, p.session_id, 1, p.id, ${answer.actionId}, ${JSON.stringify(answer.values)}::jsonb,
                  ${answerSha256}, ${receipt}, ${at}::timestamptz, 'link', null, ${assurance}, ${answeredByUserId}
-            from ask_respondents p join form_sessions s on s.id = p.session_id
+            from ask_respondents p join ask s on s.id = p.session_id
            where p.id = ${respondent.id} and p.answered_at is null and p.expires_at > ${at}::timestamptz and ${stateAllows('s.state', 'answered')}
+             and s.ask_decision is distinct from 'approved' and s.ask_decision is distinct from 'rejected'
           on conflict (respondent_id) where respondent_id is not null do nothing
           returning id, session_id, respondent_id, workspace_id),
         r as (update ask_respondents set answered_at = ${at}::timestamptz, name = ${name}
                where id in (select respondent_id from ins) returning id),
-        c as (update form_sessions set ask_answered = ask_answered + 1
-               where id in (select session_id from ins) returning id, ask_answered, ask_max)
+        c as (update form_sessions set ask_answered = ask_answered + 1,
+                     ask_approved = ask_approved + ${approves}, ask_rejected = ask_rejected + ${rejects},
+                     ask_decision = case when ask_decision is distinct from 'pending' then ask_decision
+                                         when ask_approved + ${approves} >= ask_approve_at then 'approved'
+                                         when ask_rejected + ${rejects} >= ask_reject_at then 'rejected'
+                                         else 'pending' end,
+                     ask_decided_at = case when ask_decision = 'pending'
+                                            and (ask_approved + ${approves} >= ask_approve_at or ask_rejected + ${rejects} >= ask_reject_at)
+                                           then ${at}::timestamptz else ask_decided_at end
+               where id in (select session_id from ins) returning id, ask_answered, ask_max, ask_decision)
         select ins.id, ins.session_id, ins.workspace_id, pg_notify(${FORM_EVENTS_CHANNEL}, ins.session_id || ' 1 ' || ${answerWrittenAtMs()}) as notified,
-               (select count(*) from r) as r, c.ask_answered as answered, c.ask_max as max
+               (select count(*) from r) as r, c.ask_answered as answered, c.ask_max as max, c.ask_decision as decision
           from ins join c on c.id = ins.session_id`,
     );
   const hook = runtime.onAskAnswer;
@@ -197,7 +217,14 @@ async function submitRespondentAnswer(
           if (row) {
             const answered = Number(row.answered);
             const max = Number(row.max);
-            await hook(tx, { sessionId: row.session_id, workspaceId: row.workspace_id, answered, max, closed: answered >= max });
+            const decided = row.decision === 'approved' || row.decision === 'rejected';
+            await hook(tx, {
+              sessionId: row.session_id,
+              workspaceId: row.workspace_id,
+              answered,
+              max,
+              closed: answered >= max || decided,
+            });
           }
           return written;
         })
@@ -211,6 +238,8 @@ async function submitRespondentAnswer(
   const fresh = await runtime.queries.respondentByTokenHash(hashSecret(token));
   if (!fresh) throw linkNotFound();
   checkRespondentOpen(fresh.answer !== null, fresh.session.state, fresh.respondent.expiresAt, input.revision, runtime.now());
+  const decision = fresh.session.askDecision;
+  if (decision === 'approved' || decision === 'rejected') throw alreadyDecided(decision);
   throw alreadyAnswered(1);
 }
 

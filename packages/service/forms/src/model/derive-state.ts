@@ -51,11 +51,17 @@ export function linkState(row: Pick<SessionRow, 'state' | 'deadlineAt' | 'closes
   return deriveLinkState({ stored: row.state, answered, phase: timePhase(row, now) });
 }
 
-/** An Ask as the agent reads it: `waiting` while answers may still come, else `closed` (or `withdrawn`). */
-export function askState(row: Pick<SessionRow, 'state' | 'closesAt' | 'askMax' | 'askAnswered'>, now: Date): AskState {
+/**
+ * An Ask as the agent reads it: `waiting` while answers may still come, else `closed` (or
+ * `withdrawn`). A decided Ask takes no more answers, as a full one.
+ */
+export function askState(
+  row: Pick<SessionRow, 'state' | 'closesAt' | 'askMax' | 'askAnswered'> & Partial<Pick<SessionRow, 'askDecision'>>,
+  now: Date,
+): AskState {
   return deriveAskState({
     stored: row.state,
-    full: (row.askMax ?? 0) <= row.askAnswered,
+    full: (row.askMax ?? 0) <= row.askAnswered || isDecided(row.askDecision),
     ended: now.getTime() >= row.closesAt.getTime(),
   });
 }
@@ -70,4 +76,9 @@ export function nextTimeChange(row: Pick<SessionRow, 'deadlineAt' | 'closesAt'>,
   if (t < row.deadlineAt.getTime()) return row.deadlineAt;
   if (t < row.closesAt.getTime()) return row.closesAt;
   return null;
+}
+
+/** True once an Ask that decides has its outcome (approved or rejected). */
+export function isDecided(decision: SessionRow['askDecision'] | undefined): boolean {
+  return decision === 'approved' || decision === 'rejected';
 }

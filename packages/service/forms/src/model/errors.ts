@@ -21,6 +21,14 @@ const CLOSED_MESSAGES: Record<string, string> = {
   closed: 'This Ask is closed and no longer takes answers.',
 };
 
+/** An answer to an Ask that was decided before it came: nothing was written. */
+export function alreadyDecided(decision: 'approved' | 'rejected'): SessError {
+  return new SessError('LINK_CLOSED', `Already decided: this Ask was ${decision}, so your answer is no longer needed.`, {
+    state: 'decided',
+    decision,
+  });
+}
+
 /** The link does not take answers now; `state` says why (the page branches on it). */
 export function linkClosed(state: string): SessError {
   return new SessError('LINK_CLOSED', CLOSED_MESSAGES[state] ?? 'This link no longer takes answers.', { state });

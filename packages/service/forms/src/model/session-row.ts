@@ -1,6 +1,6 @@
 import type { StoredSessionState } from '@sess/contract';
 import type { ReceiptAssurance } from '@sess/receipts';
-import type { AnswerValue, Surface } from '@sess/surface';
+import type { AnswerValue, DecisionRule, Surface } from '@sess/surface';
 
 /** A session as the verbs see it (one row of `form_sessions`, dates as Date). */
 export interface SessionRow {
@@ -23,6 +23,16 @@ export interface SessionRow {
   askRespondentSeconds: number | null;
   askStarted: number;
   askAnswered: number;
+  /** An Ask that decides: its rule and quorum as asked, the counts that decide, the counts so far and the outcome. */
+  askDecide: DecisionRule | null;
+  askQuorum: number | null;
+  askApproveAt: number | null;
+  askRejectAt: number | null;
+  askApproved: number;
+  askRejected: number;
+  /** pending until decided; null for an Ask that only collects (and every interaction). */
+  askDecision: 'pending' | 'approved' | 'rejected' | null;
+  askDecidedAt: Date | null;
   /** Whether the person may answer inside the agent's chat (MCP Apps) as well as on the link. */
   answerInChat: boolean;
   /** How sure Sess must be of who answers (`link`, `account`, `passkey`), as created. */

@@ -2,7 +2,7 @@ import type { AnswerView, SessionView } from '@sess/contract';
 import type { ReceiptAssurance } from '@sess/receipts';
 import type { AnswerValue, Surface } from '@sess/surface';
 import { respondentGate } from '../link/named-respondent.ts';
-import { askState, type LinkState, linkState, sessionState } from './derive-state.ts';
+import { askState, isDecided, type LinkState, linkState, sessionState } from './derive-state.ts';
 import type { AnswerRow, RevisionRow, SessionRow } from './session-row.ts';
 
 /** An accepted answer and an interaction as the agent reads them: @sess/contract's `/v1` views. */
@@ -149,13 +149,24 @@ export interface AskLinkView extends LinkViewBase {
   canStart: boolean;
   /** Whether respondents are asked for their name (the Surface carries the field). */
   askName: boolean;
+  /** An Ask that decides, once decided (it is then `closed`): its outcome. */
+  decided?: 'approved' | 'rejected';
 }
 
 export interface RespondentLinkView extends LinkViewBase {
   kind: 'respondent';
   respondentId: string;
+  /** A decided Ask is `expired` for a page not yet answered (`decided` says why). */
   state: 'open' | 'completed' | 'expired' | 'withdrawn';
   answer: LinkAnswer | null;
+  /** An Ask that decides, once decided: its outcome. */
+  decided?: 'approved' | 'rejected';
+}
+
+/** `decided` of an Ask's views, once its decision is made. */
+function decidedOf(session: SessionRow): { decided?: 'approved' | 'rejected' } {
+  const decision = session.askDecision;
+  return decision === 'approved' || decision === 'rejected' ? { decided: decision } : {};
 }
 
 export function toLinkAnswer(answer: AnswerRow): LinkAnswer {
@@ -212,6 +223,7 @@ export function toAskLinkView(session: SessionRow, revision: RevisionRow, active
     kind: 'ask',
     sessionId: session.id,
     state,
+    ...decidedOf(session),
     canStart: state === 'open',
     askName: session.askName === true,
     revision: 1,
@@ -233,13 +245,15 @@ export function toRespondentLinkView(
   let state: RespondentLinkView['state'];
   if (answer) state = 'completed';
   else if (session.state === 'withdrawn') state = 'withdrawn';
-  else if (now.getTime() >= respondent.expiresAt.getTime() || session.state !== 'open') state = 'expired';
+  else if (now.getTime() >= respondent.expiresAt.getTime() || session.state !== 'open' || isDecided(session.askDecision))
+    state = 'expired';
   else state = 'open';
   return {
     kind: 'respondent',
     sessionId: session.id,
     respondentId: respondent.id,
     state,
+    ...decidedOf(session),
     revision: 1,
     surface: revision.surface,
     expiresAt: respondent.expiresAt.toISOString(),

@@ -1,6 +1,6 @@
 import type { CreatedAsk } from '@sess/contract';
 import { newId, SessError } from '@sess/core';
-import { hashSurface, parseAskArguments, toSurface } from '@sess/surface';
+import { decisionThresholds, hashSurface, parseAskArguments, toSurface } from '@sess/surface';
 import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import { planFor } from '../model/plans.ts';
@@ -139,7 +139,15 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
       const id = newId('ask');
       const token = newLinkToken();
       const times = linkTimes(runtime, now, lifetime.seconds, false);
-      const ask = { max, name: respondents.name === true, respondentSeconds: perRespondent?.seconds ?? null };
+      const rule = respondents.decide;
+      const ask = {
+        max,
+        name: respondents.name === true,
+        respondentSeconds: perRespondent?.seconds ?? null,
+        ...(rule === undefined
+          ? {}
+          : { decide: { rule, quorum: respondents.quorum ?? null, ...decisionThresholds(rule, respondents.quorum, max) } }),
+      };
       const result: CreatedAsk = {
         askId: id,
         sessionId: id,
@@ -151,7 +159,15 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
         expiresAt: times.expiresAt.toISOString(),
         surfaceSha256,
         assurance: audience.assurance,
-        ask: { id, max: ask.max, name: ask.name, respondentExpiresIn: ask.respondentSeconds },
+        ask: {
+          id,
+          max: ask.max,
+          name: ask.name,
+          respondentExpiresIn: ask.respondentSeconds,
+          ...(rule === undefined
+            ? {}
+            : { decide: rule, ...(respondents.quorum === undefined ? {} : { quorum: respondents.quorum }) }),
+        },
       };
       return {
         session: {

@@ -93,7 +93,7 @@ export async function listSessions(input: ListSessionsInput): Promise<SessionLis
                    when s.state = ${lit('withdrawn')} then ${lit('withdrawn')}
                    when s.state = ${lit('completed')} then ${lit('completed')}
                    when s.kind = 'ask' then
-                     case when s.ask_answered >= s.ask_max or s.closes_at <= ${now}::timestamptz then ${lit('closed')} else ${lit('waiting')} end
+                     case when s.ask_answered >= s.ask_max or s.ask_decision in ('approved', 'rejected') or s.closes_at <= ${now}::timestamptz then ${lit('closed')} else ${lit('waiting')} end
                    when exists (select 1 from form_answers a
                                  where a.session_id = s.id and a.revision = s.current_revision and a.respondent_id is null)
                      then ${lit('answered')}

@@ -28,6 +28,14 @@ interface RawLocked {
   ask_respondent_seconds: number | null;
   ask_started: number;
   ask_answered: number;
+  ask_decide: SessionRow['askDecide'];
+  ask_quorum: number | null;
+  ask_approve_at: number | null;
+  ask_reject_at: number | null;
+  ask_approved: number;
+  ask_rejected: number;
+  ask_decision: SessionRow['askDecision'];
+  ask_decided_at: string | null;
   answer_in_chat: boolean;
   assurance: ReceiptAssurance;
   for_user_ids: string[] | null;
@@ -63,6 +71,8 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
     sql`select s.id, s.workspace_id, s.kind, s.state, s.current_revision, s.lifetime_seconds, s.extendable,
                s.created_at, s.expires_at, s.deadline_at, s.horizon_at, s.closes_at, s.completed_at, s.withdrawn_at,
                s.ask_max, s.ask_name, s.ask_respondent_seconds, s.ask_started, s.ask_answered, s.answer_in_chat,
+               s.ask_decide, s.ask_quorum, s.ask_approve_at, s.ask_reject_at, s.ask_approved, s.ask_rejected,
+               s.ask_decision, s.ask_decided_at,
                s.assurance, s.for_user_ids,
                r.surface_sha256,
                a.id as a_id, a.action_id as a_action_id, a.values as a_values, a.answer_sha256 as a_answer_sha256,
@@ -95,6 +105,14 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
     askRespondentSeconds: raw.ask_respondent_seconds,
     askStarted: raw.ask_started,
     askAnswered: raw.ask_answered,
+    askDecide: raw.ask_decide,
+    askQuorum: raw.ask_quorum,
+    askApproveAt: raw.ask_approve_at,
+    askRejectAt: raw.ask_reject_at,
+    askApproved: raw.ask_approved,
+    askRejected: raw.ask_rejected,
+    askDecision: raw.ask_decision,
+    askDecidedAt: raw.ask_decided_at === null ? null : toDate(raw.ask_decided_at),
     answerInChat: raw.answer_in_chat,
     assurance: raw.assurance,
     forUserIds: raw.for_user_ids,

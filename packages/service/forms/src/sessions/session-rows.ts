@@ -2,7 +2,7 @@ import { STORED_SESSION_MACHINE } from '@sess/contract';
 import { hashSecret } from '@sess/core';
 import type { DbOrTx } from '@sess/db';
 import { lockOpenCounts, PreparedSql, workspaceOpenKey } from '@sess/db';
-import type { Surface } from '@sess/surface';
+import type { DecisionRule, Surface } from '@sess/surface';
 import { type SQL, sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/stored-response.ts';
 import { stateLiteral } from '../model/sql-values.ts';
@@ -35,7 +35,13 @@ export interface NewSession {
   answerInChat: boolean;
   /** Who may answer: the level (after the floor) and, above `link`, the accounts it is for. */
   audience: FormAudience;
-  ask?: { max: number; name: boolean; respondentSeconds: number | null };
+  ask?: {
+    max: number;
+    name: boolean;
+    respondentSeconds: number | null;
+    /** An Ask that decides: its rule as asked and the counts that decide (`decisionThresholds`). */
+    decide?: { rule: DecisionRule; quorum: number | null; approveAt: number; rejectAt: number };
+  };
 }
 
 /** The idempotency key a create claims, with the (sealed) response it will replay. */
@@ -118,6 +124,10 @@ function toRecord({ session: s, claim, gates, companions }: SessionRow) {
     ask_max: s.ask?.max ?? null,
     ask_name: s.ask?.name ?? null,
     ask_respondent_seconds: s.ask?.respondentSeconds ?? null,
+    ask_decide: s.ask?.decide?.rule ?? null,
+    ask_quorum: s.ask?.decide?.quorum ?? null,
+    ask_approve_at: s.ask?.decide?.approveAt ?? null,
+    ask_reject_at: s.ask?.decide?.rejectAt ?? null,
     answer_in_chat: s.answerInChat,
     assurance: s.audience.assurance,
     for_user_ids: s.audience.forUserIds,
@@ -158,7 +168,8 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
           select * from json_to_recordset(${sql.placeholder('rows')}::json) as i(
             id text, workspace_id text, kind text, link_token_hash text, lifetime_seconds int, extendable boolean,
             created_at timestamptz, expires_at timestamptz, deadline_at timestamptz, horizon_at timestamptz,
-            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int, answer_in_chat boolean, assurance text, for_user_ids json,
+            closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int,
+            ask_decide text, ask_quorum int, ask_approve_at int, ask_reject_at int, answer_in_chat boolean, assurance text, for_user_ids json,
             floor_key text, floor_seen text, surface json,
             surface_sha256 text, claim_scope text, claim_key text, claim_request_sha256 text, claim_response jsonb,
             gates json, companions json)),
@@ -204,9 +215,10 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
           insert into form_sessions
             (id, workspace_id, kind, state, current_revision, link_token_hash, lifetime_seconds, extendable,
              created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
-             answer_in_chat, assurance, clock_at, for_user_ids)
+             ask_decide, ask_quorum, ask_approve_at, ask_reject_at, ask_decision, answer_in_chat, assurance, clock_at, for_user_ids)
           select id, workspace_id, kind, ${stateLiteral(NEW_SESSION_STATE)}, 1, link_token_hash, lifetime_seconds, extendable,
                  created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
+                 ask_decide, ask_quorum, ask_approve_at, ask_reject_at, case when ask_decide is null then null else 'pending' end,
                  answer_in_chat, assurance,
                  -- The clock's first instant (migration 0018's rule), here so the insert skips its row trigger.
                  sess_form_clock_at(${stateLiteral(NEW_SESSION_STATE)}, extendable, deadline_at, closes_at, null),

@@ -24,7 +24,7 @@ function documentTitle(view: AnswerPageView): string {
     case 'withdrawn':
       return 'Withdrawn';
     case 'expired':
-      return 'Link closed';
+      return view.decided ? 'Already decided' : 'Link closed';
     case 'lapsed':
       return `Time ran out: ${isolateText(view.title)}`;
     case 'ask':

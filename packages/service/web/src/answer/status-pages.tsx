@@ -106,6 +106,11 @@ export function AnsweredStatus({ view, chat }: { view: AnsweredPageView } & InCh
   );
 }
 
+/** The outcome of an Ask that decides, in a sentence. */
+function decidedLine(decided: 'approved' | 'rejected'): string {
+  return `This was decided: ${decided === 'approved' ? 'approved' : 'rejected'}.`;
+}
+
 /** Completed, withdrawn or expired: the link takes no more answers. */
 export function ClosedStatus({ view, chat }: { view: ClosedPageView } & InChat) {
   switch (view.state) {
@@ -114,6 +119,7 @@ export function ClosedStatus({ view, chat }: { view: ClosedPageView } & InChat) 
         <StatusCard tone="ok" heading="Done" title={view.title} notice={view.notice}>
           {view.alreadyAnswered ? <p>{KEPT_FIRST}</p> : null}
           <p>The agent has {view.alreadyAnswered ? 'that' : 'your'} answer. Nothing more is needed: you can close this page.</p>
+          {view.decided ? <p>{decidedLine(view.decided)}</p> : null}
           {view.answer ? (
             <OwnAnswer answer={view.answer} heading={view.alreadyAnswered ? 'The answer kept' : 'Your answer'} chat={chat} />
           ) : null}
@@ -126,6 +132,12 @@ export function ClosedStatus({ view, chat }: { view: ClosedPageView } & InChat) 
         </StatusCard>
       );
     case 'expired':
+      if (view.decided)
+        return (
+          <StatusCard tone="closed" heading="Already decided" title={view.title} notice={view.notice}>
+            <p>{decidedLine(view.decided)} Your answer is no longer needed: you can close this page.</p>
+          </StatusCard>
+        );
       return (
         <StatusCard tone="closed" heading="This link has closed" title={view.title} notice={view.notice}>
           <p>The time to answer is over, so this link takes no more answers. If it is still needed, ask for a new link.</p>
@@ -193,6 +205,8 @@ export function AskLanding({ view, chat }: { view: AskLandingPageView } & InChat
               </p>
             )}
           </>
+        ) : view.decided ? (
+          <p>{decidedLine(view.decided)} This question takes no more answers.</p>
         ) : (
           <p>This question takes no more answers.</p>
         )}

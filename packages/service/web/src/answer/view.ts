@@ -121,6 +121,8 @@ export interface ClosedPageView {
   readonly answer?: OwnAnswerView | undefined;
   /** Set when this browser's answer was refused because another one was sent first. */
   readonly alreadyAnswered?: boolean | undefined;
+  /** An Ask that decides, once decided: its outcome ("Already decided" on a page not answered). */
+  readonly decided?: 'approved' | 'rejected' | undefined;
 }
 
 export interface LapsedPageView {
@@ -140,6 +142,8 @@ export interface AskLandingPageView {
   readonly start?: FormTarget | undefined;
   /** Why no one can start: every place is taken for now, or the Ask is over. */
   readonly closed?: 'full' | 'closed' | undefined;
+  /** An Ask that decides, once decided: its outcome. */
+  readonly decided?: 'approved' | 'rejected' | undefined;
   readonly notice?: string | undefined;
   /** Path of the page itself, for "Try again" when every place is taken. */
   readonly pagePath?: string | undefined;

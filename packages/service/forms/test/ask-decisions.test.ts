@@ -1,0 +1,295 @@
+import { isSessError, type SessErrorBody } from '@sess/core';
+import { openDatabase } from '@sess/db';
+import {
+  createAsk,
+  type FormsRuntime,
+  openLink,
+  readAsk,
+  startRespondent,
+  submitLinkAnswer,
+  type WorkspaceContext,
+  withdrawSession,
+} from '@sess/forms';
+import { DECISION_ACTIONS, decisionRuleText, resolveActions } from '@sess/surface';
+import {
+  createTestClock,
+  createTestDatabase,
+  createTestFormsRuntime,
+  createWorkspace,
+  onlyOn,
+  type TestClock,
+  type TestDatabase,
+  tokenOf,
+} from '@sess/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refusal } from '../src/test-helpers.ts';
+
+/*
+ * Asks that decide (respondents.decide): each rule at its boundaries, a timeout that never decides,
+ * and many answers at once (exactly one decision; the counts are the accepted answers).
+ */
+
+let database: TestDatabase;
+let clock: TestClock;
+let runtime: FormsRuntime;
+let ctx: WorkspaceContext;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ poolMax: 10 });
+  clock = createTestClock();
+  runtime = createTestFormsRuntime(database, { now: clock.now });
+  ctx = { runtime, workspaceId: (await createWorkspace(database.db, { plan: 'pro' })).workspaceId };
+});
+afterAll(async () => {
+  await runtime.close();
+  await database.destroy();
+});
+
+type Rule = { decide: 'any' | 'all' | 'quorum'; quorum?: number; max: number; expires_in?: number };
+
+function decidingArguments(rule: Rule) {
+  return {
+    question: 'Ship the release?',
+    fields: [{ name: 'note', label: 'Anything to add?', type: 'text', required: false }],
+    respondents: rule,
+  };
+}
+
+async function decidingAsk(rule: Rule, on: WorkspaceContext = ctx) {
+  const created = await createAsk({ ctx: on, input: decidingArguments(rule) });
+  return { ...created, token: tokenOf(created.humanUrl) };
+}
+
+/** A person starts their page (not answering yet). */
+const start = async (token: string, on: FormsRuntime = runtime) => (await startRespondent(on, token)).respondentToken;
+
+/** A started page answers Approve or Reject. */
+const press = (page: string, actionId: 'approve' | 'reject', on: FormsRuntime = runtime) =>
+  submitLinkAnswer(on, page, { revision: 1, actionId, submitted: {} });
+
+/** A person starts and answers. */
+async function answer(token: string, actionId: 'approve' | 'reject') {
+  return press(await start(token), actionId);
+}
+
+const decisionOf = async (askId: string, on: WorkspaceContext = ctx) => (await readAsk({ ctx: on, askId })).decision;
+
+describe('an Ask that decides: created', () => {
+  it('shows its rule on the form and has Approve and Reject buttons; the rule is fixed in the Ask', async () => {
+    const created = await decidingAsk({ decide: 'quorum', quorum: 2, max: 3 });
+    expect(created.ask).toMatchObject({ max: 3, decide: 'quorum', quorum: 2 });
+    const view = await openLink(runtime, created.token);
+    expect(resolveActions(view.surface)).toEqual(DECISION_ACTIONS);
+    expect(view.surface.source.components).toContainEqual({ type: 'text', text: decisionRuleText('quorum', 2, 3) });
+    expect(decisionRuleText('quorum', 2, 3)).toBe(
+      'How this is decided: approved when 2 people of 3 approve; rejected when 2 people reject.',
+    );
+    expect(await decisionOf(created.askId)).toEqual({
+      rule: 'quorum',
+      quorum: 2,
+      outcome: 'pending',
+      approved: 0,
+      rejected: 0,
+      approveAt: 2,
+      rejectAt: 2,
+      decidedAt: null,
+    });
+  });
+
+  it('an Ask without decide has no decision', async () => {
+    const created = await createAsk({
+      ctx,
+      input: { question: 'Lunch?', fields: [{ name: 'where', label: 'Where?', type: 'text' }], respondents: { max: 2 } },
+    });
+    expect((await readAsk({ ctx, askId: created.askId })).decision).toBeUndefined();
+  });
+
+  it('refuses a rule that cannot be met or is half given, pointing at it; nothing is made', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ max: 3, decide: 'quorum' }, '/respondents/quorum'],
+      [{ max: 3, quorum: 2 }, '/respondents/quorum'],
+      [{ max: 3, decide: 'quorum', quorum: 4 }, '/respondents/quorum'],
+      [{ max: 3, decide: 'all', quorum: 2 }, '/respondents/quorum'],
+      [{ max: 3, decide: 'most' }, '/respondents/decide'],
+      [{ max: 3, decide: 'quorum', quorum: 0 }, '/respondents/quorum'],
+    ];
+    for (const [respondents, field] of cases) {
+      const input = { ...decidingArguments({ decide: 'any', max: 1 }), respondents };
+      expect(await refusal(createAsk({ ctx, input })), JSON.stringify(respondents)).toMatchObject({
+        code: 'INVALID_ARGUMENTS',
+        field,
+      });
+    }
+    const labelled = { ...decidingArguments({ decide: 'any', max: 2 }), submit_label: 'Go' };
+    expect(await refusal(createAsk({ ctx, input: labelled }))).toMatchObject({
+      code: 'INVALID_ARGUMENTS',
+      field: '/submit_label',
+    });
+  });
+});
+
+describe('each rule at its boundaries', () => {
+  it('quorum 2 of 3: the second approve decides, exactly then; a page started before gets "Already decided"', async () => {
+    const created = await decidingAsk({ decide: 'quorum', quorum: 2, max: 3 });
+    const late = await start(created.token);
+    await answer(created.token, 'approve');
+    expect(await decisionOf(created.askId)).toMatchObject({ outcome: 'pending', approved: 1 });
+    clock.advance(1000);
+    await answer(created.token, 'approve');
+    expect(await decisionOf(created.askId)).toMatchObject({
+      outcome: 'approved',
+      approved: 2,
+      rejected: 0,
+      decidedAt: clock.now().toISOString(),
+    });
+    // The page started before the decision: refused, nothing written.
+    expect(await refusal(press(late, 'reject'))).toMatchObject({ code: 'LINK_CLOSED', state: 'decided', decision: 'approved' });
+    expect(await openLink(runtime, late)).toMatchObject({ kind: 'respondent', state: 'expired', decided: 'approved' });
+    // Nobody more starts.
+    expect(await refusal(startRespondent(runtime, created.token))).toMatchObject({ code: 'LINK_CLOSED', state: 'decided' });
+    expect(await openLink(runtime, created.token)).toMatchObject({
+      kind: 'ask',
+      state: 'closed',
+      canStart: false,
+      decided: 'approved',
+    });
+    const read = await readAsk({ ctx, askId: created.askId });
+    expect(read).toMatchObject({ state: 'closed', open: false, counts: { answered: 2, max: 3 } });
+    expect(read.answers.map((a) => a.actionId)).toEqual(['approve', 'approve']);
+  });
+
+  it('quorum 2 of 3: an approve, then a reject keeps it open; the second reject makes 2 unreachable and decides', async () => {
+    const created = await decidingAsk({ decide: 'quorum', quorum: 2, max: 3 });
+    await answer(created.token, 'approve');
+    await answer(created.token, 'reject');
+    expect(await decisionOf(created.askId)).toMatchObject({ outcome: 'pending', approved: 1, rejected: 1 });
+    // 1 approve + 1 reject of 3: one place left, 2 approvals still reachable.
+    await answer(created.token, 'reject');
+    expect(await decisionOf(created.askId)).toMatchObject({ outcome: 'rejected', approved: 1, rejected: 2 });
+  });
+
+  it('quorum 2 of 3: two rejects first decide at once (N can no longer be reached)', async () => {
+    const created = await decidingAsk({ decide: 'quorum', quorum: 2, max: 3 });
+    await answer(created.token, 'reject');
+    expect(await decisionOf(created.askId)).toMatchObject({ outcome: 'pending' });
+    await answer(created.token, 'reject');
+    expect(await decisionOf(created.askId)).toMatchObject({ outcome: 'rejected', rejected: 2 });
+  });
+
+  it('all of 3: two approve, then a late reject decides reject; all three approving decides approve', async () => {
+    const rejected = await decidingAsk({ decide: 'all', max: 3 });
+    await answer(rejected.token, 'approve');
+    await answer(rejected.token, 'approve');
+    expect(await decisionOf(rejected.askId)).toMatchObject({ outcome: 'pending', approved: 2, approveAt: 3, rejectAt: 1 });
+    await answer(rejected.token, 'reject');
+    expect(await decisionOf(rejected.askId)).toMatchObject({ outcome: 'rejected', approved: 2, rejected: 1 });
+
+    const approved = await decidingAsk({ decide: 'all', max: 3 });
+    for (let i = 0; i < 3; i++) await answer(approved.token, 'approve');
+    expect(await decisionOf(approved.askId)).toMatchObject({ outcome: 'approved', approved: 3 });
+  });
+
+  it('any: the first answer decides, a reject as much as an approve', async () => {
+    const created = await decidingAsk({ decide: 'any', max: 5 });
+    const second = await start(created.token);
+    await answer(created.token, 'reject');
+    expect(await decisionOf(created.askId)).toMatchObject({ outcome: 'rejected', rejected: 1, approved: 0 });
+    expect(await refusal(press(second, 'approve'))).toMatchObject({ code: 'LINK_CLOSED', decision: 'rejected' });
+  });
+
+  it('a timeout is never consent: all but one approve, then the Ask ends → undecided; a withdrawn Ask too', async () => {
+    const expiring = await decidingAsk({ decide: 'all', max: 3, expires_in: 3600 });
+    await answer(expiring.token, 'approve');
+    await answer(expiring.token, 'approve');
+    clock.advance(3600 * 1000);
+    expect(await readAsk({ ctx, askId: expiring.askId })).toMatchObject({
+      state: 'closed',
+      decision: { outcome: 'undecided', approved: 2, rejected: 0, decidedAt: null },
+    });
+
+    const withdrawn = await decidingAsk({ decide: 'quorum', quorum: 1, max: 2 });
+    await withdrawSession({ ctx, sessionId: withdrawn.askId });
+    expect(await decisionOf(withdrawn.askId)).toMatchObject({ outcome: 'undecided' });
+  });
+});
+
+/** Accepted or refused, retrying a write the workspace's gate turned away (what a page does). */
+async function settle(submit: () => Promise<unknown>): Promise<'accepted' | SessErrorBody> {
+  for (;;) {
+    try {
+      await submit();
+      return 'accepted';
+    } catch (error) {
+      if (!isSessError(error)) throw error;
+      if (error.code !== 'WRITES_BUSY') return error.toBody();
+    }
+  }
+}
+
+/**
+ * `people` pages started, then every one answering at once (approve unless `rejects` names its
+ * index), each through one of `runtimes` in turn. Checks one decision and exact counts.
+ */
+async function answerAtOnce(
+  rule: Rule,
+  rejects: ReadonlySet<number>,
+  runtimes: readonly FormsRuntime[],
+  on: WorkspaceContext,
+): Promise<void> {
+  const created = await decidingAsk(rule, on);
+  const pages: string[] = [];
+  for (let i = 0; i < rule.max; i++) pages.push(await start(created.token, runtimes[i % runtimes.length]));
+  const outcomes = await Promise.all(
+    pages.map((page, i) => settle(() => press(page, rejects.has(i) ? 'reject' : 'approve', runtimes[i % runtimes.length]))),
+  );
+  const read = await readAsk({ ctx: on, askId: created.askId });
+  const decision = read.decision!;
+  const accepted = outcomes.filter((o) => o === 'accepted').length;
+  // Every refusal is "Already decided" with the one outcome: no other error, no lost vote.
+  for (const refused of outcomes.filter((o) => o !== 'accepted'))
+    expect(refused).toMatchObject({ code: 'LINK_CLOSED', state: 'decided', decision: decision.outcome });
+  expect(decision.outcome === 'approved' || decision.outcome === 'rejected').toBe(true);
+  expect(read.answers).toHaveLength(accepted);
+  expect(read.counts.answered).toBe(accepted);
+  const approves = read.answers.filter((a) => a.actionId === 'approve').length;
+  expect(decision.approved).toBe(approves);
+  expect(decision.rejected).toBe(accepted - approves);
+  // Decided by the last accepted answer, not one answer sooner or later: the deciding count is
+  // exactly met and the other never was.
+  if (decision.outcome === 'approved') {
+    expect(decision.approved).toBe(decision.approveAt);
+    expect(decision.rejected).toBeLessThan(decision.rejectAt);
+  } else {
+    expect(decision.rejected).toBe(decision.rejectAt);
+    expect(decision.approved).toBeLessThan(decision.approveAt);
+  }
+}
+
+describe('answers at once', () => {
+  it('50 people answering at once against quorum 2 and all, many rounds: exactly one decision, nothing lost', async () => {
+    const workspace = { runtime, workspaceId: (await createWorkspace(database.db, { plan: 'pro' })).workspaceId };
+    for (let round = 0; round < 3; round++) {
+      await answerAtOnce({ decide: 'quorum', quorum: 2, max: 50 }, new Set([round, 10 + round]), [runtime], workspace);
+      await answerAtOnce({ decide: 'all', max: 50 }, new Set([17 + round]), [runtime], workspace);
+      await answerAtOnce({ decide: 'all', max: 50 }, new Set(), [runtime], workspace);
+    }
+  });
+
+  it.runIf(onlyOn('forms: decisions across replicas'))(
+    'the same with every other answer through a second replica (its own pool on the same PostgreSQL)',
+    async () => {
+      const replica = await openDatabase({ url: database.url!, poolMax: 10 });
+      const other = createTestFormsRuntime(replica, { now: clock.now });
+      try {
+        const workspace = { runtime, workspaceId: (await createWorkspace(database.db, { plan: 'pro' })).workspaceId };
+        for (let round = 0; round < 3; round++) {
+          await answerAtOnce({ decide: 'quorum', quorum: 2, max: 50 }, new Set([round * 3]), [runtime, other], workspace);
+          await answerAtOnce({ decide: 'all', max: 50 }, new Set([25 + round]), [runtime, other], workspace);
+        }
+      } finally {
+        await other.close();
+        await replica.close();
+      }
+    },
+  );
+});
