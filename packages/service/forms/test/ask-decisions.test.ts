@@ -1,5 +1,5 @@
 import { isSessError, type SessErrorBody } from '@sess/core';
-import { openDatabase } from '@sess/db';
+import { DatabaseWaitError, openDatabase } from '@sess/db';
 import {
   createAsk,
   type FormsRuntime,
@@ -220,8 +220,9 @@ async function settle(submit: () => Promise<unknown>): Promise<'accepted' | Sess
       await submit();
       return 'accepted';
     } catch (error) {
+      if (error instanceof DatabaseWaitError && error.code === 'WRITES_BUSY') continue;
       if (!isSessError(error)) throw error;
-      if (error.code !== 'WRITES_BUSY') return error.toBody();
+      return error.toBody();
     }
   }
 }
