@@ -89,6 +89,7 @@ export {
 export { defineStateMachine, type StateMachine, type Transition, TransitionError } from './states/state-machine.ts';
 export {
   ASK_OPEN_LINE,
+  decisionLine,
   linkLines,
   REWAIT_LINE,
   SERVER_INSTRUCTIONS,

@@ -1,6 +1,7 @@
 import {
   ASK_OPEN_LINE,
   type AskResult,
+  decisionLine,
   type InteractionResult,
   linkLines,
   REWAIT_LINE,
@@ -18,7 +19,11 @@ export type ResultLead = 'create' | 'read' | 'none';
 function leadLines(interaction: InteractionResult, lead: ResultLead): string[] {
   if (lead === 'create') return interaction.humanUrl ? linkLines(interaction.humanUrl) : [];
   if (lead !== 'read') return [];
-  if (interaction.ask) return interaction.state === 'waiting' ? [ASK_OPEN_LINE] : [];
+  if (interaction.ask) {
+    const decision = interaction.ask.decision;
+    const open = interaction.state === 'waiting' && decision?.outcome !== 'approved' && decision?.outcome !== 'rejected';
+    return [...(decision ? [decisionLine(decision)] : []), ...(open ? [ASK_OPEN_LINE] : [])];
+  }
   return interaction.state === 'waiting' || interaction.state === 'needs_resume' ? [REWAIT_LINE] : [];
 }
 

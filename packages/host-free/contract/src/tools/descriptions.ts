@@ -1,4 +1,5 @@
 import { ASK_FIELD_TYPES, SESS_ASK_EXAMPLE, STRUCTURE_LIMITS } from '@sess/surface';
+import type { AskDecision } from '../v1/views.ts';
 
 /*
  * What agents read, the same text on every host. Every instruction of the seed's tool
@@ -20,6 +21,24 @@ export const REWAIT_LINE =
  */
 export const ASK_OPEN_LINE =
   'This Ask is still open: more answers may come. Carry on with what you have, and read it again later with sess_response (it returns at once); the limit of three more calls does not apply to an Ask.';
+
+/**
+ * The line that starts the text of a `sess_response` on an Ask that decides: its outcome and what
+ * the agent does with it. A timeout is never consent.
+ */
+export function decisionLine(decision: AskDecision): string {
+  const counts = `${decision.approved} approved, ${decision.rejected} rejected`;
+  switch (decision.outcome) {
+    case 'approved':
+      return `Decided: approved (${counts}; ${decision.approveAt} approvals decide). You may carry on with what was approved.`;
+    case 'rejected':
+      return `Decided: rejected (${counts}). Do not carry on with it; tell the person it was rejected.`;
+    case 'undecided':
+      return `Not decided: the Ask ended before a decision (${counts}). A timeout is never consent: do not carry on as if it were approved.`;
+    case 'pending':
+      return `Not decided yet (${counts}; ${decision.approveAt} approvals decide approved, ${decision.rejectAt} rejections decide rejected). Do not carry on until it is decided.`;
+  }
+}
 
 /** The two lines that start the text of a sess_request or sess_ask result. */
 export function linkLines(humanUrl: string): string[] {
@@ -78,6 +97,7 @@ export const SESS_ASK_DESCRIPTION = [
   'Keep it short: the question is a short heading of about 40 characters (at most 80), the button a verb of one to three words (at most 24), labels and options at most 60.',
   OVER_LIMIT,
   'Advanced: to ask several people through one link, add respondents with max. Share that link with everyone who should answer; each gets their own page, and sess_response shows their answers. An Ask is never answered in the chat. To ask only certain workspace members, name them in respondents.people (their e-mails) instead of max: each must sign in, gets their own page, and is notified by Sess.',
+  'To have the Ask decide for you, add respondents.decide: "any" (the first answer decides), "all" (everyone must approve; one Reject decides) or "quorum" with respondents.quorum N (N approvals decide; a Reject decides once N can no longer be reached). Each person then answers Approve or Reject, and sess_response returns the outcome in interaction.ask.decision.',
   `One complete, good call: ${JSON.stringify(SESS_ASK_EXAMPLE)}`,
 ].join(' ');
 
@@ -88,6 +108,7 @@ export const SESS_RESPONSE_DESCRIPTION = [
   'While the state is "waiting" or "needs_resume", the form is open and there is no answer yet: call sess_response again with the same handle and revision and no wait_ms — at most three more times after your first call (about two more minutes). If there is still no answer, stop: tell the person the form is still open and ask them to say continue once they have sent it, then call again when they do. Do not poll beyond that, and do not ask the same question again.',
   COMPLETE_IS_THE_RULE,
   'For a handle from sess_ask with respondents (an Ask) it reads once, without waiting, and returns interaction.ask: whether it is still open, the counts, and every verified answer so far. Read it again later for more; state "closed" means no more answers will come. Never call sess_publish or sess_complete for an Ask: each person\'s page completes by itself.',
+  'An Ask made with respondents.decide also returns interaction.ask.decision.outcome: "approved" or "rejected" once decided (then it is closed), "pending" before, and "undecided" when it expired or was withdrawn first. Carry on only on "approved"; a timeout is never consent, so never treat "undecided" as approval.',
 ].join(' ');
 
 export const SESS_PUBLISH_DESCRIPTION = [

@@ -1,4 +1,4 @@
-import { type AskView, type SessionView, SessResponseInputSchema } from '@sess/contract';
+import { type AskDecision, type AskView, type SessionView, SessResponseInputSchema } from '@sess/contract';
 import { isSessError, SessError } from '@sess/core';
 import { parseArguments } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
@@ -172,7 +172,20 @@ async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<Intera
   const interaction = base(record, closed ? 'closed' : 'waiting');
   interaction.expiresAt = view.expiresAt;
   interaction.ask = { id: view.askId, open: !closed, counts: view.counts, answers };
+  if (view.decision) interaction.ask.decision = checkedDecision(view.decision, answers);
   return interaction;
+}
+
+/**
+ * The decision as read, held against the verified answers it counts: a count that is not theirs
+ * (a vote lost or added on the way) is refused rather than passed on.
+ */
+function checkedDecision(decision: AskDecision, answers: NonNullable<AskResult['answers']>): AskDecision {
+  const approved = answers.filter((answer) => answer.actionId === 'approve').length;
+  const rejected = answers.filter((answer) => answer.actionId === 'reject').length;
+  if (decision.approved !== approved || decision.rejected !== rejected)
+    throw protocolError('an Ask decision whose counts are not its verified answers');
+  return decision;
 }
 
 /**

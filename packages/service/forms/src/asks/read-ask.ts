@@ -1,6 +1,6 @@
 import type { AskDecision, AskView } from '@sess/contract';
-import { askRespondents, formAnswers } from '@sess/db';
-import { asc, eq } from 'drizzle-orm';
+import { askRespondents, formAnswers, formSessions } from '@sess/db';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { askState } from '../model/derive-state.ts';
 import { askNotFound } from '../model/errors.ts';
 import { answerColumns } from '../model/queries.ts';
@@ -20,13 +20,18 @@ export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: st
   const { runtime } = ctx;
   const snapshot = await runtime.queries.sessionById(ctx.workspaceId, askId);
   if (snapshot?.session.kind !== 'ask') throw askNotFound(askId);
-  const { session, revision } = snapshot;
+  const { revision } = snapshot;
+  // The Ask's row and its answers in one statement (one snapshot): the counts and the decision
+  // are always those of the answers returned with them.
   const rows = await runtime.database.db
-    .select({ ...answerColumns, name: askRespondents.name })
-    .from(formAnswers)
-    .innerJoin(askRespondents, eq(askRespondents.id, formAnswers.respondentId))
-    .where(eq(formAnswers.sessionId, askId))
+    .select({ s: formSessions, a: answerColumns, name: askRespondents.name })
+    .from(formSessions)
+    .leftJoin(formAnswers, and(eq(formAnswers.sessionId, formSessions.id), isNotNull(formAnswers.respondentId)))
+    .leftJoin(askRespondents, eq(askRespondents.id, formAnswers.respondentId))
+    .where(and(eq(formSessions.id, askId), eq(formSessions.workspaceId, ctx.workspaceId)))
     .orderBy(asc(formAnswers.answeredAt), asc(formAnswers.id));
+  const session = rows[0]?.s as SessionRow | undefined;
+  if (!session) throw askNotFound(askId);
   const state = askState(session, runtime.now());
   const decision = decisionOf(session, state);
   return {
@@ -38,8 +43,8 @@ export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: st
     createdAt: session.createdAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),
     surfaceSha256: revision.surfaceSha256,
-    answers: rows.map(({ name, ...answer }) =>
-      toAnswerView(answer as AnswerRow, revision.surfaceSha256, session.askName ? (name ?? null) : undefined),
+    answers: rows.flatMap(({ a, name }) =>
+      a === null ? [] : [toAnswerView(a as AnswerRow, revision.surfaceSha256, session.askName ? (name ?? null) : undefined)],
     ),
     ...(decision ? { decision } : {}),
   };
