@@ -83,7 +83,7 @@ async function person(
 }
 
 /** One person opens an Ask's shared link, starts their own page (Start) and answers there. */
-async function answerAsRespondent(askUrl: string, values: Record<string, string>) {
+async function answerAsRespondent(askUrl: string, values: Record<string, string>, action?: string) {
   const askLink = new URL(askUrl);
   const startPath = `${askLink.pathname}/start`;
   const startForm = findForm(await (await fetch(askLink)).text(), startPath);
@@ -94,7 +94,7 @@ async function answerAsRespondent(askUrl: string, values: Record<string, string>
     body: new URLSearchParams(startForm.fields),
   });
   expect(started.status).toBe(303);
-  return answerOnPage(new URL(started.headers.get('location')!, askLink).toString(), values);
+  return answerOnPage(new URL(started.headers.get('location')!, askLink).toString(), values, action);
 }
 
 describe('Web Push for forms made through /mcp', () => {
@@ -316,6 +316,23 @@ describe('Web Push for forms made through /mcp', () => {
     const pushes = push.received(device!);
     expect(pushes.map((p) => payloadOf(p))).toMatchObject([{ kind: 'ask_closed', title: args.question, url: created.humanUrl }]);
     expect(payloadOf(pushes[0]!).body).toMatch(/1/);
+  });
+
+  it('an Ask that decides tells its owner once, when the deciding answer closes it, with the outcome', async () => {
+    const { user, device } = await person(server, push);
+    const client = await signedIn(user);
+    const args = {
+      question: 'Ship the release?',
+      fields: [{ name: 'note', label: 'Anything to add?', type: 'text', required: false }],
+      respondents: { max: 3, decide: 'quorum', quorum: 2 },
+    };
+    const created = interactionOf(await client.callTool({ name: 'sess_ask', arguments: args }));
+    expect((await answerAsRespondent(created.humanUrl!, {}, 'approve')).status).toBe(303);
+    expect(await worker.runOnce()).toBe(0);
+    expect((await answerAsRespondent(created.humanUrl!, {}, 'approve')).status).toBe(303);
+    expect(await worker.runOnce()).toBe(1);
+    const pushes = push.received(device!).map((p) => payloadOf(p));
+    expect(pushes).toMatchObject([{ kind: 'ask_closed', title: args.question, body: 'Decided: approved, with 2 answers.' }]);
   });
 
   it('an Ask owner who chose each answer is told of every answer, then of the close', async () => {

@@ -10,6 +10,7 @@ describe('what a notification says', () => {
     expect(bodyFor('ask_answer', { answered: 2, max: 5 })).toBe('2 of 5 answered.');
     expect(bodyFor('ask_closed', { answered: 3, max: 5 })).toBe('Closed with 3 answers.');
     expect(bodyFor('ask_closed', { answered: 1, max: 5 })).toBe('Closed with 1 answer.');
+    expect(bodyFor('ask_closed', { answered: 2, max: 3, decision: 'approved' })).toBe('Decided: approved, with 2 answers.');
   });
 
   it('the device payload: v, id, tag, kind, title, body, url', () => {

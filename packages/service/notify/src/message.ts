@@ -17,6 +17,8 @@ export interface NotificationMessage {
 export interface AskProgress {
   answered: number;
   max: number;
+  /** An Ask that decides, once decided: its outcome. */
+  decision?: 'approved' | 'rejected' | undefined;
 }
 
 /** The line of why for `kind`; the Ask kinds tell the counts as they are when it is sent. */
@@ -32,7 +34,8 @@ export function bodyFor(kind: NotificationKind, ask: AskProgress | null): string
       return `${ask?.answered ?? 0} of ${ask?.max ?? 0} answered.`;
     case 'ask_closed': {
       const n = ask?.answered ?? 0;
-      return `Closed with ${n} ${n === 1 ? 'answer' : 'answers'}.`;
+      const answers = `${n} ${n === 1 ? 'answer' : 'answers'}`;
+      return ask?.decision ? `Decided: ${ask.decision}, with ${answers}.` : `Closed with ${answers}.`;
     }
   }
 }

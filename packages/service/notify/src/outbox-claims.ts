@@ -19,6 +19,8 @@ export interface SessionFacts {
   closesAt: Date;
   askAnswered: number;
   askMax: number | null;
+  /** An Ask that decides: pending, approved or rejected; null otherwise. */
+  askDecision: 'pending' | 'approved' | 'rejected' | null;
   /** The interaction's current revision has its answer (an Ask's answers carry a respondent). */
   answered: boolean;
 }
@@ -63,6 +65,7 @@ interface ClaimRow extends Record<string, unknown> {
   closes_at: string | Date | null;
   ask_answered: number | null;
   ask_max: number | null;
+  ask_decision: 'pending' | 'approved' | 'rejected' | null;
   answered: boolean;
   push_enabled: boolean | null;
   email_enabled: boolean;
@@ -104,7 +107,7 @@ export async function claimDue(
           returning o.id, o.user_id, o.workspace_id, o.session_id, o.kind, o.topic, o.payload, o.expires_at, o.attempts,
                     o.sent_to)
         select c.id, c.user_id, c.workspace_id, c.session_id, c.kind, c.topic, c.payload, c.expires_at, c.attempts,
-               cardinality(c.sent_to) as sent_before, s.state, s.closes_at, s.ask_answered, s.ask_max,
+               cardinality(c.sent_to) as sent_before, s.state, s.closes_at, s.ask_answered, s.ask_max, s.ask_decision,
                exists (select 1 from form_answers a
                         where a.session_id = s.id and a.revision = s.current_revision and a.respondent_id is null) as answered,
                ns.push_enabled, ns.email_enabled, ns.quiet_start, ns.quiet_end, ns.time_zone, ns.reminders,
@@ -134,6 +137,7 @@ export async function claimDue(
             closesAt: toDate(row.closes_at),
             askAnswered: Number(row.ask_answered ?? 0),
             askMax: row.ask_max === null ? null : Number(row.ask_max),
+            askDecision: row.ask_decision,
             answered: row.answered,
           },
     settings: settingsFromColumns(

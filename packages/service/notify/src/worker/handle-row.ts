@@ -96,7 +96,8 @@ export function createRowHandler(options: {
     } catch {
       return drop(row, 'unreadable', 'warn'); // sealed under another secret
     }
-    const ask = session.askMax === null ? null : { answered: session.askAnswered, max: session.askMax };
+    const decision = session.askDecision === 'approved' || session.askDecision === 'rejected' ? session.askDecision : undefined;
+    const ask = session.askMax === null ? null : { answered: session.askAnswered, max: session.askMax, decision };
     const message = composeMessage(row.kind, content, ask);
 
     const push = settings.pushEnabled
