@@ -12,6 +12,14 @@ export {
 } from './bounded-body.ts';
 export { canonicalJson, compareCodePoints, sha256CanonicalJson, sha256Hex } from './canonical-json.ts';
 export { checkCsrfToken, csrfToken, hmacTag } from './csrf-token.ts';
+export {
+  DECISION_OUTCOMES,
+  DECISION_RULES,
+  type DecisionOutcome,
+  type DecisionRule,
+  decidedBy,
+  decisionThresholds,
+} from './decision-rule.ts';
 export { ERROR_REGISTRY, type ErrorCode, type ErrorDetails, isSessError, SessError, type SessErrorBody } from './errors.ts';
 export { type ChainBreak, type ChainCheck, type ChainedEvent, eventHash, GENESIS_HASH, verifyEventChain } from './event-chain.ts';
 export { base32, ID_PREFIXES, type IdKind, isId, newId } from './ids.ts';

@@ -1,6 +1,6 @@
+import { DECISION_RULES } from '@sess/core';
 import { z } from 'zod';
 import { AssuranceSchema, ForSchema } from './assurance.ts';
-import { DECISION_RULES } from './decision.ts';
 import { LIMITS, STRUCTURE_LIMITS } from './limits.ts';
 import { AnswerInChatSchema, ExpiresInSchema, machineName, readableText } from './schema.ts';
 

@@ -1,4 +1,4 @@
-import { isSessError, type SessErrorBody } from '@sess/core';
+import { decidedBy, isSessError, type SessErrorBody } from '@sess/core';
 import { DatabaseWaitError, openDatabase } from '@sess/db';
 import {
   createAsk,
@@ -250,6 +250,8 @@ async function answerAtOnce(
   for (const refused of outcomes.filter((o) => o !== 'accepted'))
     expect(refused).toMatchObject({ code: 'LINK_CLOSED', state: 'decided', decision: decision.outcome });
   expect(decision.outcome === 'approved' || decision.outcome === 'rejected').toBe(true);
+  // The database's count and the offline rule (@sess/core) agree.
+  expect(decidedBy(decision, decision)).toBe(decision.outcome);
   expect(read.answers).toHaveLength(accepted);
   expect(read.counts.answered).toBe(accepted);
   const approves = read.answers.filter((a) => a.actionId === 'approve').length;

@@ -1,4 +1,5 @@
-import { ASSURANCE_LEVELS, DECISION_OUTCOMES, DECISION_RULES, STRUCTURE_LIMITS } from '@sess/surface';
+import { DECISION_OUTCOMES, DECISION_RULES } from '@sess/core';
+import { ASSURANCE_LEVELS, STRUCTURE_LIMITS } from '@sess/surface';
 import { z } from 'zod';
 import { AnswerAssuranceSchema, AnswerValueSchema, AnswerViaSchema, idSchema, Sha256Schema, TimestampSchema } from '../common.ts';
 import { AskStateSchema, SessionListStatusSchema, SessionStateSchema } from '../states/session-states.ts';

@@ -1,6 +1,7 @@
 import type { StoredSessionState } from '@sess/contract';
+import type { DecisionRule } from '@sess/core';
 import type { ReceiptAssurance } from '@sess/receipts';
-import type { AnswerValue, DecisionRule, Surface } from '@sess/surface';
+import type { AnswerValue, Surface } from '@sess/surface';
 
 /** A session as the verbs see it (one row of `form_sessions`, dates as Date). */
 export interface SessionRow {

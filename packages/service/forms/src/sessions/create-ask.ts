@@ -1,6 +1,6 @@
 import type { CreatedAsk } from '@sess/contract';
-import { newId, SessError } from '@sess/core';
-import { decisionThresholds, hashSurface, parseAskArguments, toSurface } from '@sess/surface';
+import { decisionThresholds, newId, SessError } from '@sess/core';
+import { hashSurface, parseAskArguments, toSurface } from '@sess/surface';
 import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import { planFor } from '../model/plans.ts';

@@ -1,8 +1,8 @@
 import { STORED_SESSION_MACHINE } from '@sess/contract';
-import { hashSecret } from '@sess/core';
+import { type DecisionRule, hashSecret } from '@sess/core';
 import type { DbOrTx } from '@sess/db';
 import { lockOpenCounts, PreparedSql, workspaceOpenKey } from '@sess/db';
-import type { DecisionRule, Surface } from '@sess/surface';
+import type { Surface } from '@sess/surface';
 import { type SQL, sql } from 'drizzle-orm';
 import type { StoredResponse } from '../idempotency/stored-response.ts';
 import { stateLiteral } from '../model/sql-values.ts';
