@@ -6,6 +6,9 @@ ALTER TABLE "form_sessions" ADD COLUMN "ask_approved" integer DEFAULT 0 NOT NULL
 ALTER TABLE "form_sessions" ADD COLUMN "ask_rejected" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "form_sessions" ADD COLUMN "ask_decision" text;--> statement-breakpoint
 ALTER TABLE "form_sessions" ADD COLUMN "ask_decided_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "form_sessions" ADD COLUMN "ask_decision_receipt" text;--> statement-breakpoint
+ALTER TABLE "form_sessions" ADD COLUMN "ask_backup_user_ids" text[];--> statement-breakpoint
+ALTER TABLE "form_sessions" ADD COLUMN "ask_escalate_at" timestamp with time zone;--> statement-breakpoint
 -- An Ask that decides closes the moment it is decided, as a full one does: its `closed` event is
 -- recorded, and nobody more starts or answers. (Migration 0018's function, with that one rule added.)
 -- safe with the previous release: it never writes ask_decision, so its Asks close exactly as before.

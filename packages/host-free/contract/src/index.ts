@@ -201,6 +201,8 @@ export {
   AnswerViewSchema,
   type AskDecision,
   AskDecisionSchema,
+  type AskEscalation,
+  AskEscalationSchema,
   type AskView,
   AskViewSchema,
   type CreatedAsk,

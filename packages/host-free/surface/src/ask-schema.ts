@@ -160,6 +160,20 @@ export const RespondentsSchema = z
         'Make the Ask decide: each person answers Approve or Reject and Sess records the outcome. any: the first answer decides. all: everyone (every place, or every named person) must approve; one Reject decides. quorum: `quorum` approvals decide; a Reject decides once that many can no longer be reached. Fixed at creation and shown to every person. Leave it out to just collect answers.',
       ),
     quorum: z.int().min(1).optional().describe('With decide "quorum" only: how many approvals decide, 1 to max. Example: 2'),
+    escalate: z
+      .strictObject({
+        after: z
+          .int()
+          .min(STRUCTURE_LIMITS.minExpiresIn)
+          .describe(`Seconds from creation, at least ${STRUCTURE_LIMITS.minExpiresIn} and before the Ask ends. Example: 3600`),
+        to: PeopleSchema.describe(
+          `The backup people: e-mails (1 to ${PEOPLE_MAX}, each once) of workspace members not in people. Example: ["ben@example.com"]`,
+        ),
+      })
+      .optional()
+      .describe(
+        'With people only: if the Ask is still open (not full, not decided) after `after` seconds, Sess notifies the backup people in `to`, and each may then answer in the place of a named person who has not, under the same rule.',
+      ),
   })
   .describe(
     'Advanced: ask many people through one link (a Sess Ask). Share the link with everyone who should answer; each gets their own page. With people, only those members answer, each signed in.',

@@ -110,6 +110,14 @@ function checkAskRules(args: AskArguments): ArgumentIssue[] {
 function checkRespondentsRules(respondents: NonNullable<AskArguments['respondents']>): ArgumentIssue[] {
   const { max, people } = respondents;
   if (people === undefined) {
+    if (respondents.escalate !== undefined)
+      return [
+        {
+          field: '/respondents/escalate',
+          message:
+            '/respondents/escalate needs respondents.people: backup people stand in for named people who have not answered. Name the people asked first, or leave escalate out.',
+        },
+      ];
     if (max !== undefined) return checkDecisionRule(respondents, max);
     return [
       {
@@ -127,6 +135,30 @@ function checkRespondentsRules(respondents: NonNullable<AskArguments['respondent
     });
   }
   issues.push(...checkDecisionRule(respondents, people.length));
+  if (respondents.escalate !== undefined) issues.push(...checkEscalation(respondents.escalate, people, respondents.expires_in));
+  return issues;
+}
+
+/** The backup people: members, each once, none of them already named; asked before the Ask ends. */
+function checkEscalation(
+  escalate: NonNullable<NonNullable<AskArguments['respondents']>['escalate']>,
+  people: readonly string[],
+  expiresIn: number | undefined,
+): ArgumentIssue[] {
+  const issues = checkMemberAddresses(escalate.to, '/respondents/escalate/to');
+  const named = new Set(people.map((email) => email.trim().toLowerCase()));
+  escalate.to.forEach((email, i) => {
+    if (named.has(email.trim().toLowerCase()))
+      issues.push({
+        field: `/respondents/escalate/to/${i}`,
+        message: `/respondents/escalate/to/${i} is already in respondents.people. A backup is someone not asked first: remove them from one list.`,
+      });
+  });
+  if (expiresIn !== undefined && escalate.after >= expiresIn)
+    issues.push({
+      field: '/respondents/escalate/after',
+      message: `/respondents/escalate/after is ${escalate.after} s, not before the Ask ends (${expiresIn} s): nobody could be asked. Make it shorter than respondents.expires_in.`,
+    });
   return issues;
 }
 

@@ -25,3 +25,26 @@ export function decisionRuleText(rule: DecisionRule, quorum: number | undefined,
       : `How this is decided: all ${max} people must approve; one Reject decides.`;
   return `How this is decided: approved when ${people(approveAt)} of ${max} approve; rejected when ${people(rejectAt)} reject.`;
 }
+
+/** A duration in words, to the minute: "1 hour", "1 hour 30 minutes", "2 days". */
+function inWords(seconds: number): string {
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ];
+  const parts: string[] = [];
+  let left = seconds;
+  for (const [size, name] of units) {
+    const n = Math.floor(left / size);
+    if (n > 0) parts.push(`${n} ${name}${n === 1 ? '' : 's'}`);
+    left -= n * size;
+  }
+  return parts.length > 0 ? parts.slice(0, 2).join(' ') : `${seconds} seconds`;
+}
+
+/** The backup line every respondent reads on an Ask made with `respondents.escalate`. */
+export function escalationText(afterSeconds: number, backups: number): string {
+  const who = backups === 1 ? 'a backup person is' : `${backups} backup people are`;
+  return `If this is still open ${inWords(afterSeconds)} after it was sent, ${who} asked too, and may answer in place of anyone who has not.`;
+}

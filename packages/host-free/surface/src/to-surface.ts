@@ -1,5 +1,5 @@
 import type { AskArguments, AskField } from './ask-schema.ts';
-import { DECISION_ACTIONS, decisionRuleText } from './decision.ts';
+import { DECISION_ACTIONS, decisionRuleText, escalationText } from './decision.ts';
 import { LIMITS } from './limits.ts';
 import type { Component, FieldComponent, FieldType, IntegerType, NumberType, Surface } from './schema.ts';
 
@@ -68,6 +68,8 @@ export function toSurface(args: AskArguments): Surface {
     const places = args.respondents?.people?.length ?? args.respondents?.max ?? 1;
     components.push({ type: 'text', text: decisionRuleText(decide, args.respondents?.quorum, places) });
   }
+  const escalate = args.respondents?.escalate;
+  if (escalate !== undefined) components.push({ type: 'text', text: escalationText(escalate.after, escalate.to.length) });
   const surface: Surface = { mode: 'interactive', title: args.question, source: { kind: 'sess_surface', components } };
   if (decide !== undefined) surface.actions = DECISION_ACTIONS.map((action) => ({ ...action }));
   else if (args.submit_label !== undefined) surface.actions = [{ id: 'submit', label: args.submit_label, intent: 'submit' }];

@@ -27,6 +27,8 @@ export interface FormNotice {
   /** When the link lapses: the push's TTL ends there and the row is dropped after it. */
   expiresAt: Date;
   now: Date;
+  /** Sent from then on, not at once (an Ask's backup people); never with a reminder. */
+  notBefore?: Date | undefined;
 }
 
 export interface AskNotice {
@@ -123,6 +125,7 @@ export async function enqueueFormNotice(
   const payload = sealPayload(sealers, notice);
   const topic = topicOf(notice.sessionId);
   const now = notice.now.toISOString();
+  const due = (notice.notBefore ?? notice.now).toISOString();
   const expires = notice.expiresAt.toISOString();
   const remindAt = reminderAt(notice.now, notice.expiresAt).toISOString();
   // No reminder for an Ask's named people: the outbox knows whether an Ask is open, not whether
@@ -134,7 +137,7 @@ export async function enqueueFormNotice(
          added as (
            insert into notification_outbox (id, user_id, workspace_id, session_id, kind, topic, payload, not_before, expires_at, created_at)
            select ${NEW_ID}, r.user_id, ${notice.workspaceId}, ${notice.sessionId}, ${notice.kind}, ${topic}, ${payload},
-                  ${now}::timestamptz, ${expires}::timestamptz, ${now}::timestamptz
+                  ${due}::timestamptz, ${expires}::timestamptz, ${now}::timestamptz
              from r
            union all
            select ${NEW_ID}, r.user_id, ${notice.workspaceId}, ${notice.sessionId}, 'reminder', ${topic}, ${payload},

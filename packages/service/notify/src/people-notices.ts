@@ -9,7 +9,16 @@ import type { NotifySealers } from './sealers.ts';
 export interface PeopleNotices {
   enqueue(
     tx: Tx,
-    form: { workspaceId: string; sessionId: string; title: string; url: string; expiresAt: Date; userIds: readonly string[] },
+    form: {
+      workspaceId: string;
+      sessionId: string;
+      title: string;
+      url: string;
+      expiresAt: Date;
+      userIds: readonly string[];
+      /** Sent from then on, not at once (an Ask's backup people, at its escalation). */
+      notBefore?: Date;
+    },
   ): Promise<boolean>;
 }
 

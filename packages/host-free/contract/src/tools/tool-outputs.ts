@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AnswerAssuranceSchema, AnswerValueSchema, AnswerViaSchema, TimestampSchema } from '../common.ts';
 import { HandleStateSchema } from '../states/handle-states.ts';
 import { ResultStateSchema } from '../states/result-states.ts';
-import { AskDecisionSchema } from '../v1/views.ts';
+import { AskDecisionSchema, AskEscalationSchema } from '../v1/views.ts';
 
 /*
  * What the tools return in `structuredContent`. Every tool but sess_list returns
@@ -64,6 +64,7 @@ export const AskResultSchema = z.object({
   counts: z.object({ started: z.int().min(0), answered: z.int().min(0), max: z.int().min(1) }),
   answers: z.array(AskAnswerResultSchema).optional(),
   decision: AskDecisionSchema.optional(),
+  escalation: AskEscalationSchema.optional(),
 });
 export type AskResult = z.infer<typeof AskResultSchema>;
 

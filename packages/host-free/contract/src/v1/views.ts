@@ -147,6 +147,10 @@ export const CreatedAskSchema = z
         .describe('Seconds each person has once they start; null: until the Ask ends.'),
       decide: z.enum(DECISION_RULES).optional().describe('An Ask that decides: its rule (respondents.decide), fixed now.'),
       quorum: z.int().min(1).optional().describe('With decide quorum: how many approvals decide.'),
+      escalateAt: TimestampSchema.optional().describe(
+        'With respondents.escalate: when the backup people are told and may answer, if the Ask is still open then.',
+      ),
+      backups: z.int().min(1).optional().describe('With respondents.escalate: how many backup people.'),
     }),
   })
   .describe('A new Ask: share humanUrl with everyone who should answer.');
@@ -167,9 +171,27 @@ export const AskDecisionSchema = z
     approveAt: z.int().min(1).describe('The Approve answers that decide approved.'),
     rejectAt: z.int().min(1).describe('The Reject answers that decide rejected.'),
     decidedAt: TimestampSchema.nullable().describe('When the deciding answer was accepted; null until then.'),
+    receipt: z
+      .string()
+      .optional()
+      .describe(
+        'Once decided: the decision receipt, a compact JWS (ES256, typ sess-decision+jwt) naming every answer it counts; verify it with client.receipts.verifyDecision.',
+      ),
   })
   .describe('The decision of an Ask made with respondents.decide.');
 export type AskDecision = z.infer<typeof AskDecisionSchema>;
+
+/** An Ask's backup people (`respondents.escalate`): when they are asked, and whether that time has come. */
+export const AskEscalationSchema = z
+  .object({
+    at: TimestampSchema.describe('When the backup people are told and may answer, if the Ask is still open then.'),
+    backups: z.int().min(1).describe('How many backup people.'),
+    escalated: z
+      .boolean()
+      .describe('True from `at` on: the backup people may answer (and were told, if the Ask was still open).'),
+  })
+  .describe('The backup people of an Ask made with respondents.escalate.');
+export type AskEscalation = z.infer<typeof AskEscalationSchema>;
 
 /** An Ask as the agent reads it (`GET /v1/asks/:id`), read once, without waiting. */
 export const AskViewSchema = z
@@ -190,6 +212,7 @@ export const AskViewSchema = z
     surfaceSha256,
     answers: z.array(AnswerViewSchema).describe('Each respondent’s answer with its receipt, oldest first.'),
     decision: AskDecisionSchema.optional().describe('Only an Ask made with respondents.decide: its outcome and counts.'),
+    escalation: AskEscalationSchema.optional().describe('Only an Ask made with respondents.escalate.'),
   })
   .describe('An Ask with every answer so far.');
 export type AskView = z.infer<typeof AskViewSchema>;

@@ -173,6 +173,7 @@ async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<Intera
   interaction.expiresAt = view.expiresAt;
   interaction.ask = { id: view.askId, open: !closed, counts: view.counts, answers };
   if (view.decision) interaction.ask.decision = checkedDecision(view.decision, answers);
+  if (view.escalation) interaction.ask.escalation = view.escalation;
   return interaction;
 }
 

@@ -54,6 +54,11 @@ export const formSessions = pgTable(
     /** pending until the deciding answer is accepted (in its statement); null for an Ask that only collects. */
     askDecision: text('ask_decision', { enum: ['pending', 'approved', 'rejected'] }),
     askDecidedAt: at('ask_decided_at'),
+    /** The decision receipt (compact JWS), signed once on the first read after the decision. */
+    askDecisionReceipt: text('ask_decision_receipt'),
+    /** Named respondents' backups (`respondents.escalate.to`): may start from `ask_escalate_at`, and are notified then. */
+    askBackupUserIds: text('ask_backup_user_ids').array(),
+    askEscalateAt: at('ask_escalate_at'),
     /** Whether the agent's chat may show the form and take its answer inline (an MCP App); an Ask never is. */
     answerInChat: boolean('answer_in_chat').notNull().default(true),
     /** How sure Sess must be of who answers (the agent's ask, raised to its person's floor). */

@@ -47,6 +47,15 @@ export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: st
       a === null ? [] : [toAnswerView(a as AnswerRow, revision.surfaceSha256, session.askName ? (name ?? null) : undefined)],
     ),
     ...(decision ? { decision } : {}),
+    ...(session.askEscalateAt !== null && session.askBackupUserIds !== null
+      ? {
+          escalation: {
+            at: session.askEscalateAt.toISOString(),
+            backups: session.askBackupUserIds.length,
+            escalated: runtime.now().getTime() >= session.askEscalateAt.getTime(),
+          },
+        }
+      : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import { hashSecret, newId, SessError, safeEqual } from '@sess/core';
 import { queryRows, type Tx } from '@sess/db';
 import type { ReceiptAssurance } from '@sess/receipts';
 import { sql } from 'drizzle-orm';
+import { askStarters } from '../model/ask-starters.ts';
 import { askState } from '../model/derive-state.ts';
 import { alreadyDecided, linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken, newRespondentToken } from '../model/link-tokens.ts';
@@ -62,13 +63,16 @@ export async function startRespondent(runtime: FormsRuntime, askToken: string, u
       ask_max: number;
       ask_answered: number;
       ask_decision: SessionRow['askDecision'];
+      ask_backup_user_ids: string[] | null;
+      ask_escalate_at: string | null;
       ask_respondent_seconds: number | null;
       assurance: ReceiptAssurance;
       for_user_ids: string[] | null;
       active: number;
     }>(
       tx,
-      sql`select s.id, s.workspace_id, s.kind, s.state, s.closes_at, s.ask_max, s.ask_answered, s.ask_decision, s.ask_respondent_seconds,
+      sql`select s.id, s.workspace_id, s.kind, s.state, s.closes_at, s.ask_max, s.ask_answered, s.ask_decision, s.ask_backup_user_ids, s.ask_escalate_at,
+                 s.ask_respondent_seconds,
                  s.assurance, s.for_user_ids,
                  (select count(*)::int from ask_respondents p
                    where p.session_id = s.id and p.answered_at is null and p.expires_at > ${at}::timestamptz) as active
@@ -80,7 +84,20 @@ export async function startRespondent(runtime: FormsRuntime, askToken: string, u
     // itself meets the Ask's full level), and a person who has one gets it back.
     const named = ask.assurance !== 'link';
     const person = named
-      ? admitAnswerer({ assurance: 'account', forUserIds: ask.for_user_ids }, { via: 'link', userId }).userId
+      ? admitAnswerer(
+          {
+            assurance: 'account',
+            forUserIds: askStarters(
+              {
+                forUserIds: ask.for_user_ids,
+                askBackupUserIds: ask.ask_backup_user_ids,
+                askEscalateAt: ask.ask_escalate_at === null ? null : toDate(ask.ask_escalate_at),
+              },
+              now,
+            ),
+          },
+          { via: 'link', userId },
+        ).userId
       : null;
     const closesAt = toDate(ask.closes_at);
     const own = ask.ask_respondent_seconds ? now.getTime() + ask.ask_respondent_seconds * 1000 : Number.POSITIVE_INFINITY;

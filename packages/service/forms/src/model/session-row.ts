@@ -34,6 +34,11 @@ export interface SessionRow {
   /** pending until decided; null for an Ask that only collects (and every interaction). */
   askDecision: 'pending' | 'approved' | 'rejected' | null;
   askDecidedAt: Date | null;
+  /** The decision receipt, once signed (the first read after the decision). */
+  askDecisionReceipt: string | null;
+  /** An Ask's backup people (`respondents.escalate.to`) and when they may start. */
+  askBackupUserIds: string[] | null;
+  askEscalateAt: Date | null;
   /** Whether the person may answer inside the agent's chat (MCP Apps) as well as on the link. */
   answerInChat: boolean;
   /** How sure Sess must be of who answers (`link`, `account`, `passkey`), as created. */

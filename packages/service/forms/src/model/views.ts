@@ -2,6 +2,7 @@ import type { AnswerView, SessionView } from '@sess/contract';
 import type { ReceiptAssurance } from '@sess/receipts';
 import type { AnswerValue, Surface } from '@sess/surface';
 import { respondentGate } from '../link/named-respondent.ts';
+import { askStarters } from './ask-starters.ts';
 import { askState, isDecided, type LinkState, linkState, sessionState } from './derive-state.ts';
 import type { AnswerRow, RevisionRow, SessionRow } from './session-row.ts';
 
@@ -231,7 +232,7 @@ export function toAskLinkView(session: SessionRow, revision: RevisionRow, active
     expiresAt: session.expiresAt.toISOString(),
     deadlineAt: session.deadlineAt.toISOString(),
     assurance: session.assurance,
-    forUserIds: session.forUserIds,
+    forUserIds: askStarters(session, now),
   };
 }
 

@@ -82,8 +82,11 @@ export interface ApiKeyNotices {
 
 /** The hook of `FormsRuntimeOptions.peopleNotices` (apps/server fills it from @sess/notify). */
 export interface PeopleNotices {
-  /** Writes the notice of each of `userIds` who can be reached, in the create's transaction; true when anyone will be told. */
-  enqueue(tx: Tx, form: ApiKeyNoticeForm & { userIds: readonly string[] }): Promise<boolean>;
+  /**
+   * Writes the notice of each of `userIds` who can be reached, in the create's transaction; true
+   * when anyone will be told. `notBefore`: sent from then on (an Ask's backup people).
+   */
+  enqueue(tx: Tx, form: ApiKeyNoticeForm & { userIds: readonly string[]; notBefore?: Date }): Promise<boolean>;
 }
 
 /** A form just created with an API key, as its notice needs it. */

@@ -77,6 +77,14 @@ async function namedMembers(db: DbOrTx, workspaceId: string, emails: string[], a
   });
 }
 
+/**
+ * The accounts of an Ask's backup people (`respondents.escalate.to`), in the order given.
+ * @throws SessError `INVALID_ARGUMENTS` at `/respondents/escalate/to/<i>` (no member by that e-mail).
+ */
+export async function backupMembers(ctx: WorkspaceContext, emails: string[]): Promise<string[]> {
+  return namedMembers(ctx.tx ?? ctx.runtime.database.db, ctx.workspaceId, emails, '/respondents/escalate/to');
+}
+
 async function owners(db: DbOrTx, workspaceId: string): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,

@@ -4,7 +4,7 @@ import { hashSurface, parseAskArguments, toSurface } from '@sess/surface';
 import { DEFAULT_EXPIRES_IN_SECONDS, MAX_ASK_RESPONDENTS } from '../model/lifetimes.ts';
 import { linkUrl, newLinkToken } from '../model/link-tokens.ts';
 import { planFor } from '../model/plans.ts';
-import { decideAudience, withCurrentFloor } from './audience.ts';
+import { backupMembers, decideAudience, withCurrentFloor } from './audience.ts';
 import type { WorkspaceContext } from './context.ts';
 import { checkLifetime, type Lifetime, linkTimes, type PreparedCreate, prepareNewSession } from './insert-session.ts';
 
@@ -40,14 +40,19 @@ export async function createAsk(input: CreateAskInput): Promise<CreatedAsk> {
       const result = await prepared.store({ tx: t });
       // A replay (another id) was told when it was made.
       if (result.askId !== prepared.result.askId) return result;
-      await hook.enqueue(t, {
+      const form = {
         workspaceId: input.ctx.workspaceId,
         sessionId: result.askId,
         title: prepared.title,
         url: result.humanUrl,
         expiresAt: new Date(result.expiresAt),
-        userIds: prepared.people,
-      });
+      };
+      await hook.enqueue(t, { ...form, userIds: prepared.people });
+      // The backups' notices wait for the escalation; the worker drops them if the Ask is full or decided by then.
+      if (prepared.backups.length > 0 && prepared.escalateAfterSeconds !== null) {
+        const notBefore = new Date(new Date(result.createdAt).getTime() + prepared.escalateAfterSeconds * 1000);
+        await hook.enqueue(t, { ...form, userIds: prepared.backups, notBefore });
+      }
       return result;
     });
   });
@@ -57,6 +62,10 @@ export async function createAsk(input: CreateAskInput): Promise<CreatedAsk> {
 export interface PreparedAsk extends PreparedCreate<CreatedAsk> {
   /** The user ids of `respondents.people`, in the order given; empty for an Ask anyone with the link answers. */
   readonly people: readonly string[];
+  /** The user ids of `respondents.escalate.to`: told when the Ask escalates (and only if it is still open then). */
+  readonly backups: readonly string[];
+  /** `respondents.escalate.after`; null without backups. */
+  readonly escalateAfterSeconds: number | null;
   /** The Ask's question (its Surface's title), as its notices show it. */
   readonly title: string;
 }
@@ -124,6 +133,8 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
       { field: '/respondents' },
     );
   }
+  const escalate = respondents.escalate;
+  const backups = escalate === undefined ? [] : await backupMembers(ctx, escalate.to);
   const surface = toSurface(args);
   const surfaceSha256 = hashSurface(surface);
   const { runtime } = ctx;
@@ -136,6 +147,13 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
       const lifetime = given ?? { seconds: Math.min(DEFAULT_EXPIRES_IN_SECONDS, plan.linkLifetimeSeconds), field: '/expires_in' };
       checkLifetime(plan, lifetime);
       if (perRespondent) checkLifetime(plan, perRespondent);
+      if (escalate !== undefined && escalate.after >= lifetime.seconds) {
+        throw new SessError(
+          'INVALID_ARGUMENTS',
+          `/respondents/escalate/after is ${escalate.after} s, not before the Ask ends (${lifetime.seconds} s): nobody could be asked. Make it shorter, or give the Ask longer with respondents.expires_in.`,
+          { field: '/respondents/escalate/after', limit: lifetime.seconds - 1, length: escalate.after },
+        );
+      }
       const id = newId('ask');
       const token = newLinkToken();
       const times = linkTimes(runtime, now, lifetime.seconds, false);
@@ -147,6 +165,9 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
         ...(rule === undefined
           ? {}
           : { decide: { rule, quorum: respondents.quorum ?? null, ...decisionThresholds(rule, respondents.quorum, max) } }),
+        ...(escalate === undefined
+          ? {}
+          : { escalate: { backupUserIds: backups, at: new Date(times.createdAt.getTime() + escalate.after * 1000) } }),
       };
       const result: CreatedAsk = {
         askId: id,
@@ -167,6 +188,7 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
           ...(rule === undefined
             ? {}
             : { decide: rule, ...(respondents.quorum === undefined ? {} : { quorum: respondents.quorum }) }),
+          ...(ask.escalate === undefined ? {} : { escalateAt: ask.escalate.at.toISOString(), backups: backups.length }),
         },
       };
       return {
@@ -188,5 +210,10 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
       };
     },
   );
-  return Object.assign(prepared, { people: people === undefined ? [] : (audience.forUserIds ?? []), title: surface.title });
+  return Object.assign(prepared, {
+    people: people === undefined ? [] : (audience.forUserIds ?? []),
+    backups,
+    escalateAfterSeconds: escalate?.after ?? null,
+    title: surface.title,
+  });
 }

@@ -36,6 +36,9 @@ interface RawLocked {
   ask_rejected: number;
   ask_decision: SessionRow['askDecision'];
   ask_decided_at: string | null;
+  ask_decision_receipt: string | null;
+  ask_backup_user_ids: string[] | null;
+  ask_escalate_at: string | null;
   answer_in_chat: boolean;
   assurance: ReceiptAssurance;
   for_user_ids: string[] | null;
@@ -72,7 +75,7 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
                s.created_at, s.expires_at, s.deadline_at, s.horizon_at, s.closes_at, s.completed_at, s.withdrawn_at,
                s.ask_max, s.ask_name, s.ask_respondent_seconds, s.ask_started, s.ask_answered, s.answer_in_chat,
                s.ask_decide, s.ask_quorum, s.ask_approve_at, s.ask_reject_at, s.ask_approved, s.ask_rejected,
-               s.ask_decision, s.ask_decided_at,
+               s.ask_decision, s.ask_decided_at, s.ask_decision_receipt, s.ask_backup_user_ids, s.ask_escalate_at,
                s.assurance, s.for_user_ids,
                r.surface_sha256,
                a.id as a_id, a.action_id as a_action_id, a.values as a_values, a.answer_sha256 as a_answer_sha256,
@@ -113,6 +116,9 @@ export async function lockSession(tx: Tx, workspaceId: string, sessionId: string
     askRejected: raw.ask_rejected,
     askDecision: raw.ask_decision,
     askDecidedAt: raw.ask_decided_at === null ? null : toDate(raw.ask_decided_at),
+    askDecisionReceipt: raw.ask_decision_receipt,
+    askBackupUserIds: raw.ask_backup_user_ids,
+    askEscalateAt: raw.ask_escalate_at === null ? null : toDate(raw.ask_escalate_at),
     answerInChat: raw.answer_in_chat,
     assurance: raw.assurance,
     forUserIds: raw.for_user_ids,

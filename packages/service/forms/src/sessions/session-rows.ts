@@ -41,6 +41,8 @@ export interface NewSession {
     respondentSeconds: number | null;
     /** An Ask that decides: its rule as asked and the counts that decide (`decisionThresholds`). */
     decide?: { rule: DecisionRule; quorum: number | null; approveAt: number; rejectAt: number };
+    /** Backup people (`respondents.escalate`): their accounts, who may start from `at`. */
+    escalate?: { backupUserIds: string[]; at: Date };
   };
 }
 
@@ -128,6 +130,8 @@ function toRecord({ session: s, claim, gates, companions }: SessionRow) {
     ask_quorum: s.ask?.decide?.quorum ?? null,
     ask_approve_at: s.ask?.decide?.approveAt ?? null,
     ask_reject_at: s.ask?.decide?.rejectAt ?? null,
+    ask_backup_user_ids: s.ask?.escalate?.backupUserIds ?? null,
+    ask_escalate_at: iso(s.ask?.escalate?.at ?? null),
     answer_in_chat: s.answerInChat,
     assurance: s.audience.assurance,
     for_user_ids: s.audience.forUserIds,
@@ -169,7 +173,8 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
             id text, workspace_id text, kind text, link_token_hash text, lifetime_seconds int, extendable boolean,
             created_at timestamptz, expires_at timestamptz, deadline_at timestamptz, horizon_at timestamptz,
             closes_at timestamptz, ask_max int, ask_name boolean, ask_respondent_seconds int,
-            ask_decide text, ask_quorum int, ask_approve_at int, ask_reject_at int, answer_in_chat boolean, assurance text, for_user_ids json,
+            ask_decide text, ask_quorum int, ask_approve_at int, ask_reject_at int, ask_backup_user_ids json,
+            ask_escalate_at timestamptz, answer_in_chat boolean, assurance text, for_user_ids json,
             floor_key text, floor_seen text, surface json,
             surface_sha256 text, claim_scope text, claim_key text, claim_request_sha256 text, claim_response jsonb,
             gates json, companions json)),
@@ -215,10 +220,12 @@ function createSql(companions: readonly CreateCompanion[], skipLocked: boolean):
           insert into form_sessions
             (id, workspace_id, kind, state, current_revision, link_token_hash, lifetime_seconds, extendable,
              created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
-             ask_decide, ask_quorum, ask_approve_at, ask_reject_at, ask_decision, answer_in_chat, assurance, clock_at, for_user_ids)
+             ask_decide, ask_quorum, ask_approve_at, ask_reject_at, ask_decision, ask_backup_user_ids, ask_escalate_at,
+             answer_in_chat, assurance, clock_at, for_user_ids)
           select id, workspace_id, kind, ${stateLiteral(NEW_SESSION_STATE)}, 1, link_token_hash, lifetime_seconds, extendable,
                  created_at, expires_at, deadline_at, horizon_at, closes_at, ask_max, ask_name, ask_respondent_seconds,
                  ask_decide, ask_quorum, ask_approve_at, ask_reject_at, case when ask_decide is null then null else 'pending' end,
+                 (select array_agg(u) from json_array_elements_text(ask_backup_user_ids) u), ask_escalate_at,
                  answer_in_chat, assurance,
                  -- The clock's first instant (migration 0018's rule), here so the insert skips its row trigger.
                  sess_form_clock_at(${stateLiteral(NEW_SESSION_STATE)}, extendable, deadline_at, closes_at, null),

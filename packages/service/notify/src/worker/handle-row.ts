@@ -44,8 +44,13 @@ export function staleReason(
     if (settings.askUpdates === 'off' || (kind === 'ask_answer' && settings.askUpdates !== 'each_answer')) return 'turned_off';
     return null;
   }
-  // A form, its follow-up or its reminder: only while the form still waits for the person.
+  // A form, its follow-up or its reminder: only while the form still waits for the person (an
+  // Ask's: while it is not full or decided, so a backup is not told of an Ask that needs no one).
   if (session.state !== 'open' || session.closesAt.getTime() <= at.getTime() || session.answered) return 'settled';
+  const askOver =
+    session.askMax !== null &&
+    (session.askAnswered >= session.askMax || session.askDecision === 'approved' || session.askDecision === 'rejected');
+  if (askOver) return 'settled';
   if (kind === 'reminder' && !settings.reminders) return 'turned_off';
   return null;
 }
