@@ -3,7 +3,15 @@ import { createApiKey } from '@sess/accounts';
 import { newId } from '@sess/core';
 import { memberships } from '@sess/db';
 import type { NotificationWorker } from '@sess/notify';
-import { createTestUser, recordSecret, sampleAskArguments, signInTestUser, type TestUser } from '@sess/testkit';
+import {
+  answerOnPage,
+  createTestUser,
+  findForm,
+  recordSecret,
+  sampleAskArguments,
+  signInTestUser,
+  type TestUser,
+} from '@sess/testkit';
 import { type ReceivedPush, startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from './support/app-server.ts';
@@ -106,5 +114,69 @@ describe('an Ask with named respondents tells each of them', () => {
     expect(await create()).toEqual(first);
     await expectTold([ana, bo], [maker, unnamed], first.body.humanUrl, args.question);
     expect(await worker.runOnce()).toBe(0);
+  });
+});
+
+/** `user`, signed in, starts their page of the Ask through its shared link and presses `action`; the post's status. */
+async function startAndAnswer(askUrl: string, user: TestUser, action: string): Promise<number> {
+  const { cookie } = await signInTestUser(server.database.db, user.userId, server.clock.now());
+  const link = new URL(askUrl);
+  const startPath = `${link.pathname}/start`;
+  const form = findForm(await (await fetch(link, { headers: { cookie } })).text(), startPath);
+  const started = await fetch(new URL(startPath, link), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: link.origin, cookie },
+    body: new URLSearchParams(form.fields),
+  });
+  expect(started.status).toBe(303);
+  return answerOnPage(new URL(started.headers.get('location')!, link).toString(), {}, action, cookie);
+}
+
+describe('an Ask with backup people (respondents.escalate) tells them at the escalation', () => {
+  const deciding = (people: string[], backup: string) => ({
+    question: 'Ship the release?',
+    fields: [{ name: 'note', label: 'Anything to add?', type: 'text', required: false }],
+    respondents: { people, decide: 'all', escalate: { after: 3600, to: [backup] } },
+  });
+
+  it('the named people at once, the backup once when the time comes and the Ask is still open', async () => {
+    const { maker, ana, bo, unnamed: ben } = await team();
+    const client = await connectSignedIn(server.url, maker.user);
+    clients.push(client);
+    const args = deciding([ana.user.email, bo.user.email], ben.user.email);
+    const result = await client.callTool({ name: 'sess_ask', arguments: args });
+    const created = (result as { structuredContent: { interaction: { humanUrl: string } } }).structuredContent.interaction;
+    recordSecret(created.humanUrl, 'link');
+    await expectTold([ana, bo], [maker, ben], created.humanUrl, args.question);
+
+    server.clock.advance(3600 * 1000 - 1);
+    expect(await worker.runOnce()).toBe(0);
+    server.clock.advance(1);
+    expect(await worker.runOnce()).toBe(1);
+    expect(push.received(ben.device).map(payloadOf)).toMatchObject([
+      { kind: 'form', title: args.question, url: created.humanUrl },
+    ]);
+    server.clock.advance(3600 * 1000);
+    expect(await worker.runOnce()).toBe(0);
+    expect(push.received(ben.device)).toHaveLength(1);
+  });
+
+  it('no one more when the Ask is decided before the escalation', async () => {
+    const { maker, ana, bo, unnamed: ben } = await team();
+    const client = await connectSignedIn(server.url, maker.user);
+    clients.push(client);
+    const args = { ...deciding([ana.user.email, bo.user.email], ben.user.email) };
+    args.respondents.decide = 'any';
+    const result = await client.callTool({ name: 'sess_ask', arguments: args });
+    const created = (result as { structuredContent: { interaction: { humanUrl: string } } }).structuredContent.interaction;
+    recordSecret(created.humanUrl, 'link');
+    await expectTold([ana, bo], [maker, ben], created.humanUrl, args.question);
+    // Ana answers Reject on her own page, signed in: "any" is decided.
+    const page = await startAndAnswer(created.humanUrl, ana.user, 'reject');
+    expect(page).toBe(303);
+    server.clock.advance(3600 * 1000);
+    await worker.runOnce();
+    expect(push.received(ben.device)).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ export interface NoticedForm {
   url: string;
   /** When the link lapses (ISO 8601): the push's TTL ends there. */
   expiresAt: string;
+  /** Sent from then on, not at once (an Ask's backup people, at its escalation). */
+  notBefore?: Date;
 }
 
 /**
@@ -36,7 +38,10 @@ export interface FormNotices {
   followUp(tx: DbOrTx, ctx: BackendContext, form: NoticedForm): Promise<void>;
   /** A new Ask: its owner is told of its answers or its close. True when anyone watches it. */
   askWatch(tx: DbOrTx, ctx: BackendContext, form: NoticedForm): Promise<boolean>;
-  /** A new Ask with named respondents: each of `userIds` gets its link and question on their own devices. True when anyone will be told. */
+  /**
+   * A new Ask with named respondents: each of `userIds` gets its link and question on their own
+   * devices (from `form.notBefore`, when given: an Ask's backup people). True when anyone will be told.
+   */
   askPeople(tx: DbOrTx, ctx: BackendContext, form: NoticedForm, userIds: readonly string[]): Promise<boolean>;
 }
 
@@ -79,6 +84,11 @@ export function createFormNotices(deps: {
     },
     askWatch: (tx, ctx, form) => enqueueAskWatch(tx, deps.sealers, notice(ctx, form), options),
     askPeople: (tx, ctx, form, userIds) =>
-      enqueueFormNotice(tx, deps.sealers, { ...notice(ctx, form), recipient: { userIds }, kind: 'form' }, options),
+      enqueueFormNotice(
+        tx,
+        deps.sealers,
+        { ...notice(ctx, form), recipient: { userIds }, kind: 'form', notBefore: form.notBefore },
+        options,
+      ),
   };
 }

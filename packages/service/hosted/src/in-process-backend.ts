@@ -205,6 +205,9 @@ export function createInProcessBackend(
         await notices.askWatch(tx, ctx, form);
         // Named respondents are each told on their own devices.
         if (prepared.people.length > 0) await notices.askPeople(tx, ctx, form, prepared.people);
+        // Its backup people at the escalation (the worker drops it if the Ask is full or decided by then).
+        if (prepared.backups.length > 0 && created.ask.escalateAt !== undefined)
+          await notices.askPeople(tx, ctx, { ...form, notBefore: new Date(created.ask.escalateAt) }, prepared.backups);
       });
     return {
       created,

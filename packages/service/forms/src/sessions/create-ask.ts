@@ -49,10 +49,8 @@ export async function createAsk(input: CreateAskInput): Promise<CreatedAsk> {
       };
       await hook.enqueue(t, { ...form, userIds: prepared.people });
       // The backups' notices wait for the escalation; the worker drops them if the Ask is full or decided by then.
-      if (prepared.backups.length > 0 && prepared.escalateAfterSeconds !== null) {
-        const notBefore = new Date(new Date(result.createdAt).getTime() + prepared.escalateAfterSeconds * 1000);
-        await hook.enqueue(t, { ...form, userIds: prepared.backups, notBefore });
-      }
+      if (prepared.backups.length > 0 && result.ask.escalateAt !== undefined)
+        await hook.enqueue(t, { ...form, userIds: prepared.backups, notBefore: new Date(result.ask.escalateAt) });
       return result;
     });
   });
@@ -64,8 +62,6 @@ export interface PreparedAsk extends PreparedCreate<CreatedAsk> {
   readonly people: readonly string[];
   /** The user ids of `respondents.escalate.to`: told when the Ask escalates (and only if it is still open then). */
   readonly backups: readonly string[];
-  /** `respondents.escalate.after`; null without backups. */
-  readonly escalateAfterSeconds: number | null;
   /** The Ask's question (its Surface's title), as its notices show it. */
   readonly title: string;
 }
@@ -213,7 +209,6 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
   return Object.assign(prepared, {
     people: people === undefined ? [] : (audience.forUserIds ?? []),
     backups,
-    escalateAfterSeconds: escalate?.after ?? null,
     title: surface.title,
   });
 }
