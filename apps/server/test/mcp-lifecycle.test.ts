@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { ASK_OPEN_LINE } from '@sess/contract';
+import { ASK_OPEN_LINE, type AskDecision, decisionLine } from '@sess/contract';
 import { queryRows } from '@sess/db';
 import { openLink, startRespondent, submitLinkAnswer } from '@sess/forms';
 import type { SessBackend } from '@sess/interactions';
@@ -26,7 +26,8 @@ type Interaction = {
     id: string;
     open: boolean;
     counts: { started: number; answered: number; max: number };
-    answers?: Array<{ respondentId: string; values: Record<string, unknown>; verified: boolean; name?: string }>;
+    answers?: Array<{ respondentId: string; actionId: string; values: Record<string, unknown>; verified: boolean; name?: string }>;
+    decision?: AskDecision;
   };
 };
 
@@ -158,6 +159,60 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
       });
       expect(errorOf(complete).code).toBe('INVALID_STATE');
     });
+  });
+
+  describe('Asks that decide', () => {
+    it.each(['modern', 'legacy'] as const)(
+      '2 of 3 with one reject, in the %s era: pending with its counts, then approved with every verified answer and the line that says so',
+      async (era) => {
+        const client = await h.connect((await h.addPrincipal()).token, era);
+        const created = interactionOf(
+          await client.callTool({
+            name: 'sess_ask',
+            arguments: {
+              question: 'Ship the release?',
+              fields: [{ name: 'note', label: 'Anything to add?', type: 'text', required: false }],
+              respondents: { max: 3, decide: 'quorum', quorum: 2 },
+            },
+          }),
+        );
+        const shared = tokenOf(created.humanUrl!);
+        const pages = [];
+        for (let i = 0; i < 3; i++) pages.push((await startRespondent(h.runtime, shared)).respondentToken);
+        const press = (page: string, actionId: string) =>
+          submitLinkAnswer(h.runtime, page, { revision: 1, actionId, submitted: {} });
+        await press(pages[0]!, 'approve');
+        await press(pages[1]!, 'reject');
+
+        const pendingRead = await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
+        const pending = interactionOf(pendingRead);
+        expect(pending).toMatchObject({
+          state: 'waiting',
+          ask: { open: true, decision: { rule: 'quorum', quorum: 2, outcome: 'pending', approved: 1, rejected: 1 } },
+        });
+        const pendingText = (pendingRead.content as Array<{ text: string }>)[0]!.text;
+        expect(pendingText.split('\n').slice(0, 2)).toEqual([decisionLine(pending.ask!.decision!), ASK_OPEN_LINE]);
+
+        await press(pages[2]!, 'approve');
+        const decidedRead = await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
+        const decided = interactionOf(decidedRead);
+        expect(decided).toMatchObject({
+          state: 'closed',
+          ask: { open: false, decision: { outcome: 'approved', approved: 2, rejected: 1, approveAt: 2, rejectAt: 2 } },
+        });
+        expect(decided.ask?.answers?.map((a) => [a.actionId, a.verified])).toEqual(
+          expect.arrayContaining([
+            ['approve', true],
+            ['reject', true],
+            ['approve', true],
+          ]),
+        );
+        const decidedText = (decidedRead.content as Array<{ text: string }>)[0]!.text;
+        expect(decidedText.split('\n')[0]).toBe(
+          'Decided: approved (2 approved, 1 rejected; 2 approvals decide). You may carry on with what was approved.',
+        );
+      },
+    );
   });
 
   describe('expiry, cancel and the list', () => {
