@@ -26,7 +26,13 @@ type Interaction = {
     id: string;
     open: boolean;
     counts: { started: number; answered: number; max: number };
-    answers?: Array<{ respondentId: string; actionId: string; values: Record<string, unknown>; verified: boolean; name?: string }>;
+    answers?: Array<{
+      respondentId: string;
+      actionId: string;
+      values: Record<string, unknown>;
+      verified: boolean;
+      name?: string;
+    }>;
     decision?: AskDecision;
   };
 };

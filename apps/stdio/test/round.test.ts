@@ -159,4 +159,35 @@ describe('sess-mcp over stdio against the real app', () => {
     await mcp.close();
     expect(h.stderrLeaks()).toEqual([]);
   });
+
+  it('an Ask that decides: "any", the first Reject decides; sess_response says so, and a late answer is refused', async () => {
+    const workspace = await h.workspace();
+    const mcp = await h.spawn(h.env(workspace.apiKey));
+    const args = {
+      question: 'Ship the release?',
+      fields: [{ name: 'note', label: 'Anything to add?', type: 'text', required: false }],
+      respondents: { max: 3, decide: 'any' },
+    };
+    const created = interactionOf(await mcp.call('sess_ask', args));
+    h.link(created.humanUrl!);
+    expect(await answerAskOnPage(created.humanUrl!, { note: 'Not on a Friday' }, 'reject')).toBe(303);
+    // Decided: the shared link says so and offers no Start.
+    const landing = await (await fetch(created.humanUrl!)).text();
+    expect(landing).toContain('This was decided: rejected.');
+    expect(landing).not.toContain('/start');
+
+    const read = await mcp.call('sess_response', { handle: created.handle, revision: 1 });
+    const ask = interactionOf(read).ask as {
+      open: boolean;
+      decision: { outcome: string; rejected: number };
+      answers: Array<{ verified: boolean; actionId: string }>;
+    };
+    expect(ask).toMatchObject({ open: false, decision: { outcome: 'rejected', rejected: 1, approved: 0 } });
+    expect(ask.answers.map((a) => [a.actionId, a.verified])).toEqual([['reject', true]]);
+    expect(read.text.split('\n')[0]).toBe(
+      'Decided: rejected (0 approved, 1 rejected). Do not carry on with it; tell the person it was rejected.',
+    );
+    await mcp.close();
+    expect(h.stderrLeaks()).toEqual([]);
+  });
 });

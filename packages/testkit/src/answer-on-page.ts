@@ -60,9 +60,14 @@ export async function answerOnPage(
 
 /**
  * A person answers an Ask's shared link: Start (which gives this browser a page of its own),
- * then the form on that page. Returns the status of the answer's post (303: accepted).
+ * then the form on that page with the button `action` (default the first). Returns the status of
+ * the answer's post (303: accepted).
  */
-export async function answerAskOnPage(humanUrl: string, values: Record<string, string | string[]>): Promise<number> {
+export async function answerAskOnPage(
+  humanUrl: string,
+  values: Record<string, string | string[]>,
+  action?: string,
+): Promise<number> {
   recordSecretLeaves(values, 'answer');
   const shared = new URL(humanUrl);
   const landing = await (await fetch(shared)).text();
@@ -73,5 +78,5 @@ export async function answerAskOnPage(humanUrl: string, values: Record<string, s
   recordSecret(own.href, 'link');
   recordSecret(own.pathname.split('/')[2], 'link');
   const cookie = started.headers.get('set-cookie')?.split(';')[0];
-  return answerForm(own, values, undefined, cookie);
+  return answerForm(own, values, action, cookie);
 }
