@@ -167,6 +167,12 @@ export const AskDecisionSchema = z
     approveAt: z.int().min(1).describe('The Approve answers that decide approved.'),
     rejectAt: z.int().min(1).describe('The Reject answers that decide rejected.'),
     decidedAt: TimestampSchema.nullable().describe('When the deciding answer was accepted; null until then.'),
+    receipt: z
+      .string()
+      .optional()
+      .describe(
+        'Once decided: the decision receipt, a compact JWS (ES256, typ sess-decision+jwt) naming every answer it counts; verify it with client.receipts.verifyDecision.',
+      ),
   })
   .describe('The decision of an Ask made with respondents.decide.');
 export type AskDecision = z.infer<typeof AskDecisionSchema>;
