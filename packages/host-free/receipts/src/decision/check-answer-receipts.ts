@@ -1,6 +1,6 @@
 import type { ReceiptKeySet } from '../key-set/receipt-key-set.ts';
 import { fail, peekPayload, type VerifyFailure } from '../verify/compact-jws.ts';
-import { type ExpectedReceipt, verifyReceipt } from '../verify/verify-receipt.ts';
+import { type ExpectedReceipt, MAX_RECEIPT_LENGTH, verifyReceipt } from '../verify/verify-receipt.ts';
 import type { DecisionClaims } from './decision-claims.ts';
 
 interface AnswerReceiptsOptions {
@@ -29,7 +29,7 @@ export async function checkAnswerReceipts(
   if (!Array.isArray(options.answerReceipts)) return fail('MALFORMED', 'answerReceipts is not an array');
   const byEvent = new Map<string, string>();
   for (const [index, jws] of options.answerReceipts.entries()) {
-    const eventId = peekPayload(jws)?.['event_id'];
+    const eventId = peekPayload(jws, MAX_RECEIPT_LENGTH)?.['event_id'];
     if (typeof eventId !== 'string') return fail('MALFORMED', `answer receipt ${index} names no event_id`);
     if (byEvent.has(eventId)) return fail('DECISION_ANSWER_DUPLICATE', `two answer receipts name ${eventId}`);
     byEvent.set(eventId, jws);

@@ -105,8 +105,8 @@ export function parsePayloadObject(payload: Uint8Array): { ok: true; value: Reco
  * The payload of a compact JWS read WITHOUT checking anything: only to pair a receipt with what
  * it claims to be before verifying it in full. Undefined when it cannot be read.
  */
-export function peekPayload(jws: unknown): Record<string, unknown> | undefined {
-  if (typeof jws !== 'string') return undefined;
+export function peekPayload(jws: unknown, maxLength: number): Record<string, unknown> | undefined {
+  if (typeof jws !== 'string' || jws.length > maxLength) return undefined;
   const payload = jws.split('.')[1];
   if (payload === undefined || !B64URL.test(payload)) return undefined;
   const value = decodeJsonSegment(payload);

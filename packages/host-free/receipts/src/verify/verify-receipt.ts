@@ -55,7 +55,7 @@ export type VerifyReceiptResult =
   | { ok: false; reason: ReceiptFailureReason; message: string };
 
 /** A receipt is about 700 bytes; anything far larger is refused before any parsing. */
-const MAX_RECEIPT_LENGTH = 8192;
+export const MAX_RECEIPT_LENGTH = 8192;
 
 function parseClaims(payload: Uint8Array): ReceiptClaims | VerifyFailure {
   const parsed = parsePayloadObject(payload);
