@@ -27,7 +27,7 @@ export type {
   WebhookPayload,
   WithdrawnSession,
 } from '@sess/contract';
-export type { ReceiptClaims, ReceiptFailureReason } from '@sess/receipts';
+export type { DecisionClaims, ReceiptClaims, ReceiptFailureReason } from '@sess/receipts';
 export {
   createSessClient,
   type SessAsks,
@@ -45,6 +45,7 @@ export {
   type SessClientErrorKind,
 } from './errors/sess-client-error.ts';
 export type { CallOptions, SessResult, SessWriteResult, WriteOptions } from './http/send-request.ts';
+export type { VerifiedDecision, VerifyDecisionOptions } from './receipts/verify-decision.ts';
 export type { VerifiedResponse, VerifyResponseInput } from './receipts/verify-response.ts';
 export type { CompleteSessionInput } from './sessions/complete-session.ts';
 export type { SessionEventsQuery } from './sessions/list-session-events.ts';

@@ -1,3 +1,18 @@
+export {
+  countIntents,
+  DECISION_INTENTS,
+  DECISION_RECEIPT_OUTCOMES,
+  DECISION_TYP,
+  type DecisionAnswer,
+  type DecisionClaims,
+  type DecisionHeader,
+  type DecisionInput,
+  type DecisionIntent,
+  type DecisionReceiptOutcome,
+  MAX_DECISION_LENGTH,
+} from './decision/decision-claims.ts';
+export { buildDecisionClaims, signDecision } from './decision/sign-decision.ts';
+export { type VerifyDecisionOptions, type VerifyDecisionResult, verifyDecision } from './decision/verify-decision.ts';
 export { buildJwks, JWKS_CACHE_CONTROL, JWKS_CONTENT_TYPE, type Jwks, type PublishedJwk } from './jwks/build-jwks.ts';
 export { createLocalKeySet } from './key-set/create-local-key-set.ts';
 export { createRemoteKeySet, type RemoteKeySetOptions } from './key-set/create-remote-key-set.ts';

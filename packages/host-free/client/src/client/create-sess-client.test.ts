@@ -36,6 +36,7 @@ describe('createSessClient', () => {
     ]);
     expect(Object.keys(client.asks).sort()).toEqual(['create', 'read', 'withdraw']);
     expect(typeof client.receipts.verifyResponse).toBe('function');
+    expect(typeof client.receipts.verifyDecision).toBe('function');
     expect(Object.keys(client.webhooks).sort()).toEqual([
       'create',
       'delete',

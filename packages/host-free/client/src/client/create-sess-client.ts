@@ -21,6 +21,7 @@ import { readAsk } from '../asks/read-ask.ts';
 import { checkOrigin } from '../config/check-origin.ts';
 import { SessClientError } from '../errors/sess-client-error.ts';
 import type { CallOptions, ClientConfig, SessResult, SessWriteResult, WriteOptions } from '../http/send-request.ts';
+import { type VerifiedDecision, type VerifyDecisionOptions, verifyDecision } from '../receipts/verify-decision.ts';
 import { type VerifiedResponse, type VerifyResponseInput, verifyResponse } from '../receipts/verify-response.ts';
 import { type CompleteSessionInput, completeSession } from '../sessions/complete-session.ts';
 import { createSession } from '../sessions/create-session.ts';
@@ -118,6 +119,11 @@ export interface SessAsks {
 export interface SessReceipts {
   /** Verify an answer for exactly this session, revision, event, Surface and workspace; see `VerifyResponseInput`. */
   verifyResponse(input: VerifyResponseInput): Promise<VerifiedResponse>;
+  /**
+   * Verify a decided Ask (as `asks.read` returns it): its decision receipt, every answer's receipt
+   * and values, and that the outcome and counts it shows are the ones signed; see `VerifiedDecision`.
+   */
+  verifyDecision(ask: AskView, options?: VerifyDecisionOptions): Promise<VerifiedDecision>;
 }
 
 /** A client for one Sess origin and credential. */
@@ -207,6 +213,8 @@ export function createSessClient(options: SessClientOptions): SessClient {
     },
     receipts: {
       verifyResponse: (input) => verifyResponse({ keys: keySet(), issuer }, input),
+      verifyDecision: (ask, verifyOptions) =>
+        verifyDecision({ keys: keySet(), issuer, expectedWorkspaceId: options.expectedWorkspaceId }, ask, verifyOptions),
     },
     webhooks: {
       create: (input, callOptions) => createWebhook(config, input, callOptions),

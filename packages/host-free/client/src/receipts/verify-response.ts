@@ -1,13 +1,8 @@
 import { type AnswerValue, type AnswerView, AnswerViewSchema } from '@sess/contract';
-import {
-  type ExpectedReceipt,
-  type ReceiptClaims,
-  type ReceiptFailureReason,
-  type ReceiptKeySet,
-  verifyReceipt,
-} from '@sess/receipts';
+import { type ExpectedReceipt, type ReceiptClaims, type ReceiptKeySet, verifyReceipt } from '@sess/receipts';
 import { SessClientError } from '../errors/sess-client-error.ts';
 import { hashAnswer } from './hash-answer.ts';
+import { refused, verificationError } from './receipt-refusal.ts';
 
 /** What `verifyResponse` checks the answer against: what the agent itself knows, never what the answer says. */
 export interface VerifyResponseInput {
@@ -81,17 +76,6 @@ export interface ReceiptVerifierConfig {
 
 const OPERATION = 'verifyResponse';
 
-function refused(reason: ReceiptFailureReason, message: string): SessClientError {
-  return new SessClientError({
-    kind: 'protocol',
-    operation: OPERATION,
-    code: 'VERIFICATION_FAILED',
-    reason,
-    retryable: false,
-    message: `The answer's receipt did not verify (${reason}): ${message}. Do not act on this answer.`,
-  });
-}
-
 /**
  * Verifies an answer before the agent acts on it: the answer is for exactly this session,
  * revision, event, Surface and workspace, its values hash to the `answer_sha256` its receipt
@@ -117,19 +101,22 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     });
   }
   const parsed = AnswerViewSchema.safeParse(input?.response);
-  if (!parsed.success) throw refused('MALFORMED', 'response is not an answer as /v1 returns it');
+  if (!parsed.success) throw refused(OPERATION, 'answer', 'MALFORMED', 'response is not an answer as /v1 returns it');
   const response = parsed.data;
   // The answer's own fields first: a mismatch here needs no key set.
-  if (response.revision !== input.revision) throw refused('REVISION_MISMATCH', 'the answer is for another revision');
+  if (response.revision !== input.revision)
+    throw refused(OPERATION, 'answer', 'REVISION_MISMATCH', 'the answer is for another revision');
   if (input.eventId !== undefined && response.eventId !== input.eventId) {
-    throw refused('EVENT_MISMATCH', 'the answer is another event');
+    throw refused(OPERATION, 'answer', 'EVENT_MISMATCH', 'the answer is another event');
   }
-  if (response.surfaceSha256 !== input.surfaceSha256) throw refused('SURFACE_MISMATCH', 'the answer is to another Surface');
+  if (response.surfaceSha256 !== input.surfaceSha256)
+    throw refused(OPERATION, 'answer', 'SURFACE_MISMATCH', 'the answer is to another Surface');
   const answerSha256 = await hashAnswer({ actionId: response.actionId, values: response.values });
-  if (response.answerSha256 !== answerSha256) throw refused('ANSWER_MISMATCH', 'the values do not hash to answerSha256');
+  if (response.answerSha256 !== answerSha256)
+    throw refused(OPERATION, 'answer', 'ANSWER_MISMATCH', 'the values do not hash to answerSha256');
   const shownRespondent = response.respondentId ?? null;
   if (input.respondentId !== undefined && shownRespondent !== input.respondentId) {
-    throw refused('RESPONDENT_MISMATCH', 'the answer is from another respondent');
+    throw refused(OPERATION, 'answer', 'RESPONDENT_MISMATCH', 'the answer is from another respondent');
   }
 
   const expected: ExpectedReceipt = {
@@ -149,18 +136,7 @@ export async function verifyResponse(config: ReceiptVerifierConfig, input: Verif
     ...(input.minAssurance !== undefined ? { minAssurance: input.minAssurance } : {}),
   };
   const result = await verifyReceipt(response.receipt, { keys: config.keys, issuer: config.issuer, expected });
-  if (!result.ok) {
-    if (result.reason === 'KEY_SET_UNAVAILABLE') {
-      throw new SessClientError({
-        kind: 'transport',
-        operation: OPERATION,
-        reason: result.reason,
-        sent: true,
-        message: `The receipt keys (JWKS) could not be fetched: ${result.message}. Verify again later; the answer is not rejected.`,
-      });
-    }
-    throw refused(result.reason, result.message);
-  }
+  if (!result.ok) throw verificationError(OPERATION, 'answer', result);
   return {
     eventId: response.eventId,
     revision: response.revision,

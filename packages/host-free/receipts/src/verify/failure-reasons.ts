@@ -1,6 +1,7 @@
 /**
  * Every reason a receipt can fail verification. Stable codes: callers and logs branch on them,
- * never on message text. Each is triggered by a test in `verify-receipt.test.ts`.
+ * never on message text. Each is triggered by a test in `verify-receipt.test.ts` or, for the
+ * decision receipt's own, `decision/verify-decision.test.ts`.
  */
 export const RECEIPT_FAILURE_REASONS = [
   /** Not a compact JWS, or a header/claims set of the wrong shape (a `via` other than `link`/`chat`, or `via_principal_id` without `via: chat` or the other way round, an `assurance` other than `link`/`account`/`passkey`, or a `respondent` at `link` or none above it, or `passkey_credential_id` / `assertion_sha256` missing at `passkey` or present below it, included). */
@@ -9,7 +10,7 @@ export const RECEIPT_FAILURE_REASONS = [
   'ALG_NOT_ALLOWED',
   /** A header parameter other than `alg`, `kid`, `typ` (`jwk`, `jku`, `x5u`, `crit`, `b64`, …). */
   'HEADER_NOT_ALLOWED',
-  /** `typ` other than `sess-receipt+jwt`. */
+  /** `typ` other than the one verified for: `sess-receipt+jwt` (answer), `sess-decision+jwt` (decision). */
   'TYPE_MISMATCH',
   /** A current key set has no key with this kid. */
   'UNKNOWN_KEY_ID',
@@ -31,6 +32,18 @@ export const RECEIPT_FAILURE_REASONS = [
   'ASSURANCE_MISMATCH',
   /** The answer's `assurance` is below the caller's `minAssurance` (an older receipt without one is `link`). */
   'ASSURANCE_TOO_LOW',
+  /** Decision receipts: `ask_id` is not the Ask the caller expects. */
+  'ASK_MISMATCH',
+  /** Decision receipts: `approve_at` / `reject_at` are not `decisionThresholds(rule, quorum, max)`. */
+  'DECISION_THRESHOLD_MISMATCH',
+  /** Decision receipts: the intents listed in `answers` do not reach `outcome` under the thresholds (`decidedBy`). */
+  'DECISION_COUNT_MISMATCH',
+  /** Decision receipts: a listed answer has no answer receipt among those given. */
+  'DECISION_ANSWER_MISSING',
+  /** Decision receipts: two answer receipts given name the same `event_id`. */
+  'DECISION_ANSWER_DUPLICATE',
+  /** Decision receipts: a verified answer receipt of the Ask that the decision does not list (it must count every accepted answer). */
+  'DECISION_ANSWER_NOT_COUNTED',
 ] as const;
 
 /** One of `RECEIPT_FAILURE_REASONS`. */

@@ -19,4 +19,9 @@ describe('toSessError', () => {
       expect(error.details).toEqual({ reason });
     },
   );
+
+  it("a decision receipt's own reasons say the decision did not verify", () => {
+    expect(toSessError('DECISION_COUNT_MISMATCH').message).toBe('The decision receipt did not verify (DECISION_COUNT_MISMATCH).');
+    expect(toSessError('BAD_SIGNATURE').message).toBe("The answer's receipt did not verify (BAD_SIGNATURE).");
+  });
 });

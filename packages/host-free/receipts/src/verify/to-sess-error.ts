@@ -32,6 +32,13 @@ export function toSessError(reason: ReceiptFailureReason): SessError {
     case 'ASSURANCE_MISMATCH':
     case 'ASSURANCE_TOO_LOW':
       return new SessError('VERIFICATION_FAILED', `The answer's receipt did not verify (${reason}).`, { reason });
+    case 'ASK_MISMATCH':
+    case 'DECISION_THRESHOLD_MISMATCH':
+    case 'DECISION_COUNT_MISMATCH':
+    case 'DECISION_ANSWER_MISSING':
+    case 'DECISION_ANSWER_DUPLICATE':
+    case 'DECISION_ANSWER_NOT_COUNTED':
+      return new SessError('VERIFICATION_FAILED', `The decision receipt did not verify (${reason}).`, { reason });
     default: {
       const unreachable: never = reason;
       throw new TypeError(`unclassified receipt failure ${String(unreachable)}`);

@@ -1,6 +1,4 @@
-import type { CryptoKey } from 'jose';
 import type { ReceiptKeySet } from '../key-set/receipt-key-set.ts';
-import { verifyEs256 } from '../receipt/es256.ts';
 import {
   ACTOR_ASSURANCE,
   assuranceProblem,
@@ -9,13 +7,13 @@ import {
   isSha256Hex,
   meetsAssurance,
   passkeyProblem,
-  RECEIPT_ALG,
   RECEIPT_TYP,
   type ReceiptAssurance,
   type ReceiptClaims,
   type ReceiptVia,
   viaProblem,
 } from '../receipt/receipt-claims.ts';
+import { fail, parsePayloadObject, type VerifyFailure, verifySignedJws } from './compact-jws.ts';
 import type { ReceiptFailureReason } from './failure-reasons.ts';
 
 /** What the verifier already knows; the receipt must say exactly the same. */
@@ -56,82 +54,13 @@ export type VerifyReceiptResult =
   | { ok: true; claims: ReceiptClaims; kid: string }
   | { ok: false; reason: ReceiptFailureReason; message: string };
 
-type Failure = Extract<VerifyReceiptResult, { ok: false }>;
-
 /** A receipt is about 700 bytes; anything far larger is refused before any parsing. */
-const MAX_RECEIPT_LENGTH = 8192;
-const ALLOWED_HEADER_PARAMETERS = new Set(['alg', 'kid', 'typ']);
-const B64URL = /^[A-Za-z0-9_-]+$/;
+export const MAX_RECEIPT_LENGTH = 8192;
 
-function fail(reason: ReceiptFailureReason, message: string): Failure {
-  return { ok: false, reason, message };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function decodeJsonSegment(segment: string): unknown {
-  try {
-    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-interface CompactJws {
-  header: Record<string, unknown>;
-  /** `header.payload` as received: what the signature signs. */
-  signingInput: string;
-  payload: string;
-  signature: string;
-}
-
-/** Compact serialization only: three base64url segments. @see https://www.rfc-editor.org/rfc/rfc7515#section-7.1 */
-function parseCompact(jws: unknown): CompactJws | Failure {
-  if (typeof jws !== 'string' || jws.length > MAX_RECEIPT_LENGTH) return fail('MALFORMED', 'not a receipt-sized string');
-  const segments = jws.split('.');
-  if (segments.length !== 3) return fail('MALFORMED', 'not a compact JWS');
-  const [header, payload, signature] = segments as [string, string, string];
-  if (!B64URL.test(header) || !B64URL.test(payload) || !/^[A-Za-z0-9_-]*$/.test(signature)) {
-    return fail('MALFORMED', 'a JWS segment is not base64url');
-  }
-  const decoded = decodeJsonSegment(header);
-  if (!isRecord(decoded)) return fail('MALFORMED', 'the protected header is not a JSON object');
-  return { header: decoded, signingInput: `${header}.${payload}`, payload, signature };
-}
-
-/**
- * Only `{ alg: 'ES256', kid, typ }`. Refusing every other parameter closes key-injection
- * (`jwk`, `jku`, `x5u`, `x5c`), unencoded payloads (`b64`) and extensions (`crit`) in one rule.
- * @see https://www.rfc-editor.org/rfc/rfc8725#section-3.1
- */
-function checkHeader(header: Record<string, unknown>): { kid: string } | Failure {
-  if (typeof header['alg'] !== 'string') return fail('MALFORMED', 'the header has no alg');
-  if (header['alg'] !== RECEIPT_ALG) return fail('ALG_NOT_ALLOWED', `alg ${header['alg']} is not allowed; receipts are ES256`);
-  const extra = Object.keys(header).filter((name) => !ALLOWED_HEADER_PARAMETERS.has(name));
-  if (extra.length > 0) return fail('HEADER_NOT_ALLOWED', `header parameters not allowed: ${extra.join(', ')}`);
-  if (header['typ'] !== RECEIPT_TYP) return fail('TYPE_MISMATCH', `typ must be ${RECEIPT_TYP}`);
-  if (!isReceiptId(header['kid'])) return fail('MALFORMED', 'the header has no usable kid');
-  return { kid: header['kid'] };
-}
-
-/** The signature over the segments as received, by this kid's key; the payload's bytes when it verifies. */
-function checkSignature(jws: CompactJws, key: CryptoKey): Uint8Array | Failure {
-  if (!verifyEs256(key, jws.signingInput, jws.signature)) {
-    return fail('BAD_SIGNATURE', 'the signature does not verify with the key for this kid');
-  }
-  return Buffer.from(jws.payload, 'base64url');
-}
-
-function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(payload).toString('utf8'));
-  } catch {
-    return fail('MALFORMED', 'the payload is not JSON');
-  }
-  if (!isRecord(value)) return fail('MALFORMED', 'the payload is not a JSON object');
+function parseClaims(payload: Uint8Array): ReceiptClaims | VerifyFailure {
+  const parsed = parsePayloadObject(payload);
+  if (!parsed.ok) return parsed;
+  const { value } = parsed;
   const malformed = (claim: string) => fail('MALFORMED', `claim ${claim} is missing or has the wrong type`);
   if (typeof value['iss'] !== 'string') return malformed('iss');
   if (!Number.isSafeInteger(value['iat']) || (value['iat'] as number) < 0) return malformed('iat');
@@ -176,7 +105,7 @@ function parseClaims(payload: Uint8Array): ReceiptClaims | Failure {
 }
 
 /** Each claim against what the caller expects, in a fixed order so the reason is deterministic. */
-function checkClaims(claims: ReceiptClaims, issuer: string, expected: ExpectedReceipt): Failure | undefined {
+function checkClaims(claims: ReceiptClaims, issuer: string, expected: ExpectedReceipt): VerifyFailure | undefined {
   const rules: ReadonlyArray<readonly [holds: boolean, reason: ReceiptFailureReason, message: string]> = [
     [claims.iss === issuer, 'ISSUER_MISMATCH', 'iss is not the expected issuer'],
     [claims.actorAssurance === ACTOR_ASSURANCE, 'ACTOR_ASSURANCE_MISMATCH', `actorAssurance is not ${ACTOR_ASSURANCE}`],
@@ -228,17 +157,11 @@ function checkClaims(claims: ReceiptClaims, issuer: string, expected: ExpectedRe
  * @see https://www.rfc-editor.org/rfc/rfc7515#section-5.2
  */
 export async function verifyReceipt(jws: string, options: VerifyReceiptOptions): Promise<VerifyReceiptResult> {
-  const parsed = parseCompact(jws);
-  if ('ok' in parsed) return parsed;
-  const header = checkHeader(parsed.header);
-  if ('ok' in header) return header;
-  const lookup = await options.keys.getKey(header.kid);
-  if (!lookup.found) return fail(lookup.reason, lookup.message);
-  const payload = checkSignature(parsed, lookup.key);
-  if ('ok' in payload) return payload;
-  const claims = parseClaims(payload);
+  const signed = await verifySignedJws(jws, { keys: options.keys, typ: RECEIPT_TYP, maxLength: MAX_RECEIPT_LENGTH });
+  if (!signed.ok) return signed;
+  const claims = parseClaims(signed.payload);
   if ('ok' in claims) return claims;
   const mismatch = checkClaims(claims, options.issuer, options.expected);
   if (mismatch) return mismatch;
-  return { ok: true, claims, kid: header.kid };
+  return { ok: true, claims, kid: signed.kid };
 }
