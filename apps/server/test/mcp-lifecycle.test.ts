@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { ASK_OPEN_LINE, type AskDecision, decisionLine } from '@sess/contract';
+import { ASK_OPEN_LINE, type AskDecision, type AskView, decisionLine } from '@sess/contract';
 import { queryRows } from '@sess/db';
 import { openLink, startRespondent, submitLinkAnswer } from '@sess/forms';
 import type { SessBackend } from '@sess/interactions';
@@ -43,10 +43,20 @@ const errorOf = (result: unknown) => (result as { structuredContent: { error: { 
 
 /** A read the gate saw: `ended` settles when the backend's read returns or throws. */
 type GatedRead = { ended: Promise<void> };
-const gate: { hold?: Promise<void>; entered?: () => void; reads: GatedRead[] } = { reads: [] };
+const gate: {
+  hold?: Promise<void>;
+  entered?: () => void;
+  reads: GatedRead[];
+  /** Rewrites what an Ask read returns (a server, or a path, that drops or adds a vote). */
+  tamperAsk?: (view: AskView) => AskView;
+} = { reads: [] };
 function gated(real: SessBackend): SessBackend {
   return {
     ...real,
+    async readAsk(ctx, input) {
+      const read = await real.readAsk(ctx, input);
+      return gate.tamperAsk ? { ...gate.tamperAsk(read), workspaceId: read.workspaceId } : read;
+    },
     async createSession(ctx, input) {
       gate.entered?.();
       if (gate.hold) await gate.hold;
@@ -219,6 +229,39 @@ describe.each(BACKENDS)('on the %s backend', (backend) => {
         );
       },
     );
+  });
+
+  describe('a decision that is not its answers', () => {
+    it('one vote dropped on the way: sess_response refuses it (VERIFICATION_FAILED) and blocks the handle', async () => {
+      const client = await h.connect((await h.addPrincipal()).token, 'modern');
+      const created = interactionOf(
+        await client.callTool({
+          name: 'sess_ask',
+          arguments: {
+            question: 'Ship the release?',
+            fields: [{ name: 'note', label: 'Anything to add?', type: 'text', required: false }],
+            respondents: { max: 3, decide: 'all' },
+          },
+        }),
+      );
+      const shared = tokenOf(created.humanUrl!);
+      for (const actionId of ['approve', 'reject']) {
+        const page = (await startRespondent(h.runtime, shared)).respondentToken;
+        await submitLinkAnswer(h.runtime, page, { revision: 1, actionId, submitted: {} });
+      }
+      // The reject (which decided) is dropped from the read, and the counts made to agree with it.
+      gate.tamperAsk = (view) => ({
+        ...view,
+        answers: view.answers.filter((a) => a.actionId !== 'reject'),
+        decision: { ...view.decision!, rejected: 0 },
+      });
+      try {
+        const read = await client.callTool({ name: 'sess_response', arguments: { handle: created.handle, revision: 1 } });
+        expect(errorOf(read).code).toBe('VERIFICATION_FAILED');
+      } finally {
+        gate.tamperAsk = undefined;
+      }
+    });
   });
 
   describe('expiry, cancel and the list', () => {

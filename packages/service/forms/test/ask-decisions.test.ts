@@ -5,11 +5,13 @@ import {
   type FormsRuntime,
   openLink,
   readAsk,
+  readJwks,
   startRespondent,
   submitLinkAnswer,
   type WorkspaceContext,
   withdrawSession,
 } from '@sess/forms';
+import { createLocalKeySet, verifyDecision } from '@sess/receipts';
 import { DECISION_ACTIONS, decisionRuleText, resolveActions } from '@sess/surface';
 import {
   createTestClock,
@@ -17,6 +19,7 @@ import {
   createTestFormsRuntime,
   createWorkspace,
   onlyOn,
+  TEST_PUBLIC_URL,
   type TestClock,
   type TestDatabase,
   tokenOf,
@@ -125,6 +128,46 @@ describe('an Ask that decides: created', () => {
       code: 'INVALID_ARGUMENTS',
       field: '/submit_label',
     });
+  });
+});
+
+describe('the decision receipt', () => {
+  it('is signed once decided, verifies offline against the answers it counts, and fails with one of them removed', async () => {
+    const created = await decidingAsk({ decide: 'quorum', quorum: 2, max: 3 });
+    await answer(created.token, 'approve');
+    expect((await decisionOf(created.askId))?.receipt).toBeUndefined();
+    await answer(created.token, 'reject');
+    await answer(created.token, 'approve');
+    const read = await readAsk({ ctx, askId: created.askId });
+    const receipt = read.decision?.receipt;
+    expect(receipt).toBeDefined();
+    // Kept: every later read gives the same receipt.
+    expect((await decisionOf(created.askId))?.receipt).toBe(receipt);
+    const keys = await createLocalKeySet(await readJwks(runtime));
+    const check = (answerReceipts: string[]) =>
+      verifyDecision(receipt!, {
+        keys,
+        issuer: TEST_PUBLIC_URL,
+        expected: { workspaceId: ctx.workspaceId, askId: created.askId },
+        answerReceipts,
+      });
+    const all = read.answers.map((a) => a.receipt);
+    const verified = await check(all);
+    expect(verified).toMatchObject({ ok: true, claims: { outcome: 'approved', rule: 'quorum', quorum: 2, max: 3 } });
+    expect(verified.ok && verified.claims.answers.map((a) => a.intent).sort()).toEqual(['approve', 'approve', 'reject']);
+    for (let i = 0; i < all.length; i++) {
+      const removed = await check(all.filter((_, j) => j !== i));
+      expect(removed).toMatchObject({ ok: false, reason: 'DECISION_ANSWER_MISSING' });
+    }
+    // Another Ask's verified answers are not this one's.
+    expect(
+      await verifyDecision(receipt!, {
+        keys,
+        issuer: TEST_PUBLIC_URL,
+        expected: { workspaceId: ctx.workspaceId, askId: 'ask_other' },
+        answerReceipts: all,
+      }),
+    ).toMatchObject({ ok: false });
   });
 });
 

@@ -1,4 +1,4 @@
-import { type AskDecision, type AskView, type SessionView, SessResponseInputSchema } from '@sess/contract';
+import { type AskView, type SessionView, SessResponseInputSchema } from '@sess/contract';
 import { isSessError, SessError } from '@sess/core';
 import { parseArguments } from '@sess/surface';
 import { backendContext, type ToolCall } from '../call.ts';
@@ -15,6 +15,7 @@ import {
   updateOrConflict,
 } from './handles.ts';
 import { verifyAnswer } from './verify-answer.ts';
+import { verifyAskDecision } from './verify-decision.ts';
 
 interface ResponseArgs {
   handle: string;
@@ -172,21 +173,20 @@ async function readAskOnce(call: ToolCall, record: HandleRecord): Promise<Intera
   const interaction = base(record, closed ? 'closed' : 'waiting');
   interaction.expiresAt = view.expiresAt;
   interaction.ask = { id: view.askId, open: !closed, counts: view.counts, answers };
-  if (view.decision) interaction.ask.decision = checkedDecision(view.decision, answers);
+  if (view.decision) {
+    try {
+      interaction.ask.decision = await verifyAskDecision(call.deps, view.decision, answers, {
+        workspaceId: call.scope.binding.workspaceId,
+        askId: record.askId!,
+      });
+    } catch (error) {
+      if (isSessError(error) && error.code === 'VERIFICATION_FAILED')
+        throw await block(call, record, 'verification_failed', error);
+      throw error;
+    }
+  }
   if (view.escalation) interaction.ask.escalation = view.escalation;
   return interaction;
-}
-
-/**
- * The decision as read, held against the verified answers it counts: a count that is not theirs
- * (a vote lost or added on the way) is refused rather than passed on.
- */
-function checkedDecision(decision: AskDecision, answers: NonNullable<AskResult['answers']>): AskDecision {
-  const approved = answers.filter((answer) => answer.actionId === 'approve').length;
-  const rejected = answers.filter((answer) => answer.actionId === 'reject').length;
-  if (decision.approved !== approved || decision.rejected !== rejected)
-    throw protocolError('an Ask decision whose counts are not its verified answers');
-  return decision;
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { AskDecision, AskView } from '@sess/contract';
-import { askRespondents, formAnswers, formSessions } from '@sess/db';
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { askRespondents, formAnswers, formSessions, queryRows } from '@sess/db';
+import { DECISION_ACTIONS } from '@sess/surface';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { askState } from '../model/derive-state.ts';
 import { askNotFound } from '../model/errors.ts';
 import { answerColumns } from '../model/queries.ts';
+import { signDecisionReceipt } from '../model/receipt.ts';
 import type { AnswerRow, SessionRow } from '../model/session-row.ts';
 import { toAnswerView } from '../model/views.ts';
 import type { WorkspaceContext } from '../sessions/context.ts';
@@ -33,7 +35,10 @@ export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: st
   const session = rows[0]?.s as SessionRow | undefined;
   if (!session) throw askNotFound(askId);
   const state = askState(session, runtime.now());
+  const answers = rows.flatMap(({ a, name }) => (a === null ? [] : [{ answer: a as AnswerRow, name }]));
   const decision = decisionOf(session, state);
+  if (decision && (decision.outcome === 'approved' || decision.outcome === 'rejected'))
+    decision.receipt = session.askDecisionReceipt ?? (await signDecisionOnce(ctx, session, revision.surfaceSha256, answers));
   return {
     askId,
     kind: 'ask',
@@ -43,8 +48,8 @@ export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: st
     createdAt: session.createdAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),
     surfaceSha256: revision.surfaceSha256,
-    answers: rows.flatMap(({ a, name }) =>
-      a === null ? [] : [toAnswerView(a as AnswerRow, revision.surfaceSha256, session.askName ? (name ?? null) : undefined)],
+    answers: answers.map(({ answer, name }) =>
+      toAnswerView(answer, revision.surfaceSha256, session.askName ? (name ?? null) : undefined),
     ),
     ...(decision ? { decision } : {}),
     ...(session.askEscalateAt !== null && session.askBackupUserIds !== null
@@ -76,4 +81,50 @@ export function decisionOf(session: SessionRow, state: AskView['state']): AskDec
     rejectAt: session.askRejectAt,
     decidedAt: session.askDecidedAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * The decision receipt of a decided Ask, signed on its first read and kept: a decided Ask takes
+ * no more answers, so the answers read with the decision are all it will ever count. Two first
+ * reads at once keep the one stored first.
+ */
+async function signDecisionOnce(
+  ctx: WorkspaceContext,
+  session: SessionRow,
+  surfaceSha256: string,
+  answers: ReadonlyArray<{ answer: AnswerRow }>,
+): Promise<string> {
+  const { runtime } = ctx;
+  const receipt = await signDecisionReceipt(runtime, {
+    workspaceId: session.workspaceId,
+    askId: session.id,
+    surfaceSha256,
+    rule: session.askDecide!,
+    quorum: session.askQuorum,
+    max: session.askMax ?? 0,
+    outcome: session.askDecision as 'approved' | 'rejected',
+    decidedAt: session.askDecidedAt!,
+    answers: answers.map(({ answer }) => ({ eventId: answer.id, answerSha256: answer.answerSha256, intent: intentOf(answer) })),
+    issuedAt: runtime.now(),
+  });
+  const [kept] = await queryRows<{ receipt: string }>(
+    runtime.database.db,
+    sql`with stored as (
+          update form_sessions set ask_decision_receipt = ${receipt}
+           where id = ${session.id} and workspace_id = ${session.workspaceId} and ask_decision_receipt is null
+          returning ask_decision_receipt)
+        select ask_decision_receipt as receipt from stored
+        union all
+        select ask_decision_receipt from form_sessions
+         where id = ${session.id} and not exists (select 1 from stored)`,
+  );
+  return kept?.receipt ?? receipt;
+}
+
+/** The intent of a deciding Ask's answer: its button is one of DECISION_ACTIONS (the form has no other). */
+function intentOf(answer: AnswerRow): 'approve' | 'reject' {
+  const intent = DECISION_ACTIONS.find((action) => action.id === answer.actionId)?.intent;
+  if (intent !== 'approve' && intent !== 'reject')
+    throw new Error(`a deciding Ask's answer ${answer.id} has no Approve or Reject`);
+  return intent;
 }

@@ -1,4 +1,4 @@
-import { type ReceiptInput, signReceipt } from '@sess/receipts';
+import { type DecisionInput, type ReceiptInput, signDecision, signReceipt } from '@sess/receipts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 
 /**
@@ -13,4 +13,10 @@ export async function signAnswerReceipt(
 ): Promise<string> {
   const ring = await runtime.keyRing();
   return signReceipt(ring.signer, { issuer: runtime.publicUrl, ...claims });
+}
+
+/** Signs an Ask's decision receipt with the process's active key; the issuer is PUBLIC_URL. */
+export async function signDecisionReceipt(runtime: FormsRuntime, input: Omit<DecisionInput, 'issuer'>): Promise<string> {
+  const ring = await runtime.keyRing();
+  return signDecision(ring.signer, { issuer: runtime.publicUrl, ...input });
 }
