@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createReceiptSigner, createSigningKeyRing, generateSigningKey, signReceipt } from '@sess/receipts';
-import { createWorkspaceWithKey, onlyOn } from '@sess/testkit';
+import { answerAskOnPage, createWorkspaceWithKey, onlyOn } from '@sess/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOnPage } from './support/answer-page.ts';
 import { type AppServer, startAppServer } from './support/app-server.ts';
@@ -229,10 +229,54 @@ describe.runIf(onDriver)('sess receipt verify (child process)', () => {
     expect(noFile.code).toBe(2);
     expect(noFile.stderr).toContain('neither a compact JWS nor a readable file (ENOENT)');
   });
+
+  it('checks an Ask’s decision from its JSON (GET /v1/asks/:id) against its answers’ receipts; one answer removed is refused', async () => {
+    const workspace = await createWorkspaceWithKey(server.database.db);
+    const v1 = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.url}/v1${path}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${workspace.apiKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': crypto.randomUUID(),
+        },
+      });
+    const made = (await (
+      await v1('/asks', {
+        method: 'POST',
+        body: JSON.stringify({
+          question: 'Ship the release?',
+          fields: [{ name: 'note', label: 'Anything to add?', type: 'text', required: false }],
+          respondents: { max: 3, decide: 'quorum', quorum: 2 },
+        }),
+      })
+    ).json()) as { askId: string; humanUrl: string };
+    expect(made, JSON.stringify(made)).toHaveProperty('humanUrl');
+    for (const action of ['approve', 'reject', 'approve']) expect(await answerAskOnPage(made.humanUrl, {}, action)).toBe(303);
+    const ask = (await (await v1(`/asks/${made.askId}`)).json()) as { answers: unknown[]; decision: { outcome: string } };
+    expect(ask.decision.outcome).toBe('approved');
+    const file = join(dir, 'ask.json');
+    writeFileSync(file, JSON.stringify(ask));
+    const verified = await runCli(['receipt', 'verify', file, '--jwks', jwksUrl, '--issuer', server.url], {});
+    expect(verified.stderr).toBe('');
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain(`Decision verified: signed by ${server.url}`);
+    expect(verified.stdout).toMatch(/^ {2}Outcome +approved$/m);
+    expect(verified.stdout).toMatch(/^ {2}Counted +2 approved \(2 decide\), 1 rejected \(2 decide\)$/m);
+
+    const fromStdin = await runCli(['receipt', 'verify', '-', '--jwks', jwksUrl], {}, JSON.stringify(ask));
+    expect(fromStdin.code).toBe(0);
+    const removed = { ...ask, answers: ask.answers.slice(1) };
+    const refused = await runCli(['receipt', 'verify', '-', '--jwks', jwksUrl], {}, JSON.stringify(removed));
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/^sess: decision refused: an answer the decision counts has no valid receipt/);
+  });
 });
 
 /*
- * What a person hands the command is read at most 64 KiB + 1 bytes, whatever it is: a device or a
+ * What a person hands the command is read at most 2 MiB + 1 bytes (a receipt, or an Ask with up
+ * to 1,000 answers; --jwks at most 64 KiB), whatever it is: a device or a
  * stream that never ends is refused once it passes the limit (exit 2), never read to its end.
  * No server: the refusal comes before any key is fetched.
  */
@@ -250,7 +294,7 @@ describe.runIf(onDriverLimit)('sess receipt verify refuses input over its limit 
 
   it('refuses /dev/zero as the receipt', async () => {
     const result = await runCli(['receipt', 'verify', '/dev/zero', '--jwks', NO_SERVER], {});
-    expect(result.stderr).toBe('sess: /dev/zero is too large to be a receipt (over 64 KiB)\n');
+    expect(result.stderr).toBe('sess: /dev/zero is too large to be a receipt or an Ask (over 2 MiB)\n');
     expect(result.code).toBe(2);
   });
 
@@ -271,7 +315,7 @@ describe.runIf(onDriverLimit)('sess receipt verify refuses input over its limit 
     endless.pipe(cli.child.stdin);
     const result = await cli.exited;
     endless.destroy();
-    expect(result.stderr).toBe('sess: stdin holds more than a receipt (over 64 KiB)\n');
+    expect(result.stderr).toBe('sess: stdin holds more than a receipt or an Ask (over 2 MiB)\n');
     expect(result.code).toBe(2);
   });
 
@@ -282,9 +326,9 @@ describe.runIf(onDriverLimit)('sess receipt verify refuses input over its limit 
     // Opening for writing waits until the command has opened the FIFO for reading.
     const writer = await open(fifo, 'w');
     try {
-      const writing = writer.write(Buffer.alloc(64 * 1024 + 100, 'a')).catch(() => undefined);
+      const writing = writer.write(Buffer.alloc(2 * 1024 * 1024 + 100, 'a')).catch(() => undefined);
       const result = await cli.exited;
-      expect(result.stderr).toBe(`sess: ${fifo} is too large to be a receipt (over 64 KiB)\n`);
+      expect(result.stderr).toBe(`sess: ${fifo} is too large to be a receipt or an Ask (over 2 MiB)\n`);
       expect(result.code).toBe(2);
       await writing;
     } finally {

@@ -14,12 +14,15 @@ import {
 import { JWKS_PATH } from '@sess/v1-api';
 import { loadCommandConfig } from '../server-record.ts';
 import { type CommandIo, exitWith, parseArgs, processIo, UsageError } from './args.ts';
+import { decisionOf, describeDecision, verifyDecisionStandalone } from './decision-verify.ts';
 
 export const RECEIPT_VERIFY_USAGE =
-  'sess receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>] [--min-assurance link|account|passkey]';
+  'sess receipt verify <receipt | file | -> [--jwks <url-or-file>] [--issuer <url>] [--min-assurance link|account|passkey]  (a file or - may hold an Ask as JSON: its decision receipt is checked against its answers)';
 
 /** A receipt is about 700 bytes; a file or stdin far larger is not one. */
 const MAX_RECEIPT_BYTES = 64 * 1024;
+/** An Ask with its decision and up to 1,000 answers, each with its receipt and values (about 1.5 KiB each). */
+const MAX_ASK_BYTES = 2 * 1024 * 1024;
 /** A JWK Set of two keys is about 400 bytes; one far larger, fetched or read, is not Sess's. */
 const MAX_JWKS_BYTES = 64 * 1024;
 const JWKS_TIMEOUT_MS = 5_000;
@@ -130,7 +133,7 @@ export function describeReceipt(claims: ReceiptClaims, kid: string): string {
 }
 
 /** Why a receipt was refused, in a sentence that says what it means. */
-export function refusalReason(result: Extract<StandaloneResult, { ok: false }>, source: KeySource): string {
+export function refusalReason(result: { reason: ReceiptFailureReason; message: string }, source: KeySource): string {
   switch (result.reason) {
     case 'BAD_SIGNATURE':
       return 'the signature does not match: the receipt was changed after it was signed (or signed by another key under the same id).';
@@ -142,6 +145,13 @@ export function refusalReason(result: Extract<StandaloneResult, { ok: false }>, 
       return 'it was issued by another server than the one expected (--issuer, or PUBLIC_URL).';
     case 'ASSURANCE_TOO_LOW':
       return `the answer was given below the assurance required by --min-assurance (${result.message}).`;
+    case 'DECISION_ANSWER_MISSING':
+      return `an answer the decision counts has no valid receipt in the input: it was removed, or is not this Ask's (${result.message}).`;
+    case 'DECISION_ANSWER_NOT_COUNTED':
+      return `an answer of this Ask is not counted by the decision (${result.message}).`;
+    case 'DECISION_COUNT_MISMATCH':
+    case 'DECISION_THRESHOLD_MISMATCH':
+      return `the counts do not reach the outcome under the rule (${result.message}).`;
     default:
       return `it is not a valid Sess receipt (${result.reason}: ${result.message}).`;
   }
@@ -165,20 +175,40 @@ async function readInput(
   }
 }
 
-/** The receipt argument: the JWS itself, `-` for stdin, or a file holding one. */
-async function readReceipt(argument: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  if (COMPACT_JWS.test(argument)) return argument;
-  const text =
+/**
+ * The receipt argument: the JWS itself, `-` for stdin, or a file holding one; or (stdin or a
+ * file) an Ask as JSON whose decision receipt is checked against its answers' receipts.
+ */
+async function readReceipt(
+  argument: string,
+  stdin: NodeJS.ReadableStream,
+): Promise<{ jws: string } | { decision: { receipt: string; answerReceipts: string[] } }> {
+  if (COMPACT_JWS.test(argument)) return { jws: argument };
+  const text = (
     argument === '-'
-      ? await readInput(stdin, MAX_RECEIPT_BYTES, {
-          tooLarge: 'stdin holds more than a receipt',
+      ? await readInput(stdin, MAX_ASK_BYTES, {
+          tooLarge: 'stdin holds more than a receipt or an Ask',
           unreadable: 'stdin cannot be read',
         })
-      : await readInput(argument, MAX_RECEIPT_BYTES, {
-          tooLarge: `${argument} is too large to be a receipt`,
+      : await readInput(argument, MAX_ASK_BYTES, {
+          tooLarge: `${argument} is too large to be a receipt or an Ask`,
           unreadable: 'the receipt is neither a compact JWS nor a readable file',
-        });
-  return text.trim();
+        })
+  ).trim();
+  if (!text.startsWith('{')) {
+    if (Buffer.byteLength(text) > MAX_RECEIPT_BYTES) throw new UsageError('the input is too large to be a receipt');
+    return { jws: text };
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    throw new UsageError('the input starts like JSON but is not: give a receipt, or an Ask as GET /v1/asks/<id> returns it');
+  }
+  const decision = decisionOf(document);
+  if (!decision)
+    throw new UsageError('the JSON is not a decided Ask: it needs decision.receipt and answers[].receipt (GET /v1/asks/<id>)');
+  return { decision };
 }
 
 /**
@@ -219,7 +249,7 @@ export async function keySourceFor(jwks: string): Promise<KeySource> {
  */
 export async function runReceiptVerify(args: readonly string[], io: CommandIo): Promise<number> {
   let source: KeySource;
-  let jws: string;
+  let input: Awaited<ReturnType<typeof readReceipt>>;
   let issuer: string | undefined;
   let minAssurance: ReceiptAssurance | undefined;
   try {
@@ -238,13 +268,28 @@ export async function runReceiptVerify(args: readonly string[], io: CommandIo): 
     } else {
       source = await keySourceFor(jwks);
     }
-    jws = await readReceipt(positionals[0]!, io.stdin);
+    input = await readReceipt(positionals[0]!, io.stdin);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`sess: ${error.message}\n`);
     return 2;
   }
-  const result = await verifyStandalone(jws, source.keys, issuer, minAssurance);
+  if ('decision' in input) {
+    if (minAssurance !== undefined) {
+      io.stderr.write('sess: --min-assurance applies to an answer receipt, not to a decision\n');
+      return 2;
+    }
+    const checked = await verifyDecisionStandalone(input.decision, source.keys, issuer);
+    if (!checked.ok) {
+      io.stderr.write(`sess: decision refused: ${refusalReason(checked, source)}\n`);
+      return 1;
+    }
+    io.stdout.write(`Decision verified: signed by ${checked.claims.iss} with key ${checked.kid}, every answer counted.\n`);
+    io.stdout.write(`${describeDecision(checked.claims, checked.kid)}\n`);
+    if (!issuer) io.stdout.write('  (The issuer was not pinned: pass --issuer <url> to require it.)\n');
+    return 0;
+  }
+  const result = await verifyStandalone(input.jws, source.keys, issuer, minAssurance);
   if (!result.ok) {
     io.stderr.write(`sess: receipt refused: ${refusalReason(result, source)}\n`);
     return 1;
