@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { decidedBy, isSessError, type SessErrorBody } from '@sess/core';
-import { DatabaseWaitError, openDatabase } from '@sess/db';
+import { DatabaseWaitError } from '@sess/db';
 import {
   createAsk,
   type FormsRuntime,
@@ -64,11 +66,11 @@ async function decidingAsk(rule: Rule, on: WorkspaceContext = ctx) {
 }
 
 /** A person starts their page (not answering yet). */
-const start = async (token: string, on: FormsRuntime = runtime) => (await startRespondent(on, token)).respondentToken;
+const start = async (token: string) => (await startRespondent(runtime, token)).respondentToken;
 
 /** A started page answers Approve or Reject. */
-const press = (page: string, actionId: 'approve' | 'reject', on: FormsRuntime = runtime) =>
-  submitLinkAnswer(on, page, { revision: 1, actionId, submitted: {} });
+const press = (page: string, actionId: 'approve' | 'reject') =>
+  submitLinkAnswer(runtime, page, { revision: 1, actionId, submitted: {} });
 
 /** A person starts and answers. */
 async function answer(token: string, actionId: 'approve' | 'reject') {
@@ -270,22 +272,38 @@ async function settle(submit: () => Promise<unknown>): Promise<'accepted' | Sess
   }
 }
 
+/** Sends answers from another process and resolves to their outcomes, in order. */
+type OtherReplica = (pages: Array<{ token: string; actionId: string }>) => Promise<Array<'accepted' | SessErrorBody>>;
+
+const ANSWERER = fileURLToPath(new URL('./fixtures/answer-pages.ts', import.meta.url));
+const secondProcess: OtherReplica = async (pages) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', ANSWERER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.stdin.end(JSON.stringify({ url: database.url, now: clock.now().toISOString(), pages }));
+  expect(await exited).toBe(0);
+  return JSON.parse(out) as Array<'accepted' | SessErrorBody>;
+};
+
 /**
- * `people` pages started, then every one answering at once (approve unless `rejects` names its
- * index), each through one of `runtimes` in turn. Checks one decision and exact counts.
+ * `max` pages started, then every one answering at once (approve unless `rejects` names its
+ * index); with `other`, every other answer is sent by that replica at the same time. Checks one
+ * decision and exact counts.
  */
-async function answerAtOnce(
-  rule: Rule,
-  rejects: ReadonlySet<number>,
-  runtimes: readonly FormsRuntime[],
-  on: WorkspaceContext,
-): Promise<void> {
+async function answerAtOnce(rule: Rule, rejects: ReadonlySet<number>, on: WorkspaceContext, other?: OtherReplica): Promise<void> {
   const created = await decidingAsk(rule, on);
   const pages: string[] = [];
-  for (let i = 0; i < rule.max; i++) pages.push(await start(created.token, runtimes[i % runtimes.length]));
-  const outcomes = await Promise.all(
-    pages.map((page, i) => settle(() => press(page, rejects.has(i) ? 'reject' : 'approve', runtimes[i % runtimes.length]))),
-  );
+  for (let i = 0; i < rule.max; i++) pages.push(await start(created.token));
+  const actionOf = (i: number) => (rejects.has(i) ? 'reject' : 'approve');
+  const mine = pages.flatMap((page, i) => (other && i % 2 === 1 ? [] : [settle(() => press(page, actionOf(i)))]));
+  const theirs = other
+    ? other(pages.flatMap((token, i) => (i % 2 === 1 ? [{ token, actionId: actionOf(i) }] : [])))
+    : Promise.resolve([]);
+  const outcomes = [...(await Promise.all(mine)), ...(await theirs)];
+  expect(outcomes).toHaveLength(rule.max);
   const read = await readAsk({ ctx: on, askId: created.askId });
   const decision = read.decision!;
   const accepted = outcomes.filter((o) => o === 'accepted').length;
@@ -315,26 +333,19 @@ describe('answers at once', () => {
   it('50 people answering at once against quorum 2 and all, many rounds: exactly one decision, nothing lost', async () => {
     const workspace = { runtime, workspaceId: (await createWorkspace(database.db, { plan: 'pro' })).workspaceId };
     for (let round = 0; round < 3; round++) {
-      await answerAtOnce({ decide: 'quorum', quorum: 2, max: 50 }, new Set([round, 10 + round]), [runtime], workspace);
-      await answerAtOnce({ decide: 'all', max: 50 }, new Set([17 + round]), [runtime], workspace);
-      await answerAtOnce({ decide: 'all', max: 50 }, new Set(), [runtime], workspace);
+      await answerAtOnce({ decide: 'quorum', quorum: 2, max: 50 }, new Set([round, 10 + round]), workspace);
+      await answerAtOnce({ decide: 'all', max: 50 }, new Set([17 + round]), workspace);
+      await answerAtOnce({ decide: 'all', max: 50 }, new Set(), workspace);
     }
   });
 
   it.runIf(onlyOn('forms: decisions across replicas'))(
-    'the same with every other answer through a second replica (its own pool on the same PostgreSQL)',
+    'the same with every other answer sent by a second replica in its own process (its own pool on the same PostgreSQL)',
     async () => {
-      const replica = await openDatabase({ url: database.url!, poolMax: 10 });
-      const other = createTestFormsRuntime(replica, { now: clock.now });
-      try {
-        const workspace = { runtime, workspaceId: (await createWorkspace(database.db, { plan: 'pro' })).workspaceId };
-        for (let round = 0; round < 3; round++) {
-          await answerAtOnce({ decide: 'quorum', quorum: 2, max: 50 }, new Set([round * 3]), [runtime, other], workspace);
-          await answerAtOnce({ decide: 'all', max: 50 }, new Set([25 + round]), [runtime, other], workspace);
-        }
-      } finally {
-        await other.close();
-        await replica.close();
+      const workspace = { runtime, workspaceId: (await createWorkspace(database.db, { plan: 'pro' })).workspaceId };
+      for (let round = 0; round < 2; round++) {
+        await answerAtOnce({ decide: 'quorum', quorum: 2, max: 50 }, new Set([round * 3]), workspace, secondProcess);
+        await answerAtOnce({ decide: 'all', max: 50 }, new Set([25 + round]), workspace, secondProcess);
       }
     },
   );
