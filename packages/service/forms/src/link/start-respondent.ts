@@ -4,7 +4,7 @@ import { queryRows, type Tx } from '@sess/db';
 import type { ReceiptAssurance } from '@sess/receipts';
 import { sql } from 'drizzle-orm';
 import { askStarters } from '../model/ask-starters.ts';
-import { askState } from '../model/derive-state.ts';
+import { askState, isDecided } from '../model/derive-state.ts';
 import { alreadyDecided, linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken, newRespondentToken } from '../model/link-tokens.ts';
 import type { SessionRow } from '../model/session-row.ts';
@@ -110,7 +110,7 @@ export async function startRespondent(runtime: FormsRuntime, askToken: string, u
       const returning = await returningRespondent(runtime, tx, ask.id, person, { open: state === 'waiting', now, expiresAt });
       if (returning) return returning;
     }
-    if (ask.ask_decision === 'approved' || ask.ask_decision === 'rejected') throw alreadyDecided(ask.ask_decision);
+    if (isDecided(ask.ask_decision)) throw alreadyDecided(ask.ask_decision);
     if (state !== 'waiting') throw linkClosed(state === 'withdrawn' ? 'withdrawn' : 'closed');
     if (ask.ask_answered + Number(ask.active) >= ask.ask_max) {
       throw new SessError('ASK_FULL', 'Everyone this Ask was meant for has started answering. Try again later.', {

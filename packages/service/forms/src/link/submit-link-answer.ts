@@ -2,9 +2,10 @@ import { hashSecret, SessError } from '@sess/core';
 import { type DbOrTx, queryRows } from '@sess/db';
 import { type AnswerError, RESPONDENT_NAME_FIELD, resolveActions } from '@sess/surface';
 import { sql } from 'drizzle-orm';
-import { linkState } from '../model/derive-state.ts';
+import { isDecided, linkState } from '../model/derive-state.ts';
 import { alreadyAnswered, alreadyDecided, answerInChatOff, linkClosed, linkNotFound } from '../model/errors.ts';
 import { classifyToken } from '../model/link-tokens.ts';
+import type { SessionRow } from '../model/session-row.ts';
 import { isoParam, stateAllows } from '../model/sql-values.ts';
 import type { FormsRuntime } from '../runtime/forms-runtime.ts';
 import { answerWrittenAtMs, FORM_EVENTS_CHANNEL } from '../waits/waiter-hub.ts';
@@ -171,7 +172,14 @@ async function submitRespondentAnswer(
   const approves = intent === 'approve' ? 1 : 0;
   const rejects = intent === 'reject' ? 1 : 0;
   const record = (db: DbOrTx) =>
-    queryRows<{ id: string; session_id: string; workspace_id: string; answered: number; max: number; decision: string | null }>(
+    queryRows<{
+      id: string;
+      session_id: string;
+      workspace_id: string;
+      answered: number;
+      max: number;
+      decision: SessionRow['askDecision'];
+    }>(
       db,
       // `ask` locks the Ask's row first and reads it as it is now (not as the statement's snapshot
       // saw it): answers to one Ask are accepted one at a time, so the cap, the counts and the
@@ -217,7 +225,7 @@ async function submitRespondentAnswer(
           if (row) {
             const answered = Number(row.answered);
             const max = Number(row.max);
-            const decided = row.decision === 'approved' || row.decision === 'rejected';
+            const decided = isDecided(row.decision);
             await hook(tx, {
               sessionId: row.session_id,
               workspaceId: row.workspace_id,
@@ -239,7 +247,7 @@ async function submitRespondentAnswer(
   if (!fresh) throw linkNotFound();
   checkRespondentOpen(fresh.answer !== null, fresh.session.state, fresh.respondent.expiresAt, input.revision, runtime.now());
   const decision = fresh.session.askDecision;
-  if (decision === 'approved' || decision === 'rejected') throw alreadyDecided(decision);
+  if (isDecided(decision)) throw alreadyDecided(decision);
   throw alreadyAnswered(1);
 }
 

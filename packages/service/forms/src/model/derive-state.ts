@@ -79,6 +79,6 @@ export function nextTimeChange(row: Pick<SessionRow, 'deadlineAt' | 'closesAt'>,
 }
 
 /** True once an Ask that decides has its outcome (approved or rejected). */
-export function isDecided(decision: SessionRow['askDecision'] | undefined): boolean {
+export function isDecided(decision: SessionRow['askDecision'] | undefined): decision is 'approved' | 'rejected' {
   return decision === 'approved' || decision === 'rejected';
 }

@@ -167,7 +167,7 @@ export interface RespondentLinkView extends LinkViewBase {
 /** `decided` of an Ask's views, once its decision is made. */
 function decidedOf(session: SessionRow): { decided?: 'approved' | 'rejected' } {
   const decision = session.askDecision;
-  return decision === 'approved' || decision === 'rejected' ? { decided: decision } : {};
+  return isDecided(decision) ? { decided: decision } : {};
 }
 
 export function toLinkAnswer(answer: AnswerRow): LinkAnswer {
