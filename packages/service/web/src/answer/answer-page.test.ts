@@ -220,6 +220,20 @@ describe('states', () => {
     expect(html).not.toContain('<script');
   });
 
+  it('an Ask that was decided: "Already decided" with the outcome on a page not answered, the outcome beside an answer, none on the landing\'s Start', () => {
+    const notAnswered = render({ state: 'expired', title: 'Ship the release?', decided: 'rejected' });
+    expect(notAnswered).toContain('<title>Already decided · Sess</title>');
+    expect(notAnswered).toContain('Already decided</h1>');
+    expect(notAnswered).toContain('This was decided: rejected. Your answer is no longer needed');
+    expect(notAnswered).not.toContain('<form');
+    expect(render({ state: 'completed', title: 'Ship the release?', decided: 'approved' })).toContain(
+      '<p>This was decided: approved.</p>',
+    );
+    const landing = render({ state: 'ask', title: 'Ship the release?', closed: 'closed', decided: 'approved' });
+    expect(landing).toContain('This was decided: approved. This question takes no more answers.');
+    expect(landing).not.toContain('<form');
+  });
+
   it('lapsed and extendable: an "Ask for more time" button posting with its CSRF token', () => {
     const html = render({ state: 'lapsed', title: 'Q', extend: { action: '/s/tok/extend', csrf: 'x' } });
     expect(html).toContain('The time to answer ran out</h1>');
