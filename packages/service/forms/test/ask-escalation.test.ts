@@ -116,6 +116,18 @@ describe('an Ask with backup people', () => {
     });
   });
 
+  it('an idempotent repeat naming the backup in another case is the same request: the same Ask', async () => {
+    const key = newId('session');
+    const make = (backup: string) =>
+      createAsk({
+        ctx,
+        input: escalatingArguments({ people: [ana.email], escalate: { after: HOUR, to: [backup] } }),
+        idempotencyKey: key,
+      });
+    const first = await make(ben.email);
+    expect((await make(ben.email.toUpperCase())).askId).toBe(first.askId);
+  });
+
   it('refuses an escalation without named people, naming a named person, unknown, or not before the end', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ max: 2, escalate: { after: HOUR, to: [ben.email] } }, '/respondents/escalate'],

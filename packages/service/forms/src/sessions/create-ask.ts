@@ -67,14 +67,17 @@ export interface PreparedAsk extends PreparedCreate<CreatedAsk> {
 }
 
 /**
- * What the idempotency hash names of an Ask's request: the body as sent, with its people
- * lowercased (the same members in another case are the same request). Without people, the body
- * as it always was.
+ * What the idempotency hash names of an Ask's request: the body as sent, with its people (and
+ * backup people) lowercased (the same members in another case are the same request). Without
+ * people, the body as it always was.
  */
-function hashedRequest(input: unknown, people: string[] | undefined): unknown {
+function hashedRequest(input: unknown, people: string[] | undefined, backups: string[] | undefined): unknown {
   if (people === undefined) return input;
-  const body = input as { respondents: Record<string, unknown> };
-  return { ...body, respondents: { ...body.respondents, people: people.map((email) => email.trim().toLowerCase()) } };
+  const body = input as { respondents: Record<string, unknown> & { escalate?: Record<string, unknown> } };
+  const lower = (emails: string[]) => emails.map((email) => email.trim().toLowerCase());
+  const respondents = { ...body.respondents, people: lower(people) };
+  if (backups !== undefined) respondents.escalate = { ...body.respondents.escalate, to: lower(backups) };
+  return { ...body, respondents };
 }
 
 /** Builds an Ask as `createAsk` does, for a later `store` that may carry the caller's own rows in the same statement (both inside `withCurrentFloor`). */
@@ -138,7 +141,7 @@ export async function prepareAsk({ ctx, input, idempotencyKey }: CreateAskInput)
     ctx,
     idempotencyKey === undefined
       ? undefined
-      : { key: idempotencyKey, operation: 'asks.create', request: hashedRequest(input, people), sealed: true },
+      : { key: idempotencyKey, operation: 'asks.create', request: hashedRequest(input, people, escalate?.to), sealed: true },
     (plan, now) => {
       const lifetime = given ?? { seconds: Math.min(DEFAULT_EXPIRES_IN_SECONDS, plan.linkLifetimeSeconds), field: '/expires_in' };
       checkLifetime(plan, lifetime);
