@@ -1,4 +1,4 @@
-import { type DecisionClaims, type ReceiptKeySet, type VerifyDecisionResult, verifyDecision } from '@sess/receipts';
+import { countIntents, type DecisionClaims, type ReceiptKeySet, type VerifyDecisionResult, verifyDecision } from '@sess/receipts';
 
 /*
  * `sess receipt verify` given an Ask as JSON (what `GET /v1/asks/:id` returns, or `interaction.ask`
@@ -42,7 +42,7 @@ function unverifiedDecisionClaims(jws: string): Partial<DecisionClaims> {
 
 /** The verified decision, one line each, for a person. */
 export function describeDecision(claims: DecisionClaims, kid: string): string {
-  const approved = claims.answers.filter((answer) => answer.intent === 'approve').length;
+  const { approved, rejected } = countIntents(claims.answers);
   const rule = claims.rule === 'quorum' ? `quorum ${claims.quorum} of ${claims.max}` : `${claims.rule} (${claims.max} places)`;
   const rows: Array<[string, string]> = [
     ['Issuer', claims.iss],
@@ -51,10 +51,7 @@ export function describeDecision(claims: DecisionClaims, kid: string): string {
     ['Ask', claims.ask_id],
     ['Rule', rule],
     ['Outcome', claims.outcome],
-    [
-      'Counted',
-      `${approved} approved (${claims.approve_at} decide), ${claims.answers.length - approved} rejected (${claims.reject_at} decide)`,
-    ],
+    ['Counted', `${approved} approved (${claims.approve_at} decide), ${rejected} rejected (${claims.reject_at} decide)`],
     ['Decided at', claims.decided_at],
     ['Surface hash', `sha256:${claims.surface_sha256}`],
   ];

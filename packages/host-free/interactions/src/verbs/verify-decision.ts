@@ -1,6 +1,6 @@
 import type { AskDecision } from '@sess/contract';
 import { SessError } from '@sess/core';
-import { toSessError, verifyDecision } from '@sess/receipts';
+import { countIntents, toSessError, verifyDecision } from '@sess/receipts';
 import type { ToolDeps } from '../call.ts';
 import type { AskResult } from '../results.ts';
 
@@ -46,8 +46,11 @@ export async function verifyAskDecision(
     throw toSessError(result.reason);
   }
   const { claims } = result;
-  const signed = claims.answers.filter((answer) => answer.intent === 'approve').length;
-  if (claims.outcome !== decision.outcome || signed !== approved || claims.answers.length !== answers.length)
+  if (
+    claims.outcome !== decision.outcome ||
+    countIntents(claims.answers).approved !== approved ||
+    claims.answers.length !== answers.length
+  )
     throw mismatch(deps, 'the decision read is not the one its receipt signs');
   return decision;
 }

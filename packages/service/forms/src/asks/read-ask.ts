@@ -1,5 +1,5 @@
 import type { AskDecision, AskView } from '@sess/contract';
-import { askRespondents, formAnswers, formSessions, queryRows } from '@sess/db';
+import { askRespondents, formAnswers, formRevisions, formSessions, queryRows } from '@sess/db';
 import { DECISION_ACTIONS } from '@sess/surface';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { askState } from '../model/derive-state.ts';
@@ -20,20 +20,19 @@ export type { AskView };
  */
 export async function readAsk({ ctx, askId }: { ctx: WorkspaceContext; askId: string }): Promise<AskView> {
   const { runtime } = ctx;
-  const snapshot = await runtime.queries.sessionById(ctx.workspaceId, askId);
-  if (snapshot?.session.kind !== 'ask') throw askNotFound(askId);
-  const { revision } = snapshot;
-  // The Ask's row and its answers in one statement (one snapshot): the counts and the decision
-  // are always those of the answers returned with them.
+  // The Ask's row, its Surface hash and its answers in one statement (one snapshot): the counts
+  // and the decision are always those of the answers returned with them.
   const rows = await runtime.database.db
-    .select({ s: formSessions, a: answerColumns, name: askRespondents.name })
+    .select({ s: formSessions, surfaceSha256: formRevisions.surfaceSha256, a: answerColumns, name: askRespondents.name })
     .from(formSessions)
+    .innerJoin(formRevisions, and(eq(formRevisions.sessionId, formSessions.id), eq(formRevisions.revision, 1)))
     .leftJoin(formAnswers, and(eq(formAnswers.sessionId, formSessions.id), isNotNull(formAnswers.respondentId)))
     .leftJoin(askRespondents, eq(askRespondents.id, formAnswers.respondentId))
     .where(and(eq(formSessions.id, askId), eq(formSessions.workspaceId, ctx.workspaceId)))
     .orderBy(asc(formAnswers.answeredAt), asc(formAnswers.id));
   const session = rows[0]?.s as SessionRow | undefined;
-  if (!session) throw askNotFound(askId);
+  if (session?.kind !== 'ask') throw askNotFound(askId);
+  const revision = { surfaceSha256: rows[0]!.surfaceSha256 };
   const state = askState(session, runtime.now());
   const answers = rows.flatMap(({ a, name }) => (a === null ? [] : [{ answer: a as AnswerRow, name }]));
   const decision = decisionOf(session, state);

@@ -186,7 +186,7 @@ async function submitRespondentAnswer(
       // decision are exact, and an answer after the deciding one is refused (nothing is written).
       sql`with ask as (
           select s.id, s.state, s.ask_decision from form_sessions s
-           where s.id = (select session_id from ask_respondents where id = ${respondent.id})
+           where s.id = ${session.id}
              for update),
         ins as (
           insert into form_answers
