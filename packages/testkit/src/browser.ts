@@ -75,3 +75,20 @@ export function sidewaysOverflow(page: Page): Promise<{ width: number; scrollWid
     return { width, scrollWidth: document.documentElement.scrollWidth, elements };
   });
 }
+
+/** The WCAG 2.2 A and AA rules axe-core checks (and its best practices are left out: they are not WCAG). */
+const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * The WCAG 2.2 AA violations axe-core finds on the page as it is now, one line each (rule, the
+ * elements, the help text): a test expects `[]`. Contrast is checked in the colour scheme the
+ * context emulates, so a test runs it in light and dark.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const { AxeBuilder } = await import('@axe-core/playwright');
+  const results = await new AxeBuilder({ page }).withTags(WCAG_AA_TAGS).analyze();
+  return results.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
+}

@@ -2,7 +2,7 @@ import { DECISION_RULES } from '@sess/core';
 import { z } from 'zod';
 import { AssuranceSchema, ForSchema } from './assurance.ts';
 import { LIMITS, STRUCTURE_LIMITS } from './limits.ts';
-import { AnswerInChatSchema, ExpiresInSchema, machineName, readableText } from './schema.ts';
+import { AnswerInChatSchema, ExpiresInSchema, LocaleSchema, machineName, readableText } from './schema.ts';
 
 /** The seed's complete, good sess_ask call; it is carried in the tool's input schema. */
 export const SESS_ASK_EXAMPLE = Object.freeze({
@@ -197,6 +197,7 @@ export const AskArgumentsSchema = z
       .describe(
         `What to ask, 1-${STRUCTURE_LIMITS.askFields} fields: ${ASK_FIELD_TYPES.slice(0, -1).join(', ')} or ${ASK_FIELD_TYPES.at(-1)}.`,
       ),
+    locale: LocaleSchema.optional(),
     submit_label: readableText(
       LIMITS.button,
       `The button: a verb, 1-3 words, at most ${LIMITS.button} characters (default "Submit"). Example: "Plan it"`,

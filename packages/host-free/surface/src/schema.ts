@@ -25,6 +25,29 @@ export function machineName(description: string): z.ZodString {
     .meta({ maxLength: LIMITS.name });
 }
 
+/** The longest language tag taken (BCP 47 allows long ones; no real form needs more). */
+const LOCALE_MAX = 35;
+
+/**
+ * The language the form is written in, as a BCP 47 tag. The page puts it on the agent's text
+ * (`lang`), and shows Sess's own words in it when Sess has that language.
+ */
+export const LocaleSchema = z
+  .string()
+  .max(LOCALE_MAX)
+  .refine(isLanguageTag, { error: 'must be a BCP 47 language tag, like "de", "sl" or "pt-BR"' })
+  .describe(
+    `The language the question is written in, as a BCP 47 tag of at most ${LOCALE_MAX} characters. Example: "de". Sess shows its own words on the page (buttons it adds, dates, errors) in it when it can, else in the language of the person’s browser.`,
+  );
+
+function isLanguageTag(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
 /** String formats a field may ask for; each has a checker in `formats.ts`. */
 export const STRING_FORMATS = ['email', 'uri', 'date', 'date-time', 'time'] as const;
 
@@ -207,6 +230,7 @@ export const SurfaceSchema = z
       LIMITS.description,
       `One or two sentences under the title, at most ${LIMITS.description} characters. Example: "The tests pass. Edit the message if you like."`,
     ).optional(),
+    locale: LocaleSchema.optional(),
     source: z.strictObject({
       kind: z.literal('sess_surface'),
       components: z

@@ -71,6 +71,7 @@ export function toSurface(args: AskArguments): Surface {
   const escalate = args.respondents?.escalate;
   if (escalate !== undefined) components.push({ type: 'text', text: escalationText(escalate.after, escalate.to.length) });
   const surface: Surface = { mode: 'interactive', title: args.question, source: { kind: 'sess_surface', components } };
+  if (args.locale !== undefined) surface.locale = args.locale;
   if (decide !== undefined) surface.actions = DECISION_ACTIONS.map((action) => ({ ...action }));
   else if (args.submit_label !== undefined) surface.actions = [{ id: 'submit', label: args.submit_label, intent: 'submit' }];
   return surface;

@@ -110,6 +110,27 @@ export {
 } from './connect/index.ts';
 export { type CookieOptions, clearCookie, readCookieValues, serializeCookie } from './cookies.ts';
 export { HomePage, type HomeView, renderHomePage } from './home/index.ts';
+export {
+  addLanguage,
+  type Catalog,
+  chooseLanguage,
+  findLanguage,
+  inLanguage,
+  LANGUAGE_COOKIE,
+  LANGUAGE_QUERY,
+  type Language,
+  type MessageKey,
+  Messages,
+  messagesFor,
+  type PageLanguage,
+  type PageLanguageHints,
+  pageLanguage,
+  shippedLanguageFor,
+  shippedLanguages,
+  TIME_ZONE_COOKIE,
+  textDirection,
+  useMessages,
+} from './i18n/index.ts';
 export { Page, type PageProps, STYLESHEET_PATH } from './layout.tsx';
 export {
   CSRF_HEADER,

@@ -1,4 +1,6 @@
 import type { Child } from 'hono/jsx';
+import { LanguagePicker, TIME_ZONE_SCRIPT } from './i18n/language-picker.tsx';
+import { useMessages } from './i18n/render-scope.ts';
 import { PWA_PATHS, THEME_COLOR } from './pwa/web-app.ts';
 
 export interface PageProps {
@@ -21,8 +23,9 @@ export interface PageProps {
  * third-party requests. Every string passes through hono/jsx, which escapes it.
  */
 export function Page({ title, nonce, script, webApp, children }: PageProps) {
+  const messages = useMessages();
   return (
-    <html lang="en">
+    <html lang={messages.tag} dir={messages.dir}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -47,8 +50,12 @@ export function Page({ title, nonce, script, webApp, children }: PageProps) {
       </head>
       <body>
         <main>{children}</main>
-        <footer>Sess</footer>
-        {script && nonce ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} /> : null}
+        <footer>
+          <LanguagePicker />
+          <p>{messages.t('common.footer')}</p>
+        </footer>
+        {/* A page that runs a script also tells the server the browser's time zone (for the dates it shows). */}
+        {script && nonce ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT + script }} /> : null}
       </body>
     </html>
   );

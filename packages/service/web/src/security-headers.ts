@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { PageLanguage } from './i18n/page-language.ts';
+import { inLanguage } from './i18n/render-scope.ts';
 
 /** A fresh CSP nonce for one response. */
 export function newNonce(): string {
@@ -47,7 +49,13 @@ export function pageHeaders({ nonce, formAction = ["'self'"] }: PageHeaderOption
 export function htmlPage(
   status: number,
   render: (nonce: string) => string,
-  options: { formAction?: string[]; headers?: Record<string, string | string[]>; nonce?: string } = {},
+  options: {
+    formAction?: string[];
+    headers?: Record<string, string | string[]>;
+    nonce?: string;
+    /** The language the page is shown in (`pageLanguage`); English when absent. */
+    language?: PageLanguage;
+  } = {},
 ): Response {
   // A face whose own middleware already chose this response's nonce passes it in.
   const nonce = options.nonce ?? newNonce();
@@ -58,7 +66,14 @@ export function htmlPage(
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  return new Response(render(nonce), { status, headers });
+  const { language } = options;
+  if (!language) return new Response(render(nonce), { status, headers });
+  headers.set('Content-Language', language.messages.tag);
+  if (language.rememberCookie) headers.append('Set-Cookie', language.rememberCookie);
+  return new Response(
+    inLanguage(language.messages, () => render(nonce)),
+    { status, headers },
+  );
 }
 
 /** A 303 See Other to a same-origin path (after a form post, or to sign in), never cached, with optional cookies. */

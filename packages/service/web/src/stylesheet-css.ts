@@ -126,6 +126,9 @@ h1[tabindex="-1"]:focus { outline: none; }
 .banner.error { background: #fef3f2; color: var(--danger); }
 .status { font-size: 1.1rem; font-weight: 600; }
 footer { color: var(--muted); font-size: .85rem; text-align: center; padding: 1.5rem 0; }
+.languages ul { list-style: none; display: flex; flex-wrap: wrap; justify-content: center; gap: .25rem .5rem; margin: 0 0 .5rem; padding: 0; }
+.languages a { display: inline-block; min-height: 24px; min-width: 24px; padding: .25rem .5rem; color: inherit; }
+.languages a[aria-current="true"] { font-weight: 600; text-decoration: none; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .5rem .25rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }

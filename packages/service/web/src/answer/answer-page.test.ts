@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escaped, expectIsolated, spoof } from '../bidi-fixtures.ts';
+import { TIME_ZONE_SCRIPT } from '../i18n/index.ts';
 import { renderAnswerPage } from './answer-page.tsx';
 import { commitSurface, everyFieldSurface, HOSTILE_STRINGS, openView } from './fixtures.ts';
 import { FOLLOW_SCRIPT } from './follow-script.ts';
@@ -19,7 +20,7 @@ function tagWithId(html: string, id: string): string {
 describe('the open form', () => {
   it('renders the title, description, record and the editable initial value of the seed sample', () => {
     const html = render(openView(commitSurface()));
-    expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
+    expect(html.startsWith('<!doctype html><html lang="en" dir="ltr">')).toBe(true);
     expect(html).toContain('<h1>Approve this commit?</h1>');
     expect(html).toContain('<p class="lead">The tests pass. Edit the message if you like.</p>');
     expect(html).toContain('<p class="caption">What changed (sample)</p>');
@@ -206,7 +207,7 @@ describe('states', () => {
     expect(html).toContain('data-follow-revision="3"');
     expect(html).toContain('<a class="button secondary wide" href="/s/tok">Check for the next step</a>');
     expect(html.match(/<script/g)).toHaveLength(1);
-    expect(html).toContain(`<script nonce="${NONCE}">${FOLLOW_SCRIPT}</script>`);
+    expect(html).toContain(`<script nonce="${NONCE}">${TIME_ZONE_SCRIPT}${FOLLOW_SCRIPT}</script>`);
   });
 
   it.each([
@@ -272,7 +273,7 @@ describe('states', () => {
 
   it('an open form follows its session: the one nonce’d script, its markers and an empty notice region', () => {
     const html = render(openView(commitSurface(), { revision: 4 }));
-    expect(html).toContain(`<script nonce="${NONCE}">${FOLLOW_SCRIPT}</script>`);
+    expect(html).toContain(`<script nonce="${NONCE}">${TIME_ZONE_SCRIPT}${FOLLOW_SCRIPT}</script>`);
     expect(html).toContain(
       '<div class="card" data-follow-revision="4" data-follow-shown="4" data-follow-state="open" data-follow-keep="" data-follow-kind="interaction">',
     );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildConnectView } from '../connect/connect-view.ts';
 import { COPY_SCRIPT } from '../connect/copy-script.ts';
+import { TIME_ZONE_SCRIPT } from '../i18n/index.ts';
 import { renderHomePage } from './home-page.tsx';
 import type { HomeView } from './view.ts';
 
@@ -53,6 +54,6 @@ describe('the home page', () => {
   it('carries the copy script under the response nonce, and no other script', () => {
     const html = renderHomePage(homeView(), NONCE);
     expect(html.match(/<script/g)).toHaveLength(1);
-    expect(html).toContain(`<script nonce="${NONCE}">${COPY_SCRIPT}</script>`);
+    expect(html).toContain(`<script nonce="${NONCE}">${TIME_ZONE_SCRIPT}${COPY_SCRIPT}</script>`);
   });
 });

@@ -1,0 +1,2 @@
+/** The account pages' messages (ICU message syntax). */
+export const account = {} as const;

@@ -1,0 +1,2 @@
+/** The answer pages' messages (ICU message syntax). */
+export const answer = {} as const;

@@ -1,0 +1,2 @@
+/** The errors pages' messages (ICU message syntax). */
+export const errors = {} as const;

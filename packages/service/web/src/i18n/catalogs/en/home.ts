@@ -1,0 +1,2 @@
+/** The home pages' messages (ICU message syntax). */
+export const home = {} as const;

@@ -1,0 +1,2 @@
+/** The notify pages' messages (ICU message syntax). */
+export const notify = {} as const;

@@ -1,0 +1,2 @@
+/** The oauth pages' messages (ICU message syntax). */
+export const oauth = {} as const;

@@ -1,0 +1,96 @@
+import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
+import type { MessageKey } from './catalog-types.ts';
+import { DEFAULT_LANGUAGE, findLanguage, type Language, textDirection } from './languages.ts';
+
+/** The values a message's placeholders take. */
+export type MessageValues = Record<string, PrimitiveType>;
+
+/** Compiled messages, per language and key: parsing ICU syntax once, not on every render. */
+const compiled = new Map<string, Map<string, IntlMessageFormat>>();
+
+function compile(language: Language, key: MessageKey): IntlMessageFormat {
+  let byKey = compiled.get(language.tag);
+  if (!byKey) {
+    byKey = new Map();
+    compiled.set(language.tag, byKey);
+  }
+  let format = byKey.get(key);
+  if (!format) {
+    format = new IntlMessageFormat(language.catalog[key], language.tag);
+    byKey.set(key, format);
+  }
+  return format;
+}
+
+/** What a page needs to speak a person's language: where they chose it, and their time zone. */
+export interface MessagesOptions {
+  /** The IANA time zone the person's browser reported; dates are shown in it, else in UTC (said so). */
+  timeZone?: string | undefined;
+  /** Builds the link that shows the same page in another language (the picker's links). */
+  languageHref?: ((tag: string) => string) | undefined;
+}
+
+/**
+ * One language's messages for one page: `t` formats a catalog message (ICU plurals, selects),
+ * and `date` / `number` format with `Intl` in the same language.
+ */
+export class Messages {
+  readonly language: Language;
+  readonly dir: 'ltr' | 'rtl';
+  /** The zone dates are shown in; `undefined` means UTC, named beside each time. */
+  readonly timeZone: string | undefined;
+  readonly languageHref: ((tag: string) => string) | undefined;
+
+  constructor(language: Language, options: MessagesOptions = {}) {
+    this.language = language;
+    this.dir = textDirection(language.tag);
+    this.timeZone = validTimeZone(options.timeZone);
+    this.languageHref = options.languageHref;
+  }
+
+  get tag(): string {
+    return this.language.tag;
+  }
+
+  /** The message for `key` in this language, its placeholders filled. */
+  t(key: MessageKey, values?: MessageValues): string {
+    const result = compile(this.language, key).format(values);
+    return typeof result === 'string' ? result : String(result);
+  }
+
+  /** A date and time, as this language writes it, in the person's zone (or in UTC, said so). */
+  dateTime(at: Date, style: 'short' | 'medium' | 'long' = 'medium'): string {
+    const text = new Intl.DateTimeFormat(this.tag, {
+      dateStyle: style,
+      timeStyle: 'short',
+      timeZone: this.timeZone ?? 'UTC',
+    }).format(at);
+    return this.timeZone ? text : this.t('common.timeZone.utc', { time: text });
+  }
+
+  /** A number, with this language's separators. */
+  number(value: number, options?: Intl.NumberFormatOptions): string {
+    return new Intl.NumberFormat(this.tag, options).format(value);
+  }
+
+  /** A list (`a, b and c`), as this language joins one. */
+  list(items: readonly string[], type: 'conjunction' | 'disjunction' = 'conjunction'): string {
+    return new Intl.ListFormat(this.tag, { type }).format(items);
+  }
+}
+
+function validTimeZone(zone: string | undefined): string | undefined {
+  if (!zone || zone.length > 64) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The messages of a language by tag (English when Sess has no such language). */
+export function messagesFor(tag: string = DEFAULT_LANGUAGE, options?: MessagesOptions): Messages {
+  const language = findLanguage(tag) ?? findLanguage(DEFAULT_LANGUAGE);
+  if (!language) throw new Error('The default language has no catalog.');
+  return new Messages(language, options);
+}
