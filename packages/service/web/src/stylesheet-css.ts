@@ -13,7 +13,39 @@ export const STYLESHEET_CSS = `
   --danger: #b42318;
   --ok: #067647;
   --focus: #b45309;
-  color-scheme: light;
+  --field: #ffffff;
+  --field-line: #767f92;
+  --info-bg: #eef2ff;
+  --ok-bg: #ecfdf3;
+  --warn-bg: #fffaeb;
+  --danger-bg: #fef3f2;
+  color-scheme: light dark;
+}
+/* Dark: the same roles, each colour pair at least 4.5:1 (text) or 3:1 (borders, focus). */
+@media (prefers-color-scheme: dark) {
+  :root {
+    --ink: #e8eaee;
+    --muted: #b1b8c6;
+    --line: #3b4250;
+    --bg: #0f1115;
+    --card: #181b21;
+    --accent: #9ab8ff;
+    --accent-ink: #0b1020;
+    --danger: #ff9b91;
+    --ok: #74e0a8;
+    --focus: #fbbf24;
+    --field: #0f1115;
+    --field-line: #7d869a;
+    --info-bg: #1b2440;
+    --ok-bg: #0f2a1d;
+    --warn-bg: #2d2410;
+    --danger-bg: #3a1512;
+  }
+}
+/* No motion for people who asked for none (nothing here animates on purpose; a browser's smooth scroll does). */
+@media (prefers-reduced-motion: reduce) {
+  *, ::before, ::after { animation-duration: .01ms !important; animation-iteration-count: 1 !important;
+    transition-duration: .01ms !important; scroll-behavior: auto !important; }
 }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
@@ -29,6 +61,7 @@ body {
   word-break: break-word;
 }
 main { max-width: 36rem; margin: 0 auto; padding: 1rem; }
+a { color: var(--accent); }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 1.25rem; }
 h1 { font-size: 1.4rem; line-height: 1.25; margin: 0 0 .5rem; }
 h2 { font-size: 1.1rem; margin: 1.25rem 0 .5rem; }
@@ -51,7 +84,7 @@ dl.pairs dt { font-size: .95rem; }
 .req { font-weight: 400; color: var(--muted); font-size: .9rem; }
 .field { margin: 1rem 0; }
 .field > label, .field > legend, fieldset > legend { display: block; font-weight: 600; margin-bottom: .25rem; padding: 0; }
-.field.invalid { border-left: 4px solid var(--danger); padding-left: .75rem; }
+.field.invalid { border-inline-start: 4px solid var(--danger); padding-inline-start: .75rem; }
 .hint { color: var(--muted); font-size: .95rem; margin: 0 0 .35rem; }
 /* A fieldset is at least as wide as its content by default; this one fits its column like a div. */
 fieldset { border: 0; padding: 0; margin: 1rem 0; min-width: 0; }
@@ -62,8 +95,8 @@ input[type="date"], input[type="time"], input[type="datetime-local"], select, te
   padding: .55rem .7rem;
   font: inherit;
   color: var(--ink);
-  background: #fff;
-  border: 1px solid #8a93a5;
+  background: var(--field);
+  border: 1px solid var(--field-line);
   border-radius: 8px;
 }
 textarea { min-height: 7rem; resize: vertical; }
@@ -71,11 +104,11 @@ textarea { min-height: 7rem; resize: vertical; }
 .choice label { flex: 1; padding: .5rem 0; cursor: pointer; }
 /* A flex or grid child may be narrower than its content (by default it is at least its widest word or control). */
 .choice > *, .actions > *, .account-header > *, .plain-list li > *, .nav-list > *, dl.record > *, dl.record .pair > * { min-width: 0; }
-.choice + .hint { margin-left: 1.95rem; }
+.choice + .hint { margin-inline-start: 1.95rem; }
 .choice input { width: 1.35rem; height: 1.35rem; margin: 0; flex: none; accent-color: var(--accent); }
 .rating { display: flex; gap: .5rem; flex-wrap: wrap; }
 .rating label { position: relative; display: inline-flex; align-items: center; justify-content: center; min-width: 44px; min-height: 44px;
-  border: 1px solid #8a93a5; border-radius: 8px; cursor: pointer; }
+  border: 1px solid var(--field-line); border-radius: 8px; cursor: pointer; }
 .rating input { position: absolute; opacity: 0; width: 1px; height: 1px; }
 .rating input:checked + span { font-weight: 700; }
 .scale { display: flex; justify-content: space-between; max-width: 16rem; font-size: .85rem; margin-top: .35rem; }
@@ -99,18 +132,18 @@ button, .button {
   max-width: 100%;
   white-space: normal;
 }
-button.secondary, .button.secondary { background: #fff; color: var(--accent); }
-button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
+button.secondary, .button.secondary { background: var(--card); color: var(--accent); }
+button.danger { background: var(--card); color: var(--danger); border-color: var(--danger); }
 /* A button that cannot act now (a form the session left, a wait in progress) looks it. */
 button:disabled { opacity: .45; cursor: not-allowed; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .error { color: var(--danger); font-weight: 600; font-size: .95rem; margin: .25rem 0 .35rem; }
-.banner ul { margin: .25rem 0 0; padding-left: 1.2rem; }
+.banner ul { margin: .25rem 0 0; padding-inline-start: 1.2rem; }
 .banner.error a { color: var(--danger); }
 .expires { margin: 1rem 0 0; }
 .status-card h1 { display: flex; align-items: center; gap: .6rem; }
 .mark { flex: none; display: inline-flex; align-items: center; justify-content: center; width: 2rem; height: 2rem;
-  border-radius: 50%; background: var(--muted); color: #fff; font-size: 1.1rem; }
+  border-radius: 50%; background: var(--muted); color: var(--card); font-size: 1.1rem; }
 .mark::after { content: "\\00d7"; }
 .ok .mark { background: var(--ok); }
 .ok .mark::after { content: "\\2713"; }
@@ -120,17 +153,17 @@ button:disabled { opacity: .45; cursor: not-allowed; }
 .attention .mark::after { content: "!"; }
 h1[tabindex="-1"]:focus { outline: none; }
 [aria-invalid="true"] { border-color: var(--danger) !important; }
-.banner { border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; background: #eef2ff; }
-.banner.ok { background: #ecfdf3; color: var(--ok); }
-.banner.warn { background: #fffaeb; }
-.banner.error { background: #fef3f2; color: var(--danger); }
+.banner { border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; background: var(--info-bg); }
+.banner.ok { background: var(--ok-bg); color: var(--ok); }
+.banner.warn { background: var(--warn-bg); }
+.banner.error { background: var(--danger-bg); color: var(--danger); }
 .status { font-size: 1.1rem; font-weight: 600; }
 footer { color: var(--muted); font-size: .85rem; text-align: center; padding: 1.5rem 0; }
 .languages ul { list-style: none; display: flex; flex-wrap: wrap; justify-content: center; gap: .25rem .5rem; margin: 0 0 .5rem; padding: 0; }
 .languages a { display: inline-block; min-height: 24px; min-width: 24px; padding: .25rem .5rem; color: inherit; }
 .languages a[aria-current="true"] { font-weight: 600; text-decoration: none; }
 table { width: 100%; border-collapse: collapse; }
-th, td { text-align: left; padding: .5rem .25rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th, td { text-align: start; padding: .5rem .25rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
 /* Account pages (sign-in, sign-up, /account, /account/keys). */
 a.button { display: inline-flex; align-items: center; justify-content: center; }
@@ -139,7 +172,7 @@ a.button { display: inline-flex; align-items: center; justify-content: center; }
 .plain-list, .nav-list { list-style: none; margin: 0 0 1rem; padding: 0; }
 .plain-list li { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; padding: .5rem 0; border-bottom: 1px solid var(--line); }
 .plain-list .name { font-weight: 600; }
-.plain-list form { margin-left: auto; }
+.plain-list form { margin-inline-start: auto; }
 .nav-list { display: flex; flex-wrap: wrap; gap: .6rem; }
 .alt-signin { margin-top: 1rem; text-align: center; }
 button.wide { width: 100%; }
@@ -166,7 +199,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .qr { flex: none; width: 9rem; height: 9rem; }
 /* What an open form says when its session moves on: kept in view while the person scrolls. */
 .follow-notice { position: sticky; top: .5rem; z-index: 1; }
-.follow-notice .banner { box-shadow: 0 2px 10px rgba(22, 24, 29, .18); }
+.follow-notice .banner { box-shadow: 0 2px 10px rgba(0, 0, 0, .25); }
 .follow-notice button { margin-top: .5rem; }
 .own-answer { margin-top: 1.5rem; }
 .own-answer .receipt { margin-top: 1rem; }
@@ -188,7 +221,7 @@ details.client summary { min-height: 44px; padding: .6rem 0; font-weight: 600; c
 .actions.side-by-side { flex-direction: row; flex-wrap: wrap; }
 .actions.side-by-side > * { flex: 1 1 8rem; }
 .permissions-intro { margin-bottom: .25rem; }
-.permissions { margin: 0 0 .75rem; padding-left: 1.25rem; }
+.permissions { margin: 0 0 .75rem; padding-inline-start: 1.25rem; }
 .consent-after { margin: 1rem 0 0; }
 /* /account/notifications: devices, "Notify this device", quiet hours side by side. */
 .device > div { flex: 1 1 14rem; }
@@ -198,6 +231,6 @@ details.client summary { min-height: 44px; padding: .6rem 0; font-weight: 600; c
 .passkey summary { min-height: 44px; padding: .6rem 0; cursor: pointer; }
 .quiet-times { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0 .75rem; }
 .quiet-times .field { margin: .5rem 0; }
-#notify-device ol { margin: .25rem 0 .75rem; padding-left: 1.25rem; }
+#notify-device ol { margin: .25rem 0 .75rem; padding-inline-start: 1.25rem; }
 .back-link { margin: 1.25rem 0 0; }
 `;
