@@ -25,7 +25,8 @@ export {
 export type { AssuranceChoice, AssuranceLevel } from './assurance.ts';
 export { ASSURANCE_CHOICES, ASSURANCE_LEVELS, AssuranceSchema, atLeast, FOR_MAX, ForSchema } from './assurance.ts';
 export { hashAnswer, hashSurface } from './canonical.ts';
-export { DECISION_ACTIONS, decisionRuleText, escalationText } from './decision.ts';
+export { DECISION_ACTIONS, decisionActions, decisionRuleText, escalationText } from './decision.ts';
+export { durationWords, FORM_WORDS, type FormWordKey, formWord, formWordsLanguage } from './form-words.ts';
 export { checkRawInput, jsonByteLength, UNSAFE_KEYS } from './guard.ts';
 export type { ArgumentIssue, Checked } from './issues.ts';
 export { toInvalidArguments } from './issues.ts';

@@ -41,6 +41,7 @@ export const LocaleSchema = z
   );
 
 function isLanguageTag(tag: string): boolean {
+  if (tag.length > LOCALE_MAX) return true; // the length issue says what is wrong; one issue per pointer
   try {
     return Intl.getCanonicalLocales(tag).length === 1;
   } catch {

@@ -1,5 +1,6 @@
 import type { AskArguments, AskField } from './ask-schema.ts';
-import { DECISION_ACTIONS, decisionRuleText, escalationText } from './decision.ts';
+import { decisionActions, decisionRuleText, escalationText } from './decision.ts';
+import { formWord } from './form-words.ts';
 import { LIMITS } from './limits.ts';
 import type { Component, FieldComponent, FieldType, IntegerType, NumberType, Surface } from './schema.ts';
 
@@ -56,7 +57,7 @@ export function toSurface(args: AskArguments): Surface {
     components.push({
       type: 'field',
       name: RESPONDENT_NAME_FIELD,
-      label: 'Your name',
+      label: formWord(args.locale, 'form.yourName'),
       required: true,
       schema: { type: 'string', maxLength: LIMITS.label },
     });
@@ -66,13 +67,14 @@ export function toSurface(args: AskArguments): Surface {
   // The rule is part of the form every person reads, and so of what each answer's receipt signs.
   if (decide !== undefined) {
     const places = args.respondents?.people?.length ?? args.respondents?.max ?? 1;
-    components.push({ type: 'text', text: decisionRuleText(decide, args.respondents?.quorum, places) });
+    components.push({ type: 'text', text: decisionRuleText(decide, args.respondents?.quorum, places, args.locale) });
   }
   const escalate = args.respondents?.escalate;
-  if (escalate !== undefined) components.push({ type: 'text', text: escalationText(escalate.after, escalate.to.length) });
+  if (escalate !== undefined)
+    components.push({ type: 'text', text: escalationText(escalate.after, escalate.to.length, args.locale) });
   const surface: Surface = { mode: 'interactive', title: args.question, source: { kind: 'sess_surface', components } };
   if (args.locale !== undefined) surface.locale = args.locale;
-  if (decide !== undefined) surface.actions = DECISION_ACTIONS.map((action) => ({ ...action }));
+  if (decide !== undefined) surface.actions = decisionActions(args.locale);
   else if (args.submit_label !== undefined) surface.actions = [{ id: 'submit', label: args.submit_label, intent: 'submit' }];
   return surface;
 }

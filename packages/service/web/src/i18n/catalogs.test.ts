@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
+import { FORM_WORDS } from '@sess/surface';
 import { describe, expect, it } from 'vitest';
 import { en } from './catalogs/en/index.ts';
 import { shippedLanguages } from './languages.ts';
@@ -87,4 +88,23 @@ describe('message catalogs', () => {
     const unused = englishKeys.filter((key) => !text.includes(`'${key}'`) && !text.includes(`"${key}"`));
     expect(unused, `unused keys (or built from parts: name them in full) in ${relative(REPO, roots[0] ?? '')}…`).toEqual([]);
   });
+});
+
+describe("the words Sess writes into a form (@sess/surface's FORM_WORDS)", () => {
+  const english = FORM_WORDS.en ?? {};
+  const keys = Object.keys(english).sort();
+  it('are written in every shipped language', () => {
+    expect(Object.keys(FORM_WORDS).sort()).toEqual(languages.map((language) => language.tag).sort());
+  });
+  for (const [tag, words] of Object.entries(FORM_WORDS)) {
+    it(`${tag}: has exactly the English keys, each with the English placeholders`, () => {
+      expect(Object.keys(words).sort()).toEqual(keys);
+      const differing = keys.filter(
+        (key) =>
+          placeholders((words as Record<string, string>)[key] ?? '').join(' ') !==
+          placeholders((english as Record<string, string>)[key] ?? '').join(' '),
+      );
+      expect(differing).toEqual([]);
+    });
+  }
 });
