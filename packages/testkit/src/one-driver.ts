@@ -3,6 +3,7 @@ import { testDriver } from './test-env.ts';
 
 const CHILD_PROCESS = 'a child process or a packed install; the database is not what it tests, one driver is enough';
 const OTHER_SESSION = 'needs a second session on the database, which PGlite (one in-process connection) cannot have';
+const BROWSER_ONLY = 'a browser checks how the pages look and read; the database under them is not what it tests';
 const STOPPABLE = 'needs a database server that can be stopped or cut off under the app';
 
 /**
@@ -56,6 +57,7 @@ export const ONE_DRIVER_TESTS = {
     driver: 'postgres',
     reason: 'a browser drives the same app on either driver; the chat over MCP (chat-tools) runs on both',
   },
+  'server: pages in a right-to-left language': { driver: 'postgres', reason: BROWSER_ONLY },
   'server: finding the previous release': { driver: 'pglite', reason: 'no database at all (git and lockfiles)' },
   // apps/stdio, apps/openclaw
   'stdio: sess-mcp as a process': { driver: 'pglite', reason: CHILD_PROCESS },
