@@ -22,6 +22,21 @@ function compile(language: Language, key: MessageKey): IntlMessageFormat {
   return format;
 }
 
+/**
+ * `Intl` formatters are costly to build (tens of microseconds): one per language and options, kept.
+ * Bounded: the zone in a key is a canonical IANA name (`validTimeZone`), the options are code.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.ListFormat>();
+
+function formatter<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.ListFormat>(key: string, make: () => T): T {
+  let found = formatters.get(key) as T | undefined;
+  if (!found) {
+    found = make();
+    formatters.set(key, found);
+  }
+  return found;
+}
+
 /** What a page needs to speak a person's language: where they chose it, and their time zone. */
 export interface MessagesOptions {
   /** The IANA time zone the person's browser reported; dates are shown in it, else in UTC (said so). */
@@ -60,22 +75,25 @@ export class Messages {
 
   /** A date and time, as this language writes it, in the person's zone (or in UTC, said so). */
   dateTime(at: Date, style: 'short' | 'medium' | 'long' = 'medium'): string {
-    const text = new Intl.DateTimeFormat(this.tag, {
-      dateStyle: style,
-      timeStyle: 'short',
-      timeZone: this.timeZone ?? 'UTC',
-    }).format(at);
+    const timeZone = this.timeZone ?? 'UTC';
+    const text = formatter(
+      `date|${this.tag}|${timeZone}|${style}`,
+      () => new Intl.DateTimeFormat(this.tag, { dateStyle: style, timeStyle: 'short', timeZone }),
+    ).format(at);
     return this.timeZone ? text : this.t('common.timeZone.utc', { time: text });
   }
 
   /** A number, with this language's separators. */
   number(value: number, options?: Intl.NumberFormatOptions): string {
-    return new Intl.NumberFormat(this.tag, options).format(value);
+    return formatter(
+      `number|${this.tag}|${JSON.stringify(options ?? {})}`,
+      () => new Intl.NumberFormat(this.tag, options),
+    ).format(value);
   }
 
   /** A list (`a, b and c`), as this language joins one. */
   list(items: readonly string[], type: 'conjunction' | 'disjunction' = 'conjunction'): string {
-    return new Intl.ListFormat(this.tag, { type }).format(items);
+    return formatter(`list|${this.tag}|${type}`, () => new Intl.ListFormat(this.tag, { type })).format(items);
   }
 }
 
