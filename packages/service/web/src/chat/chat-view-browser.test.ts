@@ -6,7 +6,7 @@
  * whole way through a running Sess is the MCP package's end-to-end test).
  */
 import { createHash } from 'node:crypto';
-import { launchTestBrowser, SCREEN_SIZES, SCREENSHOTS_DIR, sidewaysOverflow } from '@sess/testkit/browser';
+import { axeViolations, launchTestBrowser, SCREEN_SIZES, SCREENSHOTS_DIR, sidewaysOverflow } from '@sess/testkit/browser';
 import {
   type AppHost,
   type AppHostOptions,
@@ -432,4 +432,61 @@ describe('theme and hostile text', () => {
     await screenshot(h.page, 'chat-view-hostile-phone');
     expect(dialogs).toBe(0);
   });
+});
+
+describe('language and accessibility', () => {
+  const german = (): SurfaceView => ({ ...commitSurface(), locale: 'de' });
+
+  it('speaks the form’s language: <html lang>, the fragment’s lang and the script’s sentences', SLOW, async () => {
+    const surface = german();
+    const h = await host({ locale: 'fr-FR', replies: [] });
+    // Before any form: the host's language.
+    await expect.poll(() => h.frame.evaluate(() => document.documentElement.lang)).toBe('fr');
+    await h.sendToolResult(result(openView(surface)));
+    await expect.poll(() => h.frame.evaluate(() => document.documentElement.lang)).toBe('de');
+    expect(await h.frame.locator('.chat-frame').getAttribute('lang')).toBe('de');
+    await h.frame.getByRole('button', { name: 'Approve and commit' }).click();
+    // No reply is scripted: the call fails, and the view says so in German.
+    await h.frame.getByText('Ihre Antwort konnte von hier aus nicht gesendet werden.', { exact: false }).waitFor();
+  });
+
+  it('uses the host’s language when the form has none Sess ships, else English', SLOW, async () => {
+    const h = await host({
+      locale: 'de-AT',
+      refuseMessages: true,
+      replies: [result(answered(commitSurface()), { message: MESSAGE })],
+    });
+    await h.sendToolResult(result(openView({ ...commitSurface(), locale: 'pt-BR' })));
+    await expect.poll(() => h.frame.evaluate(() => document.documentElement.lang)).toBe('de');
+    // The fragment (rendered by the server, which knows no host) is English, and says so.
+    expect(await h.frame.locator('.chat-frame').getAttribute('lang')).toBe('en');
+    expect(await h.frame.locator('.chat-frame').getAttribute('data-form-lang')).toBeNull();
+    await h.frame.getByRole('button', { name: 'Approve and commit' }).click();
+    await h.frame.getByText('Schreiben Sie „weiter“ in den Chat, damit der Agent Ihre Antwort liest.').waitFor();
+
+    const plain = await host({ replies: [] });
+    await plain.sendToolResult(result(openView(commitSurface())));
+    await heading(plain, /.+/).waitFor();
+    expect(await plain.frame.evaluate(() => document.documentElement.lang)).toBe('en');
+  });
+
+  for (const [language, surface] of [
+    ['English', commitSurface],
+    ['German', german],
+  ] as const) {
+    for (const [size, context] of Object.entries(SCREEN_SIZES)) {
+      for (const theme of ['light', 'dark'] as const) {
+        it(`has no axe violations: ${language}, ${size}, ${theme}`, SLOW, async () => {
+          const h = await host({ context, theme, platform: size === 'phone' ? 'mobile' : 'web' });
+          await h.sendToolResult(result(openView(surface())));
+          await heading(h, /.+/).waitFor();
+          expect(await axeViolations(h.page)).toEqual([]);
+          // The form as answered, with the status line showing.
+          await h.sendToolResult(result(answered(surface())));
+          await heading(h, /.+/).waitFor();
+          expect(await axeViolations(h.page)).toEqual([]);
+        });
+      }
+    }
+  }
 });
