@@ -703,6 +703,22 @@ describe('the notifications page: language and accessibility', () => {
     }
   });
 
+  it('reflows at 320 px in German with a device listed: nothing sideways', { timeout: 120_000 }, async () => {
+    const { context, problems } = await signedInContext({ viewport: { width: 320, height: 640 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}${PAGE}?lang=de`);
+      await listDevice(page, 'Ein Telefon mit einem ziemlich langen Namen');
+      await page.goto(`${server.url}${PAGE}?added=1`);
+      await page.locator('.device').first().waitFor();
+      expect(await fitsWidth(page)).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await server.database.db.execute(sql`delete from push_subscriptions where user_id = ${person.userId}`);
+    }
+  });
+
   for (const language of ['en', 'de']) {
     for (const [size, screen] of Object.entries(SCREEN_SIZES)) {
       for (const colorScheme of ['light', 'dark'] as const) {
