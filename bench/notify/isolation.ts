@@ -30,6 +30,7 @@ import {
   saveDevice,
   startNotificationWorker,
 } from '@sess/notify';
+import { noticeTexts } from '@sess/notify-pages';
 import { createTestFormsRuntime, createTestSession, createUser, createWorkspace } from '@sess/testkit';
 import { startPushService } from '@sess/testkit/push-service';
 import { type HangingPushService, startHangingPushService } from '@sess/testkit/stalled-services';
@@ -129,6 +130,7 @@ try {
       logger: createLogger({ level: 'error' }),
       vapidSubject: 'mailto:bench@sess.si',
       egress: createEgress({ policy: 'loopback-only' }),
+      texts: noticeTexts,
     });
     await new Promise((resolve) => setTimeout(resolve, 500)); // its start-up run and LISTEN
     const before = healthy.map((p) => push.received(p.pushId!).length);

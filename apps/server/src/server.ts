@@ -6,6 +6,7 @@ import { createLogger, type RootLogger } from '@sess/core';
 import { assertDataDirFree, type Database, migrate, openDatabase } from '@sess/db';
 import { startEventWorker } from '@sess/events';
 import { type NotificationWorker, startNotificationWorker } from '@sess/notify';
+import { noticeTexts } from '@sess/notify-pages';
 import { startWebhookWorker } from '@sess/webhooks';
 import { buildApp, createEgressFor, type SessApp } from './app.ts';
 import { type Capacity, deriveCapacity, describeOpenFiles, readOpenFileLimit } from './capacity.ts';
@@ -204,6 +205,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           vapidSubject: notifications.vapidSubject,
           egress,
           ...(notifications.mail ? { mail: notifications.mail } : {}),
+          texts: noticeTexts,
         })
       : undefined;
 

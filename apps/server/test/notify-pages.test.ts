@@ -130,7 +130,7 @@ describe('devices', () => {
     expect(device).toEqual({ id: expect.stringMatching(/^dev_/), name: 'Chrome on Android' });
     let { html } = await pageOf();
     expect(html).toContain('Chrome on Android');
-    expect(html).toMatch(/Added \d{4}-\d\d-\d\d \d\d:\d\d UTC · Last delivery: none yet/);
+    expect(html).toMatch(/<li>Added [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M \(UTC\)<\/li><li>No delivery yet<\/li>/);
 
     // The same endpoint again (new keys, new name): one device, renamed.
     const again = await addDevice({ subscription: { ...subscription(sub.endpoint) }, name: 'My phone' }, { csrf });
@@ -294,7 +294,7 @@ describe('settings', () => {
       [{ quiet: 'on', quiet_from: '25:00', quiet_to: '07:00' }, 'Quiet hours need a start time'],
       [{ quiet: 'on', quiet_from: '22:00', quiet_to: '' }, 'Quiet hours need an end time'],
       [{ quiet: 'on', quiet_from: '22:00', quiet_to: '22:00' }, 'Quiet hours must start and end at different times.'],
-      [{ ask_updates: 'sometimes' }, 'Ask updates must be one of'],
+      [{ ask_updates: 'sometimes' }, 'Choose when Ask updates should reach you.'],
     ];
     for (const [fields, text] of cases) {
       const response = await postForm(form.action, {

@@ -2,7 +2,7 @@ import { createECDH, createHash, randomBytes } from 'node:crypto';
 import { queryRows } from '@sess/db';
 import { createTestUser, signInTestUser, type TestUser } from '@sess/testkit';
 import { type AppServer, startAppServer } from '@sess/testkit/app-server';
-import { fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
+import { axeViolations, fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import { NOTIFY_WAIT_MS, PUSH_SERVICE_SILENT } from '@sess/web';
 import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, BrowserContextOptions, CDPSession, Page } from 'playwright-core';
@@ -647,4 +647,99 @@ describe('the notifications page in Chromium', () => {
       }
     }
   });
+});
+
+describe('the notifications page: language and accessibility', () => {
+  /** Lists a device for the person through the page's own JSON route (as "Notify this device" posts it). */
+  async function listDevice(page: Page, name: string): Promise<void> {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const subscription = {
+      endpoint: `http://127.0.0.1:9/push/${randomBytes(12).toString('base64url')}`,
+      expirationTime: null,
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+    };
+    const status = await page.evaluate(
+      async ({ subscription, name }) => {
+        const root = document.getElementById('notify-device') as HTMLElement;
+        const response = await fetch(root.dataset.action ?? '', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': root.dataset.csrf ?? '' },
+          body: JSON.stringify({ subscription, name }),
+        });
+        return response.status;
+      },
+      { subscription, name },
+    );
+    expect(status).toBe(201);
+  }
+
+  it('speaks German when picked: the page, its script’s device name, its dates and its errors', {
+    timeout: 120_000,
+  }, async () => {
+    const { context, problems } = await signedInContext(SCREEN_SIZES.desktop);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}${PAGE}?lang=de`);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+      await page.getByRole('heading', { level: 1, name: 'Benachrichtigungen' }).waitFor();
+      expect(await page.getByLabel('Gerätename').inputValue()).toMatch(/^Chrome auf /);
+      await listDevice(page, 'Testtelefon');
+      await page.goto(`${server.url}${PAGE}`);
+      // The picker's choice is remembered; the device's dates are German, in the browser's zone.
+      await page.getByRole('heading', { name: 'Ihre Geräte' }).waitFor();
+      expect(await page.locator('.device-when li').allTextContents()).toEqual([
+        expect.stringMatching(/^Hinzugefügt am \d{1,2}\.\d{1,2}\.\d{4}, \d\d:\d\d$/),
+        'Noch nichts zugestellt',
+      ]);
+      await page.getByRole('checkbox', { name: 'Benachrichtigungen während der Ruhezeiten zurückhalten' }).check();
+      await page.getByLabel('Von', { exact: true }).fill('');
+      await page.getByRole('button', { name: 'Einstellungen speichern' }).click();
+      await page.getByText('Für die Ruhezeiten fehlt eine Anfangszeit, zum Beispiel 22:00.').first().waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await server.database.db.execute(sql`delete from push_subscriptions where user_id = ${person.userId}`);
+    }
+  });
+
+  it('reflows at 320 px in German with a device listed: nothing sideways', { timeout: 120_000 }, async () => {
+    const { context, problems } = await signedInContext({ viewport: { width: 320, height: 640 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}${PAGE}?lang=de`);
+      await listDevice(page, 'Ein Telefon mit einem ziemlich langen Namen');
+      await page.goto(`${server.url}${PAGE}?added=1`);
+      await page.locator('.device').first().waitFor();
+      expect(await fitsWidth(page)).toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await server.database.db.execute(sql`delete from push_subscriptions where user_id = ${person.userId}`);
+    }
+  });
+
+  for (const language of ['en', 'de']) {
+    for (const [size, screen] of Object.entries(SCREEN_SIZES)) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        it(`has no axe violations with a device listed: ${language}, ${size}, ${colorScheme}`, { timeout: 120_000 }, async () => {
+          const { context, problems } = await signedInContext({ ...screen, colorScheme });
+          try {
+            const page = await context.newPage();
+            await page.goto(`${server.url}${PAGE}?lang=${language}`);
+            await listDevice(page, `Phone ${size} ${colorScheme}`);
+            await page.goto(`${server.url}${PAGE}?added=1`);
+            await page.locator('.device').first().waitFor();
+            expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
+            expect(await axeViolations(page)).toEqual([]);
+            expect(await fitsWidth(page)).toBe(true);
+            expect(problems).toEqual([]);
+          } finally {
+            await context.close();
+            await server.database.db.execute(sql`delete from push_subscriptions where user_id = ${person.userId}`);
+          }
+        });
+      }
+    }
+  }
 });

@@ -168,6 +168,8 @@ describe('the OpenTelemetry tracer', () => {
         kind: 'form',
         title: 'Mailtitle-71c',
         body: 'Mailbody-5d0',
+        lang: 'en',
+        mailText: 'Mailbody-5d0',
         url: 'http://localhost/s/mail-token-88f',
       });
       expect(sent.outcome).toBe('accepted');

@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { createEgress } from '@sess/core/egress';
 import { type NotificationWorker, type NotificationWorkerOptions, startNotificationWorker } from '@sess/notify';
+import { noticeTexts } from '@sess/notify-pages';
 import { createTestLogger, TEST_SECRET, type TestUser } from '@sess/testkit';
 import type { AppServer } from '@sess/testkit/app-server';
 import type { TestPushService, TestPushSubscription } from '@sess/testkit/push-service';
@@ -19,6 +20,7 @@ export function startTestWorker(server: AppServer, extra: Partial<NotificationWo
     vapidSubject: 'mailto:sess@localhost',
     background: false,
     egress: createEgress({ policy: 'loopback-only' }),
+    texts: noticeTexts,
     // A slot wait is real time: generous, so a loaded machine never reschedules a row a test expects sent.
     slotWaitMs: 60_000,
     ...extra,

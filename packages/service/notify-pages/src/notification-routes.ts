@@ -22,11 +22,15 @@ import {
   ACCOUNT_FORM_FIELDS,
   CSRF_HEADER,
   htmlPage,
+  inLanguage,
+  type Messages,
   NOTIFY_FORM_FIELDS,
   NOTIFY_PATHS,
   type NotificationsView,
   newNonce,
+  type PageLanguage,
   pageHeaders,
+  pageLanguage,
   renderMessagePage,
   renderNotificationsPage,
   seeOther,
@@ -67,11 +71,20 @@ const PURPOSE = {
   settings: 'notify:settings',
 } as const;
 
-const NOTICES: Record<string, string> = {
-  added: 'This device is added: Sess will notify it.',
-  removed: 'Device removed. It gets no more notifications.',
-  saved: 'Settings saved.',
+/** The page's notice after a redirect (`?added=1`…), in the page's language. */
+const NOTICES: Record<string, (m: Messages) => string> = {
+  added: (m) => m.t('notify.status.added'),
+  removed: (m) => m.t('notify.status.removed'),
+  saved: (m) => m.t('notify.status.saved'),
 };
+
+/** A device step's `INVALID_ARGUMENTS` in the person's language, by the field notify named. */
+function deviceProblem(m: Messages, field: string, details: { limit?: unknown }): string {
+  if (field.startsWith('/subscription')) return m.t('notify.error.subscription');
+  if (field === '/name') return m.t('notify.error.deviceName');
+  if (typeof details.limit === 'number') return m.t('notify.error.tooManyDevices', { max: details.limit });
+  return m.t('notify.script.refused');
+}
 
 type JsonError = { code: string; message: string; field: string };
 const jsonError = (
@@ -108,38 +121,50 @@ async function readJsonObject(c: Context<NotifyPagesEnv>, what: string): Promise
   return body as Record<string, unknown>;
 }
 
-/** A step's `INVALID_ARGUMENTS` as a 400 naming its field by JSON pointer into the body (`prefix` + its own); anything else is rethrown. */
-function invalidField(c: Context<NotifyPagesEnv>, error: unknown, prefix: string): Response {
+/**
+ * A step's `INVALID_ARGUMENTS` as a 400 naming its field by JSON pointer into the body (`prefix` +
+ * its own); anything else is rethrown. With `m` (the page's script shows the message) the message
+ * is said in the person's language; without it (the service worker's renewal) it is notify's own.
+ */
+function invalidField(c: Context<NotifyPagesEnv>, error: unknown, prefix: string, m?: Messages): Response {
   if (!isSessError(error) || error.code !== 'INVALID_ARGUMENTS') throw error;
-  const field = String((error.details as { field?: unknown }).field ?? '');
-  return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message: error.message, field: `${prefix}${field}` });
+  const details = error.details as { field?: unknown; limit?: unknown };
+  const field = `${prefix}${String(details.field ?? '')}`;
+  const message = m ? deviceProblem(m, field, details) : error.message;
+  return jsonError(c, 400, { code: 'INVALID_ARGUMENTS', message, field });
 }
 
 /**
  * The notifications page with the page headers plus what it needs beyond them: registering the
  * service worker (`worker-src 'self'`) and the manifest (`manifest-src 'self'`).
  */
-function notificationsPage(status: number, view: NotificationsView): Response {
+function notificationsPage(status: number, view: NotificationsView, language: PageLanguage): Response {
   const nonce = newNonce();
-  const headers = pageHeaders({ nonce });
-  headers['Content-Security-Policy'] = `${headers['Content-Security-Policy']}; worker-src 'self'; manifest-src 'self'`;
-  return new Response(renderNotificationsPage(view, nonce), {
-    status,
-    headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
-  });
-}
-
-function message(status: number, title: string, text: string): Response {
-  return htmlPage(status, (nonce) =>
-    renderMessagePage(
-      { title, message: text, tone: 'error', link: { href: NOTIFY_PATHS.page, label: 'Back to notifications' } },
-      nonce,
-    ),
+  const headers = new Headers({ ...pageHeaders({ nonce }), 'Content-Type': 'text/html; charset=utf-8' });
+  headers.set('Content-Security-Policy', `${headers.get('Content-Security-Policy')}; worker-src 'self'; manifest-src 'self'`);
+  headers.set('Content-Language', language.messages.tag);
+  if (language.rememberCookie) headers.append('Set-Cookie', language.rememberCookie);
+  return new Response(
+    inLanguage(language.messages, () => renderNotificationsPage(view, nonce)),
+    { status, headers },
   );
 }
 
-const expiredPage = () =>
-  message(403, 'Nothing was changed', 'This page had expired (or the request did not come from it). Reload it and try again.');
+function message(status: number, language: PageLanguage, title: string, text: string): Response {
+  const m = language.messages;
+  return htmlPage(
+    status,
+    (nonce) =>
+      renderMessagePage(
+        { title, message: text, tone: 'error', link: { href: NOTIFY_PATHS.page, label: m.t('notify.error.backToPage') } },
+        nonce,
+      ),
+    { language },
+  );
+}
+
+const expiredPage = (language: PageLanguage) =>
+  message(403, language, language.messages.t('notify.error.expiredTitle'), language.messages.t('notify.error.expired'));
 
 /** A page, never JSON, when a page route fails (503 while the database is out of reach). */
 function withFailurePage(handler: Handler<NotifyPagesEnv>): Handler<NotifyPagesEnv> {
@@ -194,21 +219,21 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): Hono<Not
     withFailurePage(async (c) => {
       const browser = await session(c);
       if (!browser) return signIn();
+      const language = pageLanguage(c.req.raw);
       const notice = Object.keys(NOTICES).find((key) => c.req.query(key) === '1');
-      return notificationsPage(200, await view(browser, notice ? { notice: NOTICES[notice] } : {}));
+      const said = notice ? NOTICES[notice]?.(language.messages) : undefined;
+      return notificationsPage(200, await view(browser, said ? { notice: said } : {}), language);
     }),
   );
 
   // "Notify this device": JSON { subscription, name } from the page's script, CSRF token in a header.
   app.post(NOTIFY_PATHS.devices, deviceBodyLimit, async (c) => {
+    // The page's script shows this route's messages: in the language the page was shown in.
+    const m = pageLanguage(c.req.raw).messages;
     const browser = await session(c);
-    if (!browser) return jsonError(c, 401, { code: 'UNAUTHORIZED', message: 'Sign in to Sess first.', field: '' });
+    if (!browser) return jsonError(c, 401, { code: 'UNAUTHORIZED', message: m.t('notify.error.signIn'), field: '' });
     if (!checkCsrfToken(deps.secret, browser.sessionId, PURPOSE.device, c.req.header(CSRF_HEADER)))
-      return jsonError(c, 403, {
-        code: 'FORBIDDEN',
-        message: 'This page had expired (or the request did not come from it). Reload it and try again.',
-        field: '',
-      });
+      return jsonError(c, 403, { code: 'FORBIDDEN', message: m.t('notify.error.expired'), field: '' });
     const body = await readJsonObject(c, 'subscription and name');
     if (body instanceof Response) return body;
     let target: PushTarget;
@@ -216,18 +241,18 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): Hono<Not
     try {
       target = parsePushTarget(body.subscription, { policy: deps.egressPolicy });
     } catch (error) {
-      return invalidField(c, error, '/subscription');
+      return invalidField(c, error, '/subscription', m);
     }
     try {
       name = parseDeviceName(body.name);
     } catch (error) {
-      return invalidField(c, error, '');
+      return invalidField(c, error, '', m);
     }
     let id: string;
     try {
       id = await saveDevice(deps.db, deps.sealers, { userId: browser.userId, target, name, now: deps.now() });
     } catch (error) {
-      return invalidField(c, error, '');
+      return invalidField(c, error, '', m);
     }
     c.get('logger').info({ event: 'notify.device_saved', deviceId: id }, 'device saved');
     return c.json({ device: { id, name } }, 201, { 'Cache-Control': 'no-store' });
@@ -286,10 +311,12 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): Hono<Not
       const form = new URLSearchParams(await c.req.text());
       const browser = await session(c);
       if (!browser) return signIn();
+      const language = pageLanguage(c.req.raw);
       if (!checkCsrfToken(deps.secret, browser.sessionId, PURPOSE.remove, form.get(ACCOUNT_FORM_FIELDS.csrf)))
-        return expiredPage();
+        return expiredPage(language);
       const removed = await removeDevice(deps.db, browser.userId, (form.get(NOTIFY_FORM_FIELDS.device) ?? '').slice(0, 64));
-      if (!removed) return message(404, 'No such device', 'This device is not on your list (it may already be removed).');
+      const m = language.messages;
+      if (!removed) return message(404, language, m.t('notify.error.noDeviceTitle'), m.t('notify.error.noDevice'));
       c.get('logger').info({ event: 'notify.device_removed' }, 'device removed by its owner');
       return seeOther(`${NOTIFY_PATHS.page}?removed=1`);
     }),
@@ -301,13 +328,15 @@ export function createNotificationRoutes(deps: NotificationRoutesDeps): Hono<Not
       const form = new URLSearchParams(await c.req.text());
       const browser = await session(c);
       if (!browser) return signIn();
+      const language = pageLanguage(c.req.raw);
       if (!checkCsrfToken(deps.secret, browser.sessionId, PURPOSE.settings, form.get(ACCOUNT_FORM_FIELDS.csrf)))
-        return expiredPage();
-      const parsed = parseSettingsForm(form);
+        return expiredPage(language);
+      const parsed = parseSettingsForm(form, language.messages);
       if (!parsed.ok)
         return notificationsPage(
           400,
           await view(browser, { settings: parsed.values, settingsUnsaved: false, error: parsed.error }),
+          language,
         );
       await saveSettings(deps.db, browser.userId, parsed.settings, deps.now());
       return seeOther(`${NOTIFY_PATHS.page}?saved=1`);

@@ -1,6 +1,6 @@
 import { isSessError } from '@sess/core';
 import { type AskUpdates, checkSettings, type NotificationSettings } from '@sess/notify';
-import { NOTIFY_FORM_FIELDS as F, type SettingsFormView } from '@sess/web';
+import { NOTIFY_FORM_FIELDS as F, type Messages, messagesFor, type SettingsFormView } from '@sess/web';
 
 const DEFAULT_QUIET = { from: '22:00', to: '07:00' };
 
@@ -30,8 +30,29 @@ function minutesOf(value: string): number | null {
   return match ? Number(match[1]) * 60 + Number(match[2]) : null;
 }
 
-/** The posted settings form, checked; on a problem, what was typed and the message naming the field. */
-export function parseSettingsForm(form: URLSearchParams): ParsedSettings {
+/** The message of a settings problem at `field` (notify's checks name the field), in the page's language. */
+function problemAt(m: Messages, field: string, fallback: string): string {
+  switch (field) {
+    case '/quietHours/start':
+      return m.t('notify.error.quietStart');
+    case '/quietHours/end':
+      return m.t('notify.error.quietEnd');
+    case '/quietHours':
+      return m.t('notify.error.quietSame');
+    case '/timeZone':
+      return m.t('notify.error.timeZone');
+    case '/askUpdates':
+      return m.t('notify.error.askUpdates');
+    default:
+      return fallback;
+  }
+}
+
+/**
+ * The posted settings form, checked; on a problem, what was typed and the message naming the
+ * field, in the page's language (`m`).
+ */
+export function parseSettingsForm(form: URLSearchParams, m: Messages = messagesFor('en')): ParsedSettings {
   const on = (name: string) => form.get(name) === 'on';
   const text = (name: string, max: number) => (form.get(name) ?? '').trim().slice(0, max);
   const values: SettingsFormView = {
@@ -45,13 +66,17 @@ export function parseSettingsForm(form: URLSearchParams): ParsedSettings {
     askUpdates: text(F.askUpdates, 32),
     apiKeyForms: on(F.apiKeyForms),
   };
-  const fail = (message: string, field: string): ParsedSettings => ({ ok: false, values, error: { message, field } });
+  const fail = (message: string, field: string): ParsedSettings => ({
+    ok: false,
+    values,
+    error: { message: problemAt(m, field, message), field },
+  });
   let quietHours: NotificationSettings['quietHours'] = null;
   if (values.quiet) {
     const start = minutesOf(values.quietFrom);
     const end = minutesOf(values.quietTo);
-    if (start === null) return fail('Quiet hours need a start time, such as 22:00.', '/quietHours/start');
-    if (end === null) return fail('Quiet hours need an end time, such as 07:00.', '/quietHours/end');
+    if (start === null) return fail(m.t('notify.error.quietStart'), '/quietHours/start');
+    if (end === null) return fail(m.t('notify.error.quietEnd'), '/quietHours/end');
     quietHours = { start, end };
   }
   try {

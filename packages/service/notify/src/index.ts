@@ -23,15 +23,17 @@ export {
   type MailOutcome,
   type MailResult,
   type MailSender,
-  mailText,
 } from './mail-sender.ts';
 export {
   type AskProgress,
-  bodyFor,
   composeMessage,
   type DevicePayload,
   devicePayload,
   MAX_PUSH_PAYLOAD_BYTES,
+  type NoticeFacts,
+  type NoticeLanguage,
+  type NoticeTexts,
+  type NoticeWords,
   type NotificationKind,
   type NotificationMessage,
 } from './message.ts';

@@ -22,19 +22,6 @@ export interface MailSender {
   close(): void;
 }
 
-/** The plain text of a notification e-mail: why, the title and the whole link on a line of its own. */
-export function mailText(message: NotificationMessage): string {
-  return [
-    message.body,
-    '',
-    message.title,
-    message.url,
-    '',
-    'Sess sends this because e-mail notifications are on for your account; you can turn them off on your account page.',
-    '',
-  ].join('\n');
-}
-
 export function classifyMailError(error: unknown): MailResult {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
   const responseCode = typeof code === 'number' ? code : null;
@@ -70,9 +57,9 @@ export function createMailSender(config: MailConfig, options: { timeoutMs?: numb
         from: config.from,
         to,
         subject: message.title,
-        text: mailText(message),
-        // RFC 3834: an automatic message; autoresponders do not answer it.
-        headers: { 'Auto-Submitted': 'auto-generated' },
+        text: message.mailText,
+        // RFC 3834: an automatic message; autoresponders do not answer it. RFC 3282: its language.
+        headers: { 'Auto-Submitted': 'auto-generated', 'Content-Language': message.lang },
       })
       .then((): MailResult => ({ outcome: 'accepted', responseCode: 250 }), classifyMailError);
     try {

@@ -1,21 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { bodyFor, composeMessage, devicePayload, MAX_PUSH_PAYLOAD_BYTES } from './message.ts';
+import { composeMessage, devicePayload, MAX_PUSH_PAYLOAD_BYTES, type NotificationMessage } from './message.ts';
 import { backoffMs, checkVapidSubject } from './worker.ts';
 
+/** A message as `composeMessage` makes it (its words are @sess/notify-pages' `noticeTexts`, tested there). */
+const message = (title: string, url = 'https://sess.test/s/x'): NotificationMessage => ({
+  kind: 'form',
+  title,
+  url,
+  body: 'Your agent is asking you something.',
+  lang: 'en',
+  mailText: '',
+});
+
 describe('what a notification says', () => {
-  it('one line of why per kind; the Ask kinds with their counts', () => {
-    expect(bodyFor('form', null)).toBe('Your agent is asking you something.');
-    expect(bodyFor('follow_up', null)).toBe('Your agent has an update on this.');
-    expect(bodyFor('reminder', null)).toBe('Still waiting for your answer; the link lapses soon.');
-    expect(bodyFor('ask_answer', { answered: 2, max: 5 })).toBe('2 of 5 answered.');
-    expect(bodyFor('ask_closed', { answered: 3, max: 5 })).toBe('Closed with 3 answers.');
-    expect(bodyFor('ask_closed', { answered: 1, max: 5 })).toBe('Closed with 1 answer.');
-    expect(bodyFor('ask_closed', { answered: 2, max: 3, decision: 'approved' })).toBe('Decided: approved, with 2 answers.');
+  it('composes the words the texts give with the form’s title and link', () => {
+    const composed = composeMessage(
+      (facts) => ({ lang: 'de', body: `${facts.kind} ${facts.language.content}`, mailText: 'text' }),
+      {
+        kind: 'reminder',
+        title: 'T',
+        url: 'https://sess.test/s/x',
+        ask: null,
+        expiresAt: new Date(0),
+        language: { content: 'de' },
+      },
+    );
+    expect(composed).toEqual({
+      kind: 'reminder',
+      title: 'T',
+      url: 'https://sess.test/s/x',
+      lang: 'de',
+      body: 'reminder de',
+      mailText: 'text',
+    });
   });
 
-  it('the device payload: v, id, tag, kind, title, body, url', () => {
-    const message = composeMessage('form', { title: 'Approve?', url: 'https://sess.test/s/x' }, null);
-    expect(JSON.parse(devicePayload(message, { id: 'ntf_1', topic: 'T' }) ?? '')).toEqual({
+  it('the device payload: v, id, tag, kind, title, body, url, lang', () => {
+    expect(JSON.parse(devicePayload(message('Approve?'), { id: 'ntf_1', topic: 'T' }) ?? '')).toEqual({
       v: 1,
       id: 'ntf_1',
       tag: 'T',
@@ -23,16 +44,14 @@ describe('what a notification says', () => {
       title: 'Approve?',
       body: 'Your agent is asking you something.',
       url: 'https://sess.test/s/x',
+      lang: 'en',
     });
   });
 
   it('a long title is cut by code points to fit, never inside a character, and says so with an ellipsis', () => {
     for (const unit of ['a', 'é', '😀', '"', '\u0001']) {
       const title = unit.repeat(5000);
-      const json = devicePayload(composeMessage('form', { title, url: 'https://sess.test/s/x' }, null), {
-        id: 'ntf_1',
-        topic: 'T',
-      });
+      const json = devicePayload(message(title), { id: 'ntf_1', topic: 'T' });
       expect(Buffer.byteLength(json ?? '', 'utf8')).toBeLessThanOrEqual(MAX_PUSH_PAYLOAD_BYTES);
       const cut = (JSON.parse(json ?? '') as { title: string }).title;
       expect(cut.endsWith('…')).toBe(true);
@@ -42,8 +61,7 @@ describe('what a notification says', () => {
   });
 
   it('a link too long to push gives null', () => {
-    const message = composeMessage('form', { title: 'x', url: `https://sess.test/s/${'a'.repeat(4000)}` }, null);
-    expect(devicePayload(message, { id: 'ntf_1', topic: 'T' })).toBeNull();
+    expect(devicePayload(message('x', `https://sess.test/s/${'a'.repeat(4000)}`), { id: 'ntf_1', topic: 'T' })).toBeNull();
   });
 });
 

@@ -1,6 +1,9 @@
 /*
- * What a notification says, the same on every channel: the form's title, one line of why (by
- * kind), and the link. Push and e-mail both build from `composeMessage`.
+ * What a notification says, the same on every channel: the form's title (the agent's words, in
+ * the form's language), one line of why by kind, and the link; an e-mail adds its own lines.
+ * Sess's own words come from @sess/web's catalogs, which notify may not import (it stays below
+ * the pages): the worker is given a `NoticeTexts` (@sess/notify-pages' `noticeTexts`, wired by
+ * apps/server) and builds every message through `composeMessage`.
  */
 
 export type NotificationKind = 'form' | 'follow_up' | 'reminder' | 'ask_answer' | 'ask_closed';
@@ -8,9 +11,13 @@ export type NotificationKind = 'form' | 'follow_up' | 'reminder' | 'ask_answer' 
 export interface NotificationMessage {
   kind: NotificationKind;
   title: string;
-  /** The one line of why. */
+  /** The one line of why, in `lang`. */
   body: string;
   url: string;
+  /** The BCP 47 tag of the language Sess's words are in (`body`, `mailText`). */
+  lang: string;
+  /** The plain text of the e-mail. */
+  mailText: string;
 }
 
 /** An Ask's counters at send time (ask kinds only). */
@@ -21,31 +28,42 @@ export interface AskProgress {
   decision?: 'approved' | 'rejected' | undefined;
 }
 
-/** The line of why for `kind`; the Ask kinds tell the counts as they are when it is sent. */
-export function bodyFor(kind: NotificationKind, ask: AskProgress | null): string {
-  switch (kind) {
-    case 'form':
-      return 'Your agent is asking you something.';
-    case 'follow_up':
-      return 'Your agent has an update on this.';
-    case 'reminder':
-      return 'Still waiting for your answer; the link lapses soon.';
-    case 'ask_answer':
-      return `${ask?.answered ?? 0} of ${ask?.max ?? 0} answered.`;
-    case 'ask_closed': {
-      const n = ask?.answered ?? 0;
-      const answers = `${n} ${n === 1 ? 'answer' : 'answers'}`;
-      return ask?.decision ? `Decided: ${ask.decision}, with ${answers}.` : `Closed with ${answers}.`;
-    }
-  }
+/**
+ * Where a notice's language comes from, strongest first: `saved`, the recipient's own saved
+ * choice (a person's language setting, when Sess stores one), then `content`, the language of
+ * the form the notice is about (its `surface.locale`); English when Sess ships neither.
+ */
+export interface NoticeLanguage {
+  saved?: string | null | undefined;
+  content?: string | null | undefined;
 }
 
-export function composeMessage(
-  kind: NotificationKind,
-  content: { title: string; url: string },
-  ask: AskProgress | null,
-): NotificationMessage {
-  return { kind, title: content.title, body: bodyFor(kind, ask), url: content.url };
+/** What a notice is about: everything its words are made from. */
+export interface NoticeFacts {
+  kind: NotificationKind;
+  title: string;
+  url: string;
+  ask: AskProgress | null;
+  /** When the link lapses (said in the e-mail of a form, follow-up or reminder). */
+  expiresAt: Date;
+  /** The recipient's time zone, when they saved one; dates are otherwise in UTC, said so. */
+  timeZone?: string | undefined;
+  language: NoticeLanguage;
+}
+
+/** Sess's own words of one notice, in one language. */
+export interface NoticeWords {
+  lang: string;
+  body: string;
+  mailText: string;
+}
+
+/** Writes a notice's words (see the top of this file). */
+export type NoticeTexts = (facts: NoticeFacts) => NoticeWords;
+
+export function composeMessage(texts: NoticeTexts, facts: NoticeFacts): NotificationMessage {
+  const words = texts(facts);
+  return { kind: facts.kind, title: facts.title, url: facts.url, lang: words.lang, body: words.body, mailText: words.mailText };
 }
 
 /**
@@ -54,7 +72,10 @@ export function composeMessage(
  */
 export const MAX_PUSH_PAYLOAD_BYTES = 3 * 1024;
 
-/** What the service worker gets (JSON): `tag` is the Topic, so a later notification replaces it. */
+/**
+ * What the service worker gets (JSON): `tag` is the Topic, so a later notification replaces it;
+ * `lang` is the language of `body` (the notification is shown with it).
+ */
 export interface DevicePayload {
   v: 1;
   id: string;
@@ -63,6 +84,7 @@ export interface DevicePayload {
   title: string;
   body: string;
   url: string;
+  lang: string;
 }
 
 /**
@@ -80,6 +102,7 @@ export function devicePayload(message: NotificationMessage, ids: { id: string; t
       title,
       body: message.body,
       url: message.url,
+      lang: message.lang,
     } satisfies DevicePayload);
   const full = encode(message.title);
   if (Buffer.byteLength(full, 'utf8') <= MAX_PUSH_PAYLOAD_BYTES) return full;

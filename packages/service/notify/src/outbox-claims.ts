@@ -48,6 +48,10 @@ export interface ClaimedNotice {
   devices: DeliveryTarget[];
   /** How many devices accepted this row on an earlier try (`sent_to`). */
   sentBefore: number;
+  /** The language of the form (its current revision's `surface.locale`), when the agent set one. */
+  formLocale: string | undefined;
+  /** The person's time zone when they saved their settings (undefined: never saved). */
+  savedTimeZone: string | undefined;
 }
 
 interface ClaimRow extends Record<string, unknown> {
@@ -76,6 +80,7 @@ interface ClaimRow extends Record<string, unknown> {
   ask_updates: SettingsColumns['askUpdates'];
   api_key_forms: boolean;
   devices: string | { id: string; sealed: string }[];
+  form_locale: string | null;
 }
 
 // Drivers differ: postgres.js (as drizzle sets it up) gives timestamps and json as text, PGlite parsed.
@@ -114,7 +119,9 @@ export async function claimDue(
                ns.ask_updates, ns.api_key_forms,
                coalesce((select json_agg(json_build_object('id', p.id, 'sealed', p.sealed))
                            from push_subscriptions p where p.user_id = c.user_id and p.id <> all(c.sent_to)),
-                        '[]'::json) as devices
+                        '[]'::json) as devices,
+               (select r.surface ->> 'locale' from form_revisions r
+                 where r.session_id = s.id and r.revision = s.current_revision) as form_locale
           from claimed c
           left join form_sessions s on s.id = c.session_id and s.workspace_id = c.workspace_id
           left join notification_settings ns on ns.user_id = c.user_id`,
@@ -158,6 +165,8 @@ export async function claimDue(
       .map((device) => openDevice(sealers, device))
       .filter((device): device is DeliveryTarget => device !== undefined),
     sentBefore: Number(row.sent_before),
+    formLocale: row.form_locale ?? undefined,
+    savedTimeZone: row.push_enabled === null ? undefined : row.time_zone,
   }));
 }
 

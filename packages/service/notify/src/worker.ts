@@ -4,6 +4,7 @@ import type { Database, Db } from '@sess/db';
 import { createDeliveryGate } from './delivery-gate.ts';
 import { OUTBOX_CHANNEL } from './enqueue.ts';
 import { createMailSender, type MailConfig, type MailSender } from './mail-sender.ts';
+import type { NoticeTexts } from './message.ts';
 import type { VapidIdentity } from './push-sender.ts';
 import { createNotifySealers, type NotifySealers } from './sealers.ts';
 import { loadVapidKeys } from './vapid.ts';
@@ -53,6 +54,11 @@ export interface NotificationWorkerOptions {
   egress: Egress;
   /** E-mail as the second channel; none without it. */
   mail?: MailConfig;
+  /**
+   * Sess's words in a notice, in its language (@sess/notify-pages' `noticeTexts`: the catalogs
+   * are @sess/web's, which notify may not import).
+   */
+  texts: NoticeTexts;
   /** How often due rows are looked for without a wake (retries, quiet hours, reminders). */
   pollMs?: number;
   /**
@@ -146,7 +152,7 @@ export function startNotificationWorker(options: NotificationWorkerOptions): Not
     sealers,
     logger,
     now,
-    handleRow: tracedRows(createRowHandler({ db, logger, sealers, deliveries, mail })),
+    handleRow: tracedRows(createRowHandler({ db, logger, sealers, deliveries, mail, texts: options.texts })),
     leaseMs,
     batch: options.batch ?? 20,
     maxInFlight: options.maxInFlight ?? 100,

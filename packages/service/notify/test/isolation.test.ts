@@ -7,6 +7,7 @@ import {
   saveDevice,
   startNotificationWorker,
 } from '@sess/notify';
+import { noticeTexts } from '@sess/notify-pages';
 import { createTestLogger } from '@sess/testkit';
 import { startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { type SmtpSink, startSmtpSink } from '@sess/testkit/smtp-sink';
@@ -95,6 +96,7 @@ function worker(options: { smtpUrl?: string; log?: ReturnType<typeof logEvents> 
     now: fixture.clock.now,
     vapidSubject: VAPID_SUBJECT,
     egress: createEgress({ policy: 'loopback-only' }),
+    texts: noticeTexts,
     background: false,
     timeoutMs: 60_000,
     leaseMs: 180_000,

@@ -88,12 +88,12 @@ export interface TestForm {
 export async function createForm(
   fixture: NotifyFixture,
   person: { workspaceId: string },
-  options: { title?: string; expiresIn?: number } = {},
+  options: { title?: string; expiresIn?: number; locale?: string } = {},
 ): Promise<TestForm> {
   const title = options.title ?? `Deploy the notify branch ${Math.random().toString(36).slice(2, 8)}?`;
   recordSecret(title, 'form-text');
   const created = await createTestSession(fixture.runtime, person.workspaceId, {
-    surface: sampleSurface(title),
+    surface: options.locale ? { ...sampleSurface(title), locale: options.locale } : sampleSurface(title),
     expiresIn: options.expiresIn ?? 3600,
     plan: 'pro',
   });
@@ -134,7 +134,7 @@ export function notifyOf(
 export async function createNotifiedForm(
   fixture: NotifyFixture,
   person: { userId: string; workspaceId: string },
-  options: { title?: string; expiresIn?: number; emailAvailable?: boolean } = {},
+  options: { title?: string; expiresIn?: number; emailAvailable?: boolean; locale?: string } = {},
 ): Promise<TestForm & { enqueued: boolean }> {
   const form = await createForm(fixture, person, options);
   const enqueued = await notifyOf(fixture, person, form, { emailAvailable: options.emailAvailable ?? false });

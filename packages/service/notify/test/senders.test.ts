@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEgress } from '@sess/core/egress';
 import { composeMessage, createMailSender, devicePayload, sendPush, topicOf, type VapidIdentity } from '@sess/notify';
+import { noticeTexts } from '@sess/notify-pages';
 import { freePort, recordConnectionAttempts, recordSecret } from '@sess/testkit';
 import { startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { startSmtpSink } from '@sess/testkit/smtp-sink';
@@ -117,7 +118,14 @@ describe('sendPush', () => {
   it('a very long title is cut (by code points) so the payload fits, and the push service takes it', async () => {
     const { id, subscription } = push.subscribe(vapid.publicKey);
     const title = '🚀'.repeat(2000);
-    const message = composeMessage('form', { title, url: 'https://sess.test/s/long-title-link' }, null);
+    const message = composeMessage(noticeTexts, {
+      kind: 'form',
+      title,
+      url: 'https://sess.test/s/long-title-link',
+      ask: null,
+      expiresAt: new Date('2026-12-08T10:00:00Z'),
+      language: {},
+    });
     const body = devicePayload(message, { id: 'ntf_long', topic });
     expect(body).not.toBeNull();
     expect(await sendPush(subscription, body!, options())).toMatchObject({ outcome: 'accepted' });
@@ -130,18 +138,22 @@ describe('sendPush', () => {
 describe('mail sender', () => {
   it('accepted by a real SMTP server; retry when none listens', async () => {
     const sink = await startSmtpSink();
-    const message = composeMessage(
-      'reminder',
-      { title: 'Sender test reminder', url: 'https://sess.test/s/sender-mail-link' },
-      null,
-    );
+    const message = composeMessage(noticeTexts, {
+      kind: 'reminder',
+      title: 'Sender test reminder',
+      url: 'https://sess.test/s/sender-mail-link',
+      ask: null,
+      expiresAt: new Date('2026-12-08T10:00:00Z'),
+      language: { content: 'de-AT' },
+    });
     try {
       const sender = createMailSender({ smtpUrl: sink.url, from: 'notify@sess.test' }, { timeoutMs: 2_000 });
       expect(await sender.send('person@sess.test', message)).toEqual({ outcome: 'accepted', responseCode: 250 });
       const mail = await sink.waitFor((m) => m.subject === 'Sender test reminder');
       expect(mail.to).toEqual(['person@sess.test']);
       expect(mail.headers['auto-submitted']).toBe('auto-generated');
-      expect(mail.text).toContain('Still waiting for your answer; the link lapses soon.\n');
+      expect(mail.headers['content-language']).toBe('de');
+      expect(mail.text).toContain('Ihre Antwort steht noch aus; der Link läuft bald ab.\n');
       sender.close();
 
       const nowhere = createMailSender(

@@ -12,6 +12,7 @@ import {
   startNotificationWorker,
   topicOf,
 } from '@sess/notify';
+import { noticeTexts } from '@sess/notify-pages';
 import { createTestLogger, recordSecret, sampleAskArguments, sampleSurface, testDriver, tokenOf } from '@sess/testkit';
 import { startPushService, type TestPushService } from '@sess/testkit/push-service';
 import { type SmtpSink, startSmtpSink } from '@sess/testkit/smtp-sink';
@@ -57,6 +58,7 @@ function worker(options: { database?: Database; mail?: boolean; background?: boo
     now: fixture.clock.now,
     vapidSubject: VAPID_SUBJECT,
     egress: createEgress({ policy: 'loopback-only' }),
+    texts: noticeTexts,
     background: options.background ?? false,
     // A slot wait is real time: on a loaded machine a healthy local service's slot can take over
     // the default 1 s to free, and the row would be rescheduled where the test expects it sent.
@@ -352,6 +354,32 @@ describe('e-mail', () => {
     expect(message.text.split('\n')).toContain(form.humanUrl);
     expect(await outboxRows(fixture.database, form.sessionId)).toEqual([]);
     expect((await notifiedEvents(form.sessionId)).map((e) => e.channel)).toEqual(['email']);
+  });
+
+  it('is written in the form’s language: a German form’s e-mail and push are German, an unknown language’s English', async () => {
+    const person = await createPerson(fixture.database);
+    const german = await createNotifiedForm(fixture, person, { emailAvailable: true, locale: 'de-CH' });
+    expect(await worker({ mail: true }).runOnce()).toBe(1);
+    const mail = await sink.waitFor((m) => m.to.includes(person.email) && m.subject === german.title);
+    expect(mail.headers['content-language']).toBe('de');
+    expect(mail.text).toContain('Ihr Agent hat eine Frage an Sie.');
+    expect(mail.text).toMatch(/Der Link gilt bis .+ \(UTC\)\./);
+    expect(mail.text).toContain('Sie erhalten diese E-Mail von Sess');
+    expect(mail.text.split('\n')).toContain(german.humanUrl);
+
+    const other = await createPerson(fixture.database);
+    const klingon = await createNotifiedForm(fixture, other, { emailAvailable: true, locale: 'tlh' });
+    expect(await worker({ mail: true }).runOnce()).toBe(1);
+    const english = await sink.waitFor((m) => m.to.includes(other.email) && m.subject === klingon.title);
+    expect(english.headers['content-language']).toBe('en');
+    expect(english.text).toContain('Your agent is asking you something.');
+    expect(english.text).toMatch(/The link works until .+ \(UTC\)\./);
+
+    const pushed = await createPerson(fixture.database);
+    const { subscriptionId } = await addDevice(fixture, push, pushed.userId);
+    await createNotifiedForm(fixture, pushed, { locale: 'de' });
+    expect(await worker().runOnce()).toBe(1);
+    expect(push.received(subscriptionId)[0]?.payload).toMatchObject({ body: 'Ihr Agent hat eine Frage an Sie.', lang: 'de' });
   });
 
   it('a device that accepts the push means no e-mail', async () => {

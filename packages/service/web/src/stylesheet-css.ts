@@ -233,4 +233,8 @@ details.client summary { min-height: 44px; padding: .6rem 0; font-weight: 600; c
 .quiet-times .field { margin: .5rem 0; }
 #notify-device ol { margin: .25rem 0 .75rem; padding-inline-start: 1.25rem; }
 .back-link { margin: 1.25rem 0 0; }
+/* Notifications (issue 40): a device's dates, a list read as one line, joined by dots. */
+.device-when { list-style: none; padding: 0; }
+.device-when li { display: inline; }
+.device-when li + li::before { content: " · " / ""; }
 `;

@@ -45,6 +45,8 @@ export interface AppHostOptions {
   context?: BrowserContextOptions;
   theme?: 'light' | 'dark';
   platform?: 'web' | 'desktop' | 'mobile';
+  /** The host's language (`hostContext.locale`, BCP 47). */
+  locale?: string;
   hostCapabilities?: McpUiHostCapabilities;
   /** Answer `ui/message` with an error, as a host that refuses to post for the app. */
   refuseMessages?: boolean;
@@ -133,7 +135,7 @@ export async function openAppHost(browser: Browser, options: AppHostOptions): Pr
     await context.route(HOST_URL, (route) =>
       route.fulfill({
         contentType: 'text/html',
-        body: `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><style>body{margin:0}iframe{display:block;width:100%;border:0;height:0}</style></head><body><div id="app"></div><script>${script.replace(/<\/script/gi, '<\\/script')}</script></body></html>`,
+        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test host</title><meta name="viewport" content="width=device-width, initial-scale=1"><style>body{margin:0}iframe{display:block;width:100%;border:0;height:0}</style></head><body><div id="app"></div><script>${script.replace(/<\/script/gi, '<\\/script')}</script></body></html>`,
       }),
     );
     await context.exposeFunction('sessHostCallTool', async (params: CallToolParams) => {
@@ -167,6 +169,7 @@ export async function openAppHost(browser: Browser, options: AppHostOptions): Pr
       hostContext: {
         theme: options.theme ?? 'light',
         platform: options.platform ?? 'web',
+        ...(options.locale ? { locale: options.locale } : {}),
         displayMode: 'inline',
         availableDisplayModes: ['inline'],
         ...(viewport ? { containerDimensions: { width: viewport.width, maxHeight: 100_000 } } : {}),

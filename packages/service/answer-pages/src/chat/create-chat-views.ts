@@ -84,6 +84,8 @@ export function createChatViews(deps: ChatViewsDeps) {
         origin: runtime.linkUrl,
         link: token ? linkUrl(runtime.linkUrl, token) : undefined,
         inline,
+        // Sess's words in the form's language, in every state (not only where the view has its Surface).
+        locale: view?.surface.locale,
       }),
       answerable: state === 'open' && inline,
       changing: CHANGING.has(state),

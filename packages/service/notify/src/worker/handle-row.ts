@@ -3,7 +3,7 @@ import { type Db, notificationOutbox } from '@sess/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { NoticePayload } from '../enqueue.ts';
 import type { MailSender } from '../mail-sender.ts';
-import { composeMessage } from '../message.ts';
+import { composeMessage, type NoticeTexts } from '../message.ts';
 import type { ClaimedNotice, SessionFacts } from '../outbox-claims.ts';
 import type { NotifySealers } from '../sealers.ts';
 import { afterQuietHours, type NotificationSettings } from '../settings.ts';
@@ -61,8 +61,9 @@ export function createRowHandler(options: {
   sealers: NotifySealers;
   deliveries: Deliveries;
   mail: MailSender | null;
+  texts: NoticeTexts;
 }): (row: ClaimedNotice, at: Date) => Promise<RowEnd> {
-  const { db, logger, sealers, deliveries, mail } = options;
+  const { db, logger, sealers, deliveries, mail, texts } = options;
 
   /** Every later write to a claimed row: only while it is still this claim's. */
   const mine = (row: ClaimedNotice) => and(eq(notificationOutbox.id, row.id), eq(notificationOutbox.attempts, row.attempts));
@@ -103,7 +104,16 @@ export function createRowHandler(options: {
     }
     const decision = session.askDecision === 'approved' || session.askDecision === 'rejected' ? session.askDecision : undefined;
     const ask = session.askMax === null ? null : { answered: session.askAnswered, max: session.askMax, decision };
-    const message = composeMessage(row.kind, content, ask);
+    // In the form's language (a recipient's own saved language, once stored, goes in `saved`).
+    const message = composeMessage(texts, {
+      kind: row.kind,
+      title: content.title,
+      url: content.url,
+      ask,
+      expiresAt: row.expiresAt,
+      timeZone: row.savedTimeZone,
+      language: { content: row.formLocale },
+    });
 
     const push = settings.pushEnabled
       ? await deliveries.pushToDevices(row, message, at)

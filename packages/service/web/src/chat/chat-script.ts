@@ -1,3 +1,31 @@
+import { shippedLanguages } from '../i18n/languages.ts';
+import { messagesFor } from '../i18n/messages.ts';
+
+/** The script's sentences in one language (`openLink` keeps its `{url}` for the script to fill in). */
+function chatScriptTexts(tag: string) {
+  const m = messagesFor(tag);
+  return {
+    dir: m.dir,
+    loading: m.t('chat.document.loading'),
+    unavailable: m.t('chat.script.unavailable'),
+    noHost: m.t('chat.script.noHost'),
+    empty: m.t('chat.script.empty'),
+    sending: m.t('chat.script.sending'),
+    continue: m.t('chat.script.continue'),
+    notSent: m.t('chat.script.notSent'),
+    sendFailed: m.t('chat.script.sendFailed'),
+    openLink: m.t('chat.script.openLink', { url: '{url}' }),
+  };
+}
+
+/**
+ * Every shipped language's sentences, as a script literal: the document is the same bytes for
+ * every person, so the script carries them all and picks one (a few kilobytes).
+ */
+const TEXTS_LITERAL = JSON.stringify(
+  Object.fromEntries(shippedLanguages().map((language) => [language.tag, chatScriptTexts(language.tag)])),
+).replace(/</g, '\\u003c');
+
 /**
  * The one script of the chat view (an MCP App, `io.modelcontextprotocol/ui`): a few kilobytes of
  * hand-written JSON-RPC over postMessage with the host, instead of ext-apps' `App` class (500 KB
@@ -19,7 +47,10 @@
  * - opens links that leave the iframe (`data-open-link`: "Answer on my phone", the receipt) with
  *   `ui/open-link`, and reports its height (`ui/notifications/size-changed`) so the host fits it
  *   without a nested scroll.
- * It writes only its own fixed sentences and the text of a result through `textContent`.
+ * It writes only its own fixed sentences and the text of a result through `textContent`. Its
+ * sentences are in the chat's language: the form's (`data-form-lang` on the drawn fragment, set
+ * when Sess ships the form's `surface.locale`), else the host's (`hostContext.locale`), else
+ * English; `<html lang dir>` follows (the fragment carries its own `lang` for its content).
  */
 export const CHAT_VIEW_SCRIPT = `(() => {
   const KEY = 'si.sess/view';
@@ -38,6 +69,28 @@ export const CHAT_VIEW_SCRIPT = `(() => {
   let failures = 0;
   let inFlight = false;
   const told = new Set();
+  const TEXTS = ${TEXTS_LITERAL};
+  let lang = 'en';
+  let formLang = '';
+  let hostLang = '';
+  const T = () => TEXTS[lang] || TEXTS.en;
+
+  /** A shipped language for a BCP 47 tag (\`de-AT\` → \`de\`), or ''. */
+  function shipped(tag) {
+    if (typeof tag !== 'string' || tag === '') return '';
+    const lower = tag.toLowerCase();
+    if (TEXTS[lower]) return lower;
+    const primary = lower.split('-')[0];
+    return TEXTS[primary] ? primary : '';
+  }
+  /** The chat's language: the form's, else the host's, else English; on <html> and the loading line. */
+  function applyLanguage() {
+    lang = formLang || hostLang || 'en';
+    root.setAttribute('lang', lang);
+    root.setAttribute('dir', T().dir);
+    const loading = document.getElementById('sess-loading');
+    if (loading) loading.textContent = T().loading;
+  }
 
   function post(message) { window.parent.postMessage(message, '*'); }
   function notify(method, params) { post(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params }); }
@@ -73,7 +126,7 @@ export const CHAT_VIEW_SCRIPT = `(() => {
       if (m.method === 'ui/notifications/tool-result') received(m.params);
       else if (m.method === 'ui/notifications/host-context-changed') applyContext(m.params);
     } catch (error) {
-      showText('This form could not be shown here. Open the link the agent gave you instead.');
+      showText(T().unavailable);
     }
   });
 
@@ -82,6 +135,7 @@ export const CHAT_VIEW_SCRIPT = `(() => {
     if (context.theme === 'dark' || context.theme === 'light') root.setAttribute('data-theme', context.theme);
     if (typeof context.platform === 'string') root.setAttribute('data-platform', context.platform);
     if (typeof context.displayMode === 'string') root.setAttribute('data-display-mode', context.displayMode);
+    if (typeof context.locale === 'string') { hostLang = shipped(context.locale); applyLanguage(); }
     const variables = context.styles && context.styles.variables;
     const font = variables && variables['--font-sans'];
     if (typeof font === 'string' && font !== '') root.style.setProperty('--font-sans', font);
@@ -99,8 +153,10 @@ export const CHAT_VIEW_SCRIPT = `(() => {
   }
   function same(a, b) { return a && b && a.handle === b.handle && a.state === b.state && a.revision === b.revision; }
 
-  function say(text) {
+  /** The status line (inside the live region): a warning, or \`info\` for news that is no problem. */
+  function say(text, tone) {
     note.textContent = text;
+    note.className = 'banner ' + (tone === 'info' ? '' : 'warn ') + 'chat-note';
     note.hidden = text === '';
     resized();
   }
@@ -109,7 +165,7 @@ export const CHAT_VIEW_SCRIPT = `(() => {
     card.className = 'card';
     const p = document.createElement('p');
     p.className = 'pre';
-    p.textContent = text || 'Nothing to show.';
+    p.textContent = text || T().empty;
     card.append(p);
     view.replaceChildren(card);
     current = null;
@@ -128,6 +184,9 @@ export const CHAT_VIEW_SCRIPT = `(() => {
       // After the person's own answer focus always follows (its disabled button had dropped it).
       const focused = force || (current !== null && view.contains(document.activeElement));
       view.innerHTML = p.html;
+      const frame = view.querySelector('[data-form-lang]');
+      formLang = shipped(frame ? frame.getAttribute('data-form-lang') : '');
+      applyLanguage();
       // Focus follows the news for a screen reader, as the answer page's swap does: the errors
       // after a refused answer, else the new heading.
       const summary = force ? view.querySelector('#error-summary') : null;
@@ -166,7 +225,7 @@ export const CHAT_VIEW_SCRIPT = `(() => {
     if (host.updateModelContext) {
       try { await request('ui/update-model-context', { content }); } catch (error) {}
     }
-    say('Say "continue" in the chat so the agent reads your answer.');
+    say(T().continue);
   }
 
   function buttons(on) {
@@ -200,24 +259,25 @@ export const CHAT_VIEW_SCRIPT = `(() => {
     };
     inFlight = true;
     buttons(false);
-    say('');
+    say(T().sending, 'info');
     try {
       const result = await request('tools/call', { name: 'sess_view_answer', arguments: args }, 60000);
       inFlight = false;
       const p = payloadOf(result);
       if (p) {
+        say('');
         draw(p, true);
         failures = 0;
         schedule(true);
       } else {
         buttons(true);
-        say(textOf(result) || 'Your answer was not sent. Try again.');
+        say(textOf(result) || T().notSent);
         schedule(true);
       }
     } catch (error) {
       inFlight = false;
       buttons(true);
-      say('Your answer could not be sent from here. Try again, or answer on your phone.');
+      say(T().sendFailed);
       // Polls wait while an answer is in flight; they carry on (it may have arrived after all).
       schedule(true);
     }
@@ -259,7 +319,7 @@ export const CHAT_VIEW_SCRIPT = `(() => {
       const result = await request('ui/open-link', { url });
       if (!(result && result.isError)) return;
     } catch (error) {}
-    say('Open this link in your browser: ' + url);
+    say(T().openLink.replace('{url}', () => url));
   }
   document.addEventListener('click', (event) => {
     const link = event.target instanceof Element ? event.target.closest('a') : null;
@@ -297,6 +357,6 @@ export const CHAT_VIEW_SCRIPT = `(() => {
     notify('ui/notifications/initialized');
     resized();
   }, () => {
-    showText('This chat could not show the form. Open the link the agent gave you instead.');
+    showText(T().noHost);
   });
 })();`;

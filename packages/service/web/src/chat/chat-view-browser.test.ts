@@ -6,6 +6,8 @@
  * whole way through a running Sess is the MCP package's end-to-end test).
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { launchTestBrowser, SCREEN_SIZES, SCREENSHOTS_DIR, sidewaysOverflow } from '@sess/testkit/browser';
 import {
   type AppHost,
@@ -14,7 +16,7 @@ import {
   type CallToolResult,
   openAppHost,
 } from '@sess/testkit/mcp-app-host';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commitSurface, everyFieldSurface, HOSTILE_STRINGS, openView } from '../answer/fixtures.ts';
 import type { AnswerPageView, SurfaceView } from '../answer/view.ts';
@@ -96,6 +98,22 @@ async function screenshot(page: Page, name: string): Promise<void> {
   if (viewport) await page.setViewportSize({ width: viewport.width, height: Math.max(height, 1) });
   await page.locator('iframe').screenshot({ path: `${SCREENSHOTS_DIR}/${name}.png` });
   if (viewport) await page.setViewportSize(viewport);
+}
+
+/** axe-core's own build, run inside the view's frame (the page-level runner does not reach the host's sandboxed frame). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** The WCAG A/AA violations axe finds in the view's document, one line each (as `axeViolations` writes them). */
+async function frameViolations(frame: Frame): Promise<string[]> {
+  await frame.evaluate(AXE_SOURCE);
+  const violations = await frame.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } })
+      .axe;
+    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return results.violations as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+  }, WCAG_AA_TAGS);
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 const heading = (h: AppHost, name: string | RegExp) => h.frame.getByRole('heading', { level: 1, name });
@@ -432,4 +450,88 @@ describe('theme and hostile text', () => {
     await screenshot(h.page, 'chat-view-hostile-phone');
     expect(dialogs).toBe(0);
   });
+});
+
+describe('language and accessibility', () => {
+  const german = (): SurfaceView => ({ ...commitSurface(), locale: 'de' });
+
+  it('speaks the form’s language: <html lang>, the fragment’s lang and the script’s sentences', SLOW, async () => {
+    const surface = german();
+    const h = await host({ locale: 'fr-FR', replies: [] });
+    // Before any form: the host's language.
+    await expect.poll(() => h.frame.evaluate(() => document.documentElement.lang)).toBe('fr');
+    await h.sendToolResult(result(openView(surface)));
+    await expect.poll(() => h.frame.evaluate(() => document.documentElement.lang)).toBe('de');
+    expect(await h.frame.locator('.chat-frame').getAttribute('lang')).toBe('de');
+    await h.frame.getByRole('button', { name: 'Approve and commit' }).click();
+    // No reply is scripted: the call fails, and the view says so in German.
+    await h.frame.getByText('Ihre Antwort konnte von hier aus nicht gesendet werden.', { exact: false }).waitFor();
+  });
+
+  it('uses the host’s language when the form has none Sess ships, else English', SLOW, async () => {
+    const h = await host({
+      locale: 'de-AT',
+      refuseMessages: true,
+      replies: [result(answered(commitSurface()), { message: MESSAGE })],
+    });
+    await h.sendToolResult(result(openView({ ...commitSurface(), locale: 'pt-BR' })));
+    await expect.poll(() => h.frame.evaluate(() => document.documentElement.lang)).toBe('de');
+    // The fragment (rendered by the server, which knows no host) is English, and says so.
+    expect(await h.frame.locator('.chat-frame').getAttribute('lang')).toBe('en');
+    expect(await h.frame.locator('.chat-frame').getAttribute('data-form-lang')).toBeNull();
+    await h.frame.getByRole('button', { name: 'Approve and commit' }).click();
+    await h.frame.getByText('Schreiben Sie „weiter“ in den Chat, damit der Agent Ihre Antwort liest.').waitFor();
+
+    const plain = await host({ replies: [] });
+    await plain.sendToolResult(result(openView(commitSurface())));
+    await heading(plain, /.+/).waitFor();
+    expect(await plain.frame.evaluate(() => document.documentElement.lang)).toBe('en');
+  });
+
+  it('the frame’s axe run sees the view: a field without a label is a violation', SLOW, async () => {
+    const h = await host();
+    await h.sendToolResult({
+      content: [],
+      _meta: {
+        [CHAT_VIEW_META_KEY]: {
+          v: 1,
+          handle: HANDLE,
+          revision: 1,
+          state: 'open',
+          html: '<h1>T</h1><input type="text">',
+          poll: false,
+        },
+      },
+    });
+    await heading(h, 'T').waitFor();
+    expect((await frameViolations(h.frame)).map((line) => line.split(' ')[0])).toContain('label');
+  });
+
+  it('reflows at 320 px: no sideways scroll, in German', SLOW, async () => {
+    const h = await host({ context: { viewport: { width: 320, height: 640 } }, platform: 'mobile' });
+    await h.sendToolResult(result(openView({ ...everyFieldSurface(), locale: 'de' })));
+    await heading(h, /.+/).waitFor();
+    expect(await h.frame.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    expect(await sidewaysOverflow(h.frame.page())).toMatchObject({ elements: [] });
+  });
+
+  for (const [language, surface] of [
+    ['English', commitSurface],
+    ['German', german],
+  ] as const) {
+    for (const [size, context] of Object.entries(SCREEN_SIZES)) {
+      for (const theme of ['light', 'dark'] as const) {
+        it(`has no axe violations: ${language}, ${size}, ${theme}`, SLOW, async () => {
+          const h = await host({ context, theme, platform: size === 'phone' ? 'mobile' : 'web' });
+          await h.sendToolResult(result(openView(surface())));
+          await heading(h, /.+/).waitFor();
+          expect(await frameViolations(h.frame)).toEqual([]);
+          // The form as answered, with the status line showing.
+          await h.sendToolResult(result(answered(surface())));
+          await heading(h, /.+/).waitFor();
+          expect(await frameViolations(h.frame)).toEqual([]);
+        });
+      }
+    }
+  }
 });

@@ -1,27 +1,37 @@
 import { AccountHeader } from '../account/account-page.tsx';
-import { CsrfField, FormError, formatWhen, Notice, toDocument } from '../account/parts.tsx';
+import { CsrfField, FormError, Notice, toDocument } from '../account/parts.tsx';
+import { useMessages } from '../i18n/render-scope.ts';
 import { Isolate } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
-import { NOTIFY_SCRIPT } from './notify-script.ts';
+import { NOTIFY_SCRIPT, notifyScriptTexts } from './notify-script.ts';
 import { type DeviceView, NOTIFY_FORM_FIELDS as F, NOTIFY_PATHS, type NotificationsView } from './view.ts';
 
 function DeviceRow({ device, csrf }: { device: DeviceView; csrf: string }) {
+  const m = useMessages();
+  const dates = [
+    m.t('notify.devices.added', { date: m.dateTime(device.createdAt) }),
+    device.lastDeliveryAt
+      ? m.t('notify.devices.lastDelivery', { date: m.dateTime(device.lastDeliveryAt) })
+      : m.t('notify.devices.noDelivery'),
+    ...(device.lastFailureAt ? [m.t('notify.devices.lastFailure', { date: m.dateTime(device.lastFailureAt) })] : []),
+  ];
   return (
     <li class="device">
       <div>
         <span class="name">
           <Isolate text={device.name} />
         </span>
-        <p class="muted device-when">
-          Added {formatWhen(device.createdAt)} · Last delivery: {formatWhen(device.lastDeliveryAt, 'none yet')}
-          {device.lastFailureAt ? ` · Last failure: ${formatWhen(device.lastFailureAt)}` : ''}
-        </p>
+        <ul class="muted device-when">
+          {dates.map((line) => (
+            <li>{line}</li>
+          ))}
+        </ul>
       </div>
       <form method="post" action={NOTIFY_PATHS.removeDevice}>
         <CsrfField token={csrf} />
         <input type="hidden" name={F.device} value={device.id} />
-        <button type="submit" class="danger" aria-label={`Remove ${device.name}`}>
-          Remove
+        <button type="submit" class="danger" aria-label={m.t('notify.devices.removeLabel', { name: device.name })}>
+          {m.t('notify.devices.remove')}
         </button>
       </form>
     </li>
@@ -51,56 +61,52 @@ function Check({ id, name, checked, label, hint }: { id: string; name: string; c
   );
 }
 
-const ASK_CHOICES = [
-  ['each_answer', 'On each answer'],
-  ['closed', 'When it closes'],
-  ['off', 'Off'],
-] as const;
-
 function SettingsForm({ view }: { view: NotificationsView }) {
+  const m = useMessages();
+  const askChoices = [
+    ['each_answer', m.t('notify.settings.askEach')],
+    ['closed', m.t('notify.settings.askClosed')],
+    ['off', m.t('notify.settings.askOff')],
+  ] as const;
   const s = view.settings;
   const invalid = (field: string) => (view.error?.field.startsWith(field) ? 'true' : undefined);
   return (
     <form method="post" action={NOTIFY_PATHS.settings} aria-describedby={view.error ? 'settings-error' : undefined}>
       <CsrfField token={view.csrf.settings} />
       <fieldset>
-        <legend>Channels</legend>
-        <Check id="push" name={F.push} checked={s.push} label="Push notifications to my devices" />
+        <legend>{m.t('notify.settings.channels')}</legend>
+        <Check id="push" name={F.push} checked={s.push} label={m.t('notify.settings.push')} />
         <Check
           id="email"
           name={F.email}
           checked={s.email}
-          label="E-mail"
-          hint={
-            view.emailConfigured
-              ? 'The link by e-mail when no device of yours takes a push.'
-              : 'E-mail needs the server’s SMTP settings (SMTP_URL and a from address); this server has none yet, so no e-mail is sent.'
-          }
+          label={m.t('notify.settings.email')}
+          hint={view.emailConfigured ? m.t('notify.settings.emailHint') : m.t('notify.settings.emailMissing')}
         />
       </fieldset>
       <fieldset>
-        <legend>Quiet hours</legend>
+        <legend>{m.t('notify.settings.quiet')}</legend>
         <Check
           id="quiet"
           name={F.quiet}
           checked={s.quiet}
-          label="Hold notifications during quiet hours"
-          hint="They are sent when the quiet hours end, if the link is still open."
+          label={m.t('notify.settings.quietCheck')}
+          hint={m.t('notify.settings.quietHint')}
         />
         <div class="quiet-times">
           <div class="field">
-            <label for="quiet-from">From</label>
+            <label for="quiet-from">{m.t('notify.settings.from')}</label>
             <input id="quiet-from" type="time" name={F.quietFrom} value={s.quietFrom} aria-invalid={invalid('/quietHours')} />
           </div>
           <div class="field">
-            <label for="quiet-to">To</label>
+            <label for="quiet-to">{m.t('notify.settings.to')}</label>
             <input id="quiet-to" type="time" name={F.quietTo} value={s.quietTo} aria-invalid={invalid('/quietHours')} />
           </div>
         </div>
         <div class="field">
-          <label for="time-zone">Time zone</label>
+          <label for="time-zone">{m.t('notify.settings.timeZone')}</label>
           <p class="hint" id="time-zone-hint">
-            Such as Europe/Ljubljana or UTC.
+            {m.t('notify.settings.timeZoneHint')}
           </p>
           <input
             id="time-zone"
@@ -117,20 +123,15 @@ function SettingsForm({ view }: { view: NotificationsView }) {
         </div>
       </fieldset>
       <fieldset>
-        <legend>Reminders</legend>
-        <Check
-          id="reminders"
-          name={F.reminders}
-          checked={s.reminders}
-          label="Remind me shortly before an unanswered link runs out"
-        />
+        <legend>{m.t('notify.settings.reminders')}</legend>
+        <Check id="reminders" name={F.reminders} checked={s.reminders} label={m.t('notify.settings.remindersCheck')} />
       </fieldset>
       <fieldset aria-describedby="ask-hint">
-        <legend>Ask updates</legend>
+        <legend>{m.t('notify.settings.ask')}</legend>
         <p class="hint" id="ask-hint">
-          When an Ask your agent shared with others gets answers, tell me:
+          {m.t('notify.settings.askHint')}
         </p>
-        {ASK_CHOICES.map(([value, label]) => (
+        {askChoices.map(([value, label]) => (
           <div class="choice">
             <input type="radio" id={`ask-${value}`} name={F.askUpdates} value={value} checked={s.askUpdates === value} />
             <label for={`ask-${value}`}>{label}</label>
@@ -138,17 +139,17 @@ function SettingsForm({ view }: { view: NotificationsView }) {
         ))}
       </fieldset>
       <fieldset>
-        <legend>API keys</legend>
+        <legend>{m.t('notify.settings.apiKeys')}</legend>
         <Check
           id="api-key-forms"
           name={F.apiKeyForms}
           checked={s.apiKeyForms}
-          label="Also notify me for forms created with this workspace’s API keys"
-          hint="For workspaces you own. Forms your connected apps create for you always notify you."
+          label={m.t('notify.settings.apiKeyCheck')}
+          hint={m.t('notify.settings.apiKeyHint')}
         />
       </fieldset>
       <div class="actions">
-        <button type="submit">Save settings</button>
+        <button type="submit">{m.t('notify.settings.save')}</button>
       </div>
     </form>
   );
@@ -160,17 +161,15 @@ function SettingsForm({ view }: { view: NotificationsView }) {
  * settings form. Without JavaScript the devices and settings still work; adding a device needs it.
  */
 export function NotificationsPage({ view, nonce }: { view: NotificationsView; nonce: string }) {
+  const m = useMessages();
   return (
-    <Page title="Notifications · Sess" nonce={nonce} script={NOTIFY_SCRIPT} webApp>
+    <Page title={m.t('notify.page.title')} nonce={nonce} script={NOTIFY_SCRIPT} webApp>
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
-        <h1>Notifications</h1>
+        <h1>{m.t('notify.page.heading')}</h1>
         {view.notice ? <Notice message={view.notice} /> : null}
         {view.error ? <FormError id="settings-error" message={view.error.message} /> : null}
-        <p class="lead">
-          When an agent asks you something, Sess can send the question to your phone, so you do not have to carry the link there
-          yourself. Only you are notified.
-        </p>
+        <p class="lead">{m.t('notify.page.lead')}</p>
         <section
           id="notify-device"
           aria-labelledby="this-device-heading"
@@ -178,12 +177,13 @@ export function NotificationsPage({ view, nonce }: { view: NotificationsView; no
           data-csrf={view.csrf.device}
           data-action={NOTIFY_PATHS.devices}
           data-zone-unsaved={view.settingsUnsaved ? 'true' : 'false'}
+          data-texts={JSON.stringify(notifyScriptTexts(m))}
         >
-          <h2 id="this-device-heading">This device</h2>
+          <h2 id="this-device-heading">{m.t('notify.device.heading')}</h2>
           <div class="field" id="device-name-field" hidden>
-            <label for="device-name">Device name</label>
+            <label for="device-name">{m.t('notify.device.nameLabel')}</label>
             <p class="hint" id="device-name-hint">
-              How this device is listed below. You can change it.
+              {m.t('notify.device.nameHint')}
             </p>
             <input
               id="device-name"
@@ -195,42 +195,36 @@ export function NotificationsPage({ view, nonce }: { view: NotificationsView; no
             />
           </div>
           <button type="button" id="notify-button" class="wide" hidden>
-            Notify this device
+            {m.t('notify.device.button')}
           </button>
           <p id="notify-status" class="copy-status" role="status" aria-live="polite" />
           <div id="notify-ios" class="banner warn" hidden>
             <p>
-              <strong>On an iPhone or iPad, add Sess to your Home Screen first.</strong>
+              <strong>{m.t('notify.device.iosTitle')}</strong>
             </p>
             <ol>
-              <li>Tap Share (the square with the arrow), then Add to Home Screen.</li>
-              <li>Open Sess from your Home Screen.</li>
-              <li>Tap Notify this device there.</li>
+              <li>{m.t('notify.device.iosShare')}</li>
+              <li>{m.t('notify.device.iosOpen')}</li>
+              <li>{m.t('notify.device.iosTap')}</li>
             </ol>
-            <p>Web Push needs iOS 16.4 or later.</p>
+            <p>{m.t('notify.device.iosVersion')}</p>
           </div>
           <div id="notify-insecure" class="banner warn" hidden>
-            <p>
-              Browsers take push notifications only on a page served over HTTPS (or localhost on this same computer). Open Sess at
-              its https:// address to add this device, or rely on e-mail.
-            </p>
+            <p>{m.t('notify.device.insecure')}</p>
           </div>
           <div id="notify-unsupported" class="banner warn" hidden>
-            <p>This browser cannot take push notifications. Try another browser, or rely on e-mail.</p>
+            <p>{m.t('notify.device.unsupported')}</p>
           </div>
           <div id="notify-denied" class="banner warn" hidden>
-            <p>
-              Notifications are blocked for this site in this browser. Allow them in the browser’s site settings, then reload this
-              page.
-            </p>
+            <p>{m.t('notify.device.denied')}</p>
           </div>
           <noscript>
-            <p>Adding a device needs JavaScript.</p>
+            <p>{m.t('notify.device.noScript')}</p>
           </noscript>
         </section>
-        <h2 id="devices-heading">Your devices</h2>
+        <h2 id="devices-heading">{m.t('notify.devices.heading')}</h2>
         {view.devices.length === 0 ? (
-          <p class="muted">No devices yet.</p>
+          <p class="muted">{m.t('notify.devices.none')}</p>
         ) : (
           <ul class="plain-list" aria-labelledby="devices-heading">
             {view.devices.map((device) => (
@@ -238,10 +232,10 @@ export function NotificationsPage({ view, nonce }: { view: NotificationsView; no
             ))}
           </ul>
         )}
-        <h2>Settings</h2>
+        <h2>{m.t('notify.settings.heading')}</h2>
         <SettingsForm view={view} />
         <p class="back-link">
-          <a href="/account">Back to your account</a>
+          <a href="/account">{m.t('notify.page.back')}</a>
         </p>
       </div>
     </Page>

@@ -1,9 +1,11 @@
+import { type Messages, messagesFor } from '../i18n/messages.ts';
 import { CSRF_HEADER } from './view.ts';
 
 /**
  * The one script of the notifications page. It reads only the page's own data attributes
- * (`data-vapid-key`, `data-csrf`, `data-zone-unsaved`) and writes only its own fixed sentences
- * (through textContent) plus the message of the server's JSON error, also as text. It:
+ * (`data-vapid-key`, `data-csrf`, `data-zone-unsaved`, and `data-texts`: its sentences in the
+ * page's language, `notifyScriptTexts`) and writes only those sentences (through textContent)
+ * plus the message of the server's JSON error, also as text. It:
  * - fills in a suggested device name from the user agent ("Chrome on Android", "Safari on
  *   iPhone"…) when the field is empty, and the browser's time zone when settings were never saved;
  * - shows the iOS "Add to Home Screen first" steps in Safari on an iPhone or iPad that is not
@@ -18,8 +20,28 @@ import { CSRF_HEADER } from './view.ts';
 /** How long "Notify this device" waits for the browser's push service, and then for Sess. */
 export const NOTIFY_WAIT_MS = 20_000;
 
-/** What the page says when the browser's push service never answered. */
-export const PUSH_SERVICE_SILENT = `Your browser’s push service did not answer within ${NOTIFY_WAIT_MS / 1000} seconds, so this device was not added. Check that this device is online (a VPN, firewall or content blocker can keep the push service out of reach), then tap “Notify this device” again.`;
+/**
+ * The sentences the script shows, in the page's language (the page puts them in `data-texts`).
+ * `deviceName` keeps its `{browser}` and `{system}` for the script to fill in.
+ */
+export function notifyScriptTexts(m: Messages) {
+  return {
+    deviceName: m.t('notify.script.deviceName', { browser: '{browser}', system: '{system}' }),
+    thisDevice: m.t('notify.script.thisDevice'),
+    browser: m.t('notify.script.browser'),
+    notAllowed: m.t('notify.script.notAllowed'),
+    adding: m.t('notify.script.adding'),
+    silent: m.t('notify.script.silent', { seconds: NOTIFY_WAIT_MS / 1000 }),
+    subscribeFailed: m.t('notify.script.subscribeFailed'),
+    late: m.t('notify.script.late'),
+    unreachable: m.t('notify.script.unreachable'),
+    refused: m.t('notify.script.refused'),
+    failed: m.t('notify.script.failed'),
+  };
+}
+
+/** What the page says (in English) when the browser's push service never answered. */
+export const PUSH_SERVICE_SILENT = notifyScriptTexts(messagesFor('en')).silent;
 
 export const NOTIFY_SCRIPT = `(() => {
   const root = document.getElementById('notify-device');
@@ -29,6 +51,8 @@ export const NOTIFY_SCRIPT = `(() => {
   const status = document.getElementById('notify-status');
   const show = (id) => { const element = document.getElementById(id); if (element) element.hidden = false; };
   const say = (message) => { status.textContent = message; };
+  let texts = {};
+  try { texts = JSON.parse(root.dataset.texts || '{}'); } catch {}
   const WAIT_MS = ${NOTIFY_WAIT_MS};
   class TimedOut extends Error {}
   function within(promise, ms) {
@@ -40,10 +64,10 @@ export const NOTIFY_SCRIPT = `(() => {
   const ios = /iPhone|iPad|iPod/.test(ua) || (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1);
   function suggestedName() {
     const browser = /EdgA?\\//.test(ua) ? 'Edge' : /SamsungBrowser\\//.test(ua) ? 'Samsung Internet'
-      : /Firefox\\/|FxiOS\\//.test(ua) ? 'Firefox' : /CriOS\\/|Chrome\\//.test(ua) ? 'Chrome' : /Safari\\//.test(ua) ? 'Safari' : 'Browser';
+      : /Firefox\\/|FxiOS\\//.test(ua) ? 'Firefox' : /CriOS\\/|Chrome\\//.test(ua) ? 'Chrome' : /Safari\\//.test(ua) ? 'Safari' : texts.browser;
     const system = /iPhone/.test(ua) ? 'iPhone' : /iPad/.test(ua) || (ios && /Macintosh/.test(ua)) ? 'iPad' : /Android/.test(ua) ? 'Android'
-      : /Windows/.test(ua) ? 'Windows' : /Macintosh/.test(ua) ? 'Mac' : /CrOS/.test(ua) ? 'ChromeOS' : /Linux/.test(ua) ? 'Linux' : 'this device';
-    return browser + ' on ' + system;
+      : /Windows/.test(ua) ? 'Windows' : /Macintosh/.test(ua) ? 'Mac' : /CrOS/.test(ua) ? 'ChromeOS' : /Linux/.test(ua) ? 'Linux' : texts.thisDevice;
+    return texts.deviceName.replace('{browser}', () => browser).replace('{system}', () => system);
   }
   if (nameInput && !nameInput.value) nameInput.value = suggestedName();
   const zone = document.getElementById('time-zone');
@@ -73,9 +97,9 @@ export const NOTIFY_SCRIPT = `(() => {
     const permission = await Notification.requestPermission();
     if (permission !== 'granted') {
       if (permission === 'denied') show('notify-denied');
-      return say('Notifications were not allowed, so this device was not added.');
+      return say(texts.notAllowed);
     }
-    say('Adding this device…');
+    say(texts.adding);
     let subscription;
     try {
       subscription = await within((async () => {
@@ -85,9 +109,9 @@ export const NOTIFY_SCRIPT = `(() => {
       })(), WAIT_MS);
     } catch (error) {
       if (error instanceof TimedOut) {
-        return say(${JSON.stringify(PUSH_SERVICE_SILENT)});
+        return say(texts.silent);
       }
-      return say('This browser could not subscribe to push messages just now. Try again, or try another browser.');
+      return say(texts.subscribeFailed);
     }
     const stop = new AbortController();
     let response;
@@ -100,12 +124,10 @@ export const NOTIFY_SCRIPT = `(() => {
       }), WAIT_MS);
     } catch (error) {
       stop.abort();
-      return say(error instanceof TimedOut
-        ? 'Sess did not answer in time, so this device may not be added. Reload the page to see, and try again if it is not listed.'
-        : 'Sess could not be reached, so this device was not added. Check your connection and try again.');
+      return say(error instanceof TimedOut ? texts.late : texts.unreachable);
     }
     if (response.ok) return location.assign(location.pathname + '?added=1');
-    let message = 'Sess could not add this device. Reload the page and try again.';
+    let message = texts.refused;
     try { const body = await response.json(); if (body && body.error && typeof body.error.message === 'string') message = body.error.message; } catch {}
     say(message);
   }
@@ -113,7 +135,7 @@ export const NOTIFY_SCRIPT = `(() => {
   if (nameInput) document.getElementById('device-name-field').hidden = false;
   button.addEventListener('click', () => {
     button.disabled = true;
-    notifyThisDevice().catch(() => say('Something went wrong while adding this device. Reload the page and try again.'))
+    notifyThisDevice().catch(() => say(texts.failed))
       .finally(() => { button.disabled = false; });
   });
 })();`;

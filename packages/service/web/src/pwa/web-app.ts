@@ -91,6 +91,8 @@ self.addEventListener('push', (event) => {
   const options = { body: text(payload.body, 500), data: { url: allowedUrl(payload.url) }, renotify: false, icon: ICON };
   const tag = text(payload.tag, 200);
   if (tag) options.tag = tag;
+  const lang = text(payload.lang, 35);
+  if (/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(lang)) options.lang = lang;
   event.waitUntil(self.registration.showNotification(title, options));
 });
 async function openLink(url) {
