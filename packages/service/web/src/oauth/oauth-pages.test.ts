@@ -110,7 +110,10 @@ describe('bidi isolation on the OAuth pages: what an app calls itself cannot reo
   });
 
   it('the error page: a message that echoes what an app sent', () => {
-    const html = renderOAuthErrorPage({ title: 'This app cannot connect', message: spoof('echoed') }, NONCE);
-    expectIsolated(html, [spoof('echoed')]);
+    const html = renderOAuthErrorPage(
+      { title: 'This app cannot connect', message: spoof('echoed'), detail: spoof('detail') },
+      NONCE,
+    );
+    expectIsolated(html, [spoof('echoed'), spoof('detail')]);
   });
 });
