@@ -19,7 +19,7 @@ import { describeScope, formatScope } from '../scope.ts';
 import type { OAuthEnv } from './deps.ts';
 import { readFormBody } from './form-body.ts';
 import { clientView, type OAuthServer, redirectView } from './oauth-server.ts';
-import { oauthPageLanguage, seeOther, sendPage } from './respond.ts';
+import { oauthPageLanguage, seeOther, sendPage, withoutPicker } from './respond.ts';
 
 const CONSENT_ACTION = '/oauth/authorize';
 const MAX_FORM_BYTES = 32 * 1024;
@@ -37,10 +37,11 @@ const requestPath = (requestQuery: string) => `${CONSENT_ACTION}?${requestQuery}
 
 /**
  * A request refused before its redirect URI is trusted: a page, never a redirect, in the
- * person's language; the OAuth error's description goes below, for the app's makers.
+ * person's language; the OAuth error's description goes below, for the app's makers. The page
+ * has no language links: they would carry the request, and its untrusted redirect address, on.
  */
-function errorPage(c: Context<OAuthEnv>, error: OAuthError, status = 400, requestQuery?: string): Response {
-  const language = oauthPageLanguage(c, requestQuery === undefined ? {} : { requestPath: requestPath(requestQuery) });
+function errorPage(c: Context<OAuthEnv>, error: OAuthError, status = 400): Response {
+  const language = withoutPicker(oauthPageLanguage(c));
   const m = language.messages;
   const client = error.code === 'invalid_client';
   const view = {
@@ -64,8 +65,8 @@ function refusalPage(c: Context<OAuthEnv>, status: number, message: MessageKey, 
  * page, never a redirect, because the redirect URI could not be verified without the document.
  * @see https://www.rfc-editor.org/rfc/rfc6585#section-4
  */
-function fetchLimitPage(c: Context<OAuthEnv>, error: CimdFetchLimitError, requestQuery: string): Response {
-  const language = oauthPageLanguage(c, { requestPath: requestPath(requestQuery) });
+function fetchLimitPage(c: Context<OAuthEnv>, error: CimdFetchLimitError): Response {
+  const language = withoutPicker(oauthPageLanguage(c));
   const m = language.messages;
   const view = {
     title: m.t('oauth.error.busyTitle'),
@@ -108,9 +109,7 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
         { event: 'oauth.authorize.refused', error: error.code, description: error.description, ...error.logDetails },
         'authorization request refused (page)',
       );
-      return error instanceof CimdFetchLimitError
-        ? fetchLimitPage(c, error, requestQuery)
-        : errorPage(c, error, 400, requestQuery);
+      return error instanceof CimdFetchLimitError ? fetchLimitPage(c, error) : errorPage(c, error);
     }
     try {
       return { target, request: checkAuthorizationParameters(params, target, urls.resource) };

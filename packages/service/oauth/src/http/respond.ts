@@ -1,5 +1,5 @@
 import { classifyDatabaseError, UNAVAILABLE_RETRY_AFTER_SECONDS, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
-import { htmlPage, type PageLanguage, pageLanguage, seeOther } from '@sess/web';
+import { htmlPage, messagesFor, type PageLanguage, pageLanguage, seeOther } from '@sess/web';
 import type { Context } from 'hono';
 import { OAuthError } from '../errors/oauth-error.ts';
 
@@ -84,3 +84,8 @@ export function oauthPageLanguage(c: Context, options: { requestPath?: string; s
 }
 
 export { seeOther };
+
+/** The same language with no picker links (a page whose address must not be linked to again). */
+export function withoutPicker(language: PageLanguage): PageLanguage {
+  return { ...language, messages: messagesFor(language.messages.tag, { timeZone: language.messages.timeZone }) };
+}
