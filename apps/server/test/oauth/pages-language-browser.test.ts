@@ -75,7 +75,8 @@ describe.each(['en', 'de'] as const)('in %s', (language) => {
         try {
           const redirectUri = `${callbacks.url}/callback`;
           const client = await registerPublicClient(server, [redirectUri], 'Claude');
-          await page.goto(authorizeUrl(server, { clientId: client.clientId, redirectUri }));
+          const pkce = createPkcePair();
+          await page.goto(authorizeUrl(server, { clientId: client.clientId, redirectUri, challenge: pkce.challenge }));
           const title = m.t('oauth.consent.title', { app: `Claude ${m.t('oauth.client.unverified')}` });
           expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
           await checkPage(page, language, `consent-${name}`);
@@ -84,6 +85,15 @@ describe.each(['en', 'de'] as const)('in %s', (language) => {
           expect(box.height).toBeGreaterThanOrEqual(44);
           await allow.click();
           await expect.poll(() => page.url()).toMatch(new RegExp(`^${redirectUri}\\?`));
+          // The connected-apps page lists the apps that used their grant: the app takes its tokens.
+          const tokens = await tokenRequest(server, {
+            grant_type: 'authorization_code',
+            code: received.at(-1)!.searchParams.get('code')!,
+            code_verifier: pkce.verifier,
+            redirect_uri: redirectUri,
+            client_id: client.clientId,
+          });
+          expect(tokens.status).toBe(200);
 
           await page.goto(`${server.url}/account/apps`);
           expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(m.t('oauth.apps.title'));
