@@ -23,6 +23,7 @@ import {
   startOAuthTestServer,
   tokenRequest,
 } from '@sess/testkit/oauth';
+import { messagesFor } from '@sess/web';
 import { eq, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,9 +148,9 @@ describe('connected apps and Disconnect', () => {
     const jar = await browserOf(user);
     const shown = async () => /<dt>Last used<\/dt>\s*<dd>([^<]*)<\/dd>/.exec((await appsPage(jar)).html)?.[1];
     const signedIn = await shown();
-    expect(signedIn).toMatch(/ UTC$/);
+    expect(signedIn).toMatch(/ \(UTC\)$/);
     server.clock.advance(30 * 60_000);
-    const later = `${server.clock.now().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    const later = messagesFor('en').dateTime(server.clock.now());
     expect(later).not.toBe(signedIn);
     // Any authenticated request to /mcp uses the token (a GET is then 405, after the token is checked).
     const used = await fetch(`${server.url}/mcp`, { headers: { authorization: `Bearer ${connected.tokens.accessToken}` } });

@@ -1,3 +1,4 @@
+import type { Messages } from '@sess/web';
 import { OAuthError } from './errors/oauth-error.ts';
 import { SCOPE_INTERACT, SCOPES_SUPPORTED } from './settings.ts';
 
@@ -41,10 +42,8 @@ export function formatScope(scopes: readonly string[]): string {
   return [...new Set(scopes)].join(' ');
 }
 
-/** What each scope lets the client do, in words for the consent and connected-apps pages. */
-export function describeScope(scope: string): string {
-  if (scope === SCOPE_INTERACT) {
-    return 'Send you forms and questions to answer, read your answers, and update or close them.';
-  }
+/** What each scope lets the client do, in words for the consent and connected-apps pages (in the page's language). */
+export function describeScope(scope: string, messages: Messages): string {
+  if (scope === SCOPE_INTERACT) return messages.t('oauth.scope.interact');
   return scope;
 }

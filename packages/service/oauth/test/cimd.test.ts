@@ -332,7 +332,8 @@ describe('CIMD fetches are not amplified (single flight, failure cache, per-addr
       retryAfter: response.headers.get('retry-after'),
       contentType: response.headers.get('content-type'),
       html,
-      message: /role="alert">\s*<p[^>]*>([^<]*)</.exec(html)?.[1],
+      // The OAuth error's own description, shown for the app's makers below Sess's words.
+      message: /<span lang="en"[^>]*>([^<]*)</.exec(html)?.[1],
     };
   };
 

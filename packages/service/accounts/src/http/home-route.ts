@@ -1,9 +1,8 @@
 import { csrfToken } from '@sess/core';
-import { buildConnectView, type HomeView, renderHomePage } from '@sess/web';
+import { buildConnectView, type HomeView, htmlPage, pageLanguage, renderHomePage } from '@sess/web';
 import type { Hono } from 'hono';
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
-import { sendPage } from './respond.ts';
 
 /**
  * `/`: the home page the OAuth metadata names as `service_documentation`. Anyone may read it;
@@ -22,6 +21,8 @@ export function mountHomeRoute(app: Hono<AccountsEnv>, deps: AccountRoutesDeps):
       signupHref: deps.signupPolicy === 'open' ? '/signup' : null,
       accountHref: '/account',
     };
-    return sendPage(c, 200, (nonce) => renderHomePage(view, nonce));
+    // Accounts keep no language of their own yet: the lead wires `saved` in once they do.
+    const language = pageLanguage(c.req.raw, { saved: undefined });
+    return htmlPage(200, (nonce) => renderHomePage(view, nonce), { language });
   });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type BrowserSession, listWorkspacesForUser, readBrowserSession } from '@sess/accounts';
 import { checkCsrfToken, csrfToken } from '@sess/core';
-import { type ConsentView, htmlPage, OAUTH_FORM_FIELDS, renderConsentPage, renderOAuthErrorPage } from '@sess/web';
+import { type ConsentView, type MessageKey, OAUTH_FORM_FIELDS, renderConsentPage, renderOAuthErrorPage } from '@sess/web';
 import type { Context, Hono } from 'hono';
 import {
   type AuthorizationRequest,
@@ -19,7 +19,7 @@ import { describeScope, formatScope } from '../scope.ts';
 import type { OAuthEnv } from './deps.ts';
 import { readFormBody } from './form-body.ts';
 import { clientView, type OAuthServer, redirectView } from './oauth-server.ts';
-import { seeOther, sendPage } from './respond.ts';
+import { oauthPageLanguage, seeOther, sendPage, withoutPicker } from './respond.ts';
 
 const CONSENT_ACTION = '/oauth/authorize';
 const MAX_FORM_BYTES = 32 * 1024;
@@ -32,10 +32,32 @@ function consentPurpose(requestQuery: string): string {
   return `oauth:consent:${createHash('sha256').update(requestQuery, 'utf8').digest('base64url')}`;
 }
 
-/** A request refused before its redirect URI is trusted: a page, never a redirect. */
-function errorPage(error: OAuthError, status = 400): Response {
-  const title = error.code === 'invalid_client' ? 'This app cannot connect' : 'This connection request cannot be used';
-  return sendPage(status, (nonce) => renderOAuthErrorPage({ title, message: error.description }, nonce));
+/** Where the page of `requestQuery` is (the picker's links of a page drawn for a posted form go back to it). */
+const requestPath = (requestQuery: string) => `${CONSENT_ACTION}?${requestQuery}`;
+
+/**
+ * A request refused before its redirect URI is trusted: a page, never a redirect, in the
+ * person's language; the OAuth error's description goes below, for the app's makers. The page
+ * has no language links: they would carry the request, and its untrusted redirect address, on.
+ */
+function errorPage(c: Context<OAuthEnv>, error: OAuthError, status = 400): Response {
+  const language = withoutPicker(oauthPageLanguage(c));
+  const m = language.messages;
+  const client = error.code === 'invalid_client';
+  const view = {
+    title: m.t(client ? 'oauth.error.clientTitle' : 'oauth.error.requestTitle'),
+    message: m.t(client ? 'oauth.error.client' : 'oauth.error.request'),
+    detail: error.description,
+  };
+  return sendPage(status, (nonce) => renderOAuthErrorPage(view, nonce), { language });
+}
+
+/** A request Sess itself turns down for the person (Sess's own words, nothing for the app's makers). */
+function refusalPage(c: Context<OAuthEnv>, status: number, message: MessageKey, requestQuery: string): Response {
+  const language = oauthPageLanguage(c, { requestPath: requestPath(requestQuery) });
+  const m = language.messages;
+  const view = { title: m.t('oauth.error.requestTitle'), message: m.t(message) };
+  return sendPage(status, (nonce) => renderOAuthErrorPage(view, nonce), { language });
 }
 
 /**
@@ -43,12 +65,17 @@ function errorPage(error: OAuthError, status = 400): Response {
  * page, never a redirect, because the redirect URI could not be verified without the document.
  * @see https://www.rfc-editor.org/rfc/rfc6585#section-4
  */
-function fetchLimitPage(error: CimdFetchLimitError): Response {
-  return htmlPage(
-    429,
-    (nonce) => renderOAuthErrorPage({ title: 'Too many new apps at once', message: error.description }, nonce),
-    { headers: { 'Retry-After': String(error.retryAfterSeconds) } },
-  );
+function fetchLimitPage(c: Context<OAuthEnv>, error: CimdFetchLimitError): Response {
+  const language = withoutPicker(oauthPageLanguage(c));
+  const m = language.messages;
+  const view = {
+    title: m.t('oauth.error.busyTitle'),
+    message: m.t('oauth.error.busy', { minutes: Math.max(1, Math.ceil(error.retryAfterSeconds / 60)) }),
+  };
+  return sendPage(429, (nonce) => renderOAuthErrorPage(view, nonce), {
+    language,
+    headers: { 'Retry-After': String(error.retryAfterSeconds) },
+  });
 }
 
 /** A refusal sent back to the verified redirect URI, with `state` and `iss`. */
@@ -70,8 +97,9 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
 
   async function check(
     c: Context<OAuthEnv>,
-    params: URLSearchParams,
+    requestQuery: string,
   ): Promise<Response | { target: TrustedTarget; request: AuthorizationRequest }> {
+    const params = new URLSearchParams(requestQuery);
     let target: TrustedTarget;
     try {
       target = await checkClientAndRedirect(params, (clientId) => server.resolveClient(c, clientId));
@@ -81,7 +109,7 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
         { event: 'oauth.authorize.refused', error: error.code, description: error.description, ...error.logDetails },
         'authorization request refused (page)',
       );
-      return error instanceof CimdFetchLimitError ? fetchLimitPage(error) : errorPage(error);
+      return error instanceof CimdFetchLimitError ? fetchLimitPage(c, error) : errorPage(c, error);
     }
     try {
       return { target, request: checkAuthorizationParameters(params, target, urls.resource) };
@@ -96,24 +124,23 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
   }
 
   async function consentPage(
+    c: Context<OAuthEnv>,
     session: BrowserSession,
     request: AuthorizationRequest,
     requestQuery: string,
     status: number,
-    extra: Partial<ConsentView> = {},
+    error?: MessageKey,
   ) {
     const workspaces = await listWorkspacesForUser(db, session.userId);
-    if (workspaces.length === 0) {
-      return errorPage(
-        new OAuthError('access_denied', 'Your account has no workspace, so there is nothing to connect an app to.'),
-        403,
-      );
-    }
+    if (workspaces.length === 0) return refusalPage(c, 403, 'oauth.error.noWorkspace', requestQuery);
+    // Accounts keep no language of their own yet: the lead wires `saved` in once they do.
+    const language = oauthPageLanguage(c, { requestPath: requestPath(requestQuery), saved: undefined });
+    const m = language.messages;
     const view: ConsentView = {
       email: session.email,
       client: clientView(request.client),
       redirect: redirectView(request.redirect.uri),
-      permissions: request.scopes.map(describeScope),
+      permissions: request.scopes.map((scope) => describeScope(scope, m)),
       workspaces: workspaces.map(({ id, name }) => ({ id, name })),
       form: {
         action: CONSENT_ACTION,
@@ -121,11 +148,12 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
         csrf: csrfToken(deps.secret, session.sessionId, consentPurpose(requestQuery)),
       },
       signoutCsrf: csrfToken(deps.secret, session.sessionId, 'signout'),
-      ...extra,
+      ...(error ? { error: m.t(error) } : {}),
     };
     // Chrome applies form-action to the redirect that follows the post: allow the client's target.
     return sendPage(status, (nonce) => renderConsentPage(view, nonce), {
       formAction: ["'self'", formActionSource(request.redirect.uri)],
+      language,
     });
   }
 
@@ -135,7 +163,7 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
   for (const path of paths) {
     app.get(path, async (c) => {
       const requestQuery = new URL(c.req.url).search.slice(1);
-      const checked = await check(c, new URLSearchParams(requestQuery));
+      const checked = await check(c, requestQuery);
       if (checked instanceof Response) return checked;
       const { target, request } = checked;
       const session = await readBrowserSession(db, c.req.header('cookie'), deps.now());
@@ -150,7 +178,7 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
           target,
           new OAuthError('consent_required', 'Sess asks the person every time an app connects.'),
         );
-      return consentPage(session, request, requestQuery, 200);
+      return consentPage(c, session, request, requestQuery, 200);
     });
 
     app.post(path, async (c) => {
@@ -160,10 +188,10 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
         form = await readFormBody(c, MAX_FORM_BYTES);
       } catch (error) {
         if (!isOAuthError(error)) throw error;
-        return errorPage(error);
+        return errorPage(c, error);
       }
       const requestQuery = form.get(OAUTH_FORM_FIELDS.request) ?? '';
-      const checked = await check(c, new URLSearchParams(requestQuery));
+      const checked = await check(c, requestQuery);
       if (checked instanceof Response) return checked;
       const { target, request } = checked;
       const session = await readBrowserSession(db, c.req.header('cookie'), deps.now());
@@ -173,24 +201,18 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
           { event: 'oauth.consent.csrf_refused', clientId: request.client.id },
           'consent form without a valid CSRF token',
         );
-        return errorPage(
-          new OAuthError(
-            'access_denied',
-            'This consent form had expired or did not come from Sess, so nothing was allowed. Start connecting again from the app.',
-          ),
-          403,
-        );
+        return refusalPage(c, 403, 'oauth.error.formExpired', requestQuery);
       }
       const decision = form.get(OAUTH_FORM_FIELDS.decision);
       if (decision === 'deny') {
         logger.info({ event: 'oauth.consent.denied', clientId: request.client.id, userId: session.userId }, 'consent denied');
         return redirectError(server, target, new OAuthError('access_denied', 'The person chose Deny.'));
       }
-      if (decision !== 'allow') return errorPage(new OAuthError('invalid_request', 'Choose Allow or Deny.'));
+      if (decision !== 'allow') return refusalPage(c, 400, 'oauth.error.noDecision', requestQuery);
       const workspaceId = form.get(OAUTH_FORM_FIELDS.workspace) ?? '';
       const workspaces = await listWorkspacesForUser(db, session.userId);
       if (!workspaces.some((workspace) => workspace.id === workspaceId)) {
-        return consentPage(session, request, requestQuery, 400, { error: 'Choose one of your workspaces.' });
+        return consentPage(c, session, request, requestQuery, 400, 'oauth.consent.chooseWorkspace');
       }
       const now = deps.now();
       const scope = formatScope(request.scopes);

@@ -1,5 +1,6 @@
 import { classifyDatabaseError, UNAVAILABLE_RETRY_AFTER_SECONDS, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
-import { htmlPage, seeOther } from '@sess/web';
+import { htmlPage, messagesFor, type PageLanguage, pageLanguage, seeOther } from '@sess/web';
+import type { Context } from 'hono';
 import { OAuthError } from '../errors/oauth-error.ts';
 
 /** Headers of every token, registration and revocation response (RFC 6749 §5.1). */
@@ -61,8 +62,30 @@ export function internalErrorJson(error: unknown): Response {
  * One server-rendered page with the strict page headers. `formAction` lists where the page's
  * forms may go, including where a post's redirect lands (Chrome checks form-action there too).
  */
-export function sendPage(status: number, render: (nonce: string) => string, options: { formAction?: string[] } = {}): Response {
+export function sendPage(
+  status: number,
+  render: (nonce: string) => string,
+  options: { formAction?: string[]; language?: PageLanguage; headers?: Record<string, string> } = {},
+): Response {
   return htmlPage(status, render, options);
 }
 
+/**
+ * The language of a page answering `c`. A page drawn for a posted consent form passes the
+ * authorization request's query, so the picker's links show that same request again (a `GET`
+ * of the authorization endpoint with every parameter) rather than the bare form action.
+ * `saved` is the signed-in person's saved choice, once accounts keep one.
+ */
+export function oauthPageLanguage(c: Context, options: { requestPath?: string; saved?: string | undefined } = {}): PageLanguage {
+  const request = options.requestPath
+    ? new Request(new URL(options.requestPath, c.req.url), { headers: c.req.raw.headers })
+    : c.req.raw;
+  return pageLanguage(request, { saved: options.saved });
+}
+
 export { seeOther };
+
+/** The same language with no picker links (a page whose address must not be linked to again). */
+export function withoutPicker(language: PageLanguage): PageLanguage {
+  return { ...language, messages: messagesFor(language.messages.tag, { timeZone: language.messages.timeZone }) };
+}

@@ -42,7 +42,9 @@ describe('Connect your agent', () => {
   it('shows the MCP URL as selectable text with a Copy button that only the script reveals', () => {
     expect(buildConnectView('https://sess.example.com').mcpUrl).toBe('https://sess.example.com/mcp');
     expect(html).toContain('<code id="mcp-url" class="copy-text">https://sess.example.com/mcp</code>');
-    expect(html).toMatch(/<button type="button" class="secondary copy" data-copy="mcp-url" hidden="">Copy<\/button>/);
+    expect(html).toMatch(
+      /<button type="button" class="secondary copy" data-copy="mcp-url" data-copied="Copied." data-copy-failed="Selected: copy it with your keyboard or menu." hidden="">Copy<\/button>/,
+    );
     expect(html).toContain('id="mcp-url-status"');
   });
 
@@ -69,7 +71,7 @@ describe('Connect your agent', () => {
     expect(html).not.toContain('need Sess on public HTTPS');
     const local = text(render('http://localhost:8787'));
     expect(local).toContain('need Sess on public HTTPS');
-    expect(local).toContain("This server's address, http://localhost:8787, is not");
+    expect(local).toContain('This server’s address, http://localhost:8787, is not');
     expect(text(render('http://192.168.1.20:8787'))).toContain('need Sess on public HTTPS');
   });
 

@@ -1,5 +1,8 @@
 import type { Child } from 'hono/jsx';
+import { useMessages } from '../i18n/render-scope.ts';
 import type { ConnectView, ServedPackageUrls } from './connect-view.ts';
+import { CopyButton } from './copy-button.tsx';
+import { sentence } from './sentence.tsx';
 
 /** The id of the MCP URL's text (the Copy button names it; its status line is `<id>-status`). */
 export const MCP_URL_ID = 'mcp-url';
@@ -31,16 +34,11 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
  * serves none.
  */
 function Registry({ packages, line }: { packages: ServedPackageUrls | undefined; line: string }) {
-  return packages ? (
-    <>
-      <p class="muted">Once the package is published on npm, this works as well:</p>
-      <Code text={line} />
-    </>
-  ) : (
+  const m = useMessages();
+  return (
     <>
       <p class="muted">
-        This server was built without its client packages (<code>npm run build</code> packs them), and they are not on npm yet.
-        Once they are:
+        {packages ? m.t('home.connect.published') : sentence(m, 'home.connect.unbuilt', { command: <code>npm run build</code> })}
       </p>
       <Code text={line} />
     </>
@@ -54,101 +52,102 @@ function Registry({ packages, line }: { packages: ServedPackageUrls | undefined;
  * `PUBLIC_URL`, but nothing here is trusted to be markup).
  */
 export function ConnectAgent({ view }: { view: ConnectView }) {
+  const m = useMessages();
   const url = view.mcpUrl;
   const packages = view.packages;
   return (
     <section class="connect" aria-labelledby="connect-heading">
-      <h2 id="connect-heading">Connect your agent</h2>
-      <p>
-        Give your agent this MCP URL. It opens Sess in your browser: sign in and choose <strong>Allow</strong>.
-      </p>
+      <h2 id="connect-heading">{m.t('home.connect.title')}</h2>
+      <p>{sentence(m, 'home.connect.intro', { allow: <strong>{m.t('oauth.consent.allow')}</strong> })}</p>
       <div class="copy-box">
         <code id={MCP_URL_ID} class="copy-text">
           {url}
         </code>
-        <button type="button" class="secondary copy" data-copy={MCP_URL_ID} hidden>
-          Copy
-        </button>
+        <CopyButton target={MCP_URL_ID} />
       </div>
-      <p id={`${MCP_URL_ID}-status`} class="muted copy-status" role="status" />
+      <p id={`${MCP_URL_ID}-status`} class="muted copy-status" role="status" aria-live="polite" />
       <Client name="Claude Code">
-        <p>Run both commands: the first only writes the configuration, the second signs you in.</p>
+        <p>{m.t('home.connect.claudeCode')}</p>
         <Code text={`claude mcp add --transport http sess ${url}\nclaude mcp login sess`} />
       </Client>
       <Client name="Cursor">
         <p>
-          In <code>.cursor/mcp.json</code> (project) or <code>~/.cursor/mcp.json</code>:
+          {sentence(m, 'home.connect.cursor', {
+            project: <code>.cursor/mcp.json</code>,
+            global: <code>~/.cursor/mcp.json</code>,
+          })}
         </p>
         <Code text={json({ mcpServers: { sess: { url } } })} />
       </Client>
       <Client name="Cline">
         <p>
-          MCP Servers → <em>Configure MCP Servers</em>, then add to <code>cline_mcp_settings.json</code> (no key goes in the
-          file):
+          {sentence(m, 'home.connect.cline', {
+            configure: <em lang="en">Configure MCP Servers</em>,
+            file: <code>cline_mcp_settings.json</code>,
+          })}
         </p>
         <Code text={json({ mcpServers: { sess: { type: 'streamableHttp', url } } })} />
       </Client>
       <Client name="VS Code">
-        <p>
-          In <code>.vscode/mcp.json</code>:
-        </p>
+        <p>{sentence(m, 'home.connect.vscode', { file: <code>.vscode/mcp.json</code> })}</p>
         <Code text={json({ servers: { sess: { type: 'http', url } } })} />
       </Client>
       <Client name="claude.ai, ChatGPT, Grok">
         {view.reachableByHostedClients ? null : (
           <div class="banner warn" role="note">
             <p>
-              These apps connect from the internet, so they need Sess on public HTTPS. This server's address,{' '}
-              <code>{view.publicUrl}</code>, is not: run Sess behind a TLS proxy on a public name and set <code>PUBLIC_URL</code>{' '}
-              to it.
+              {sentence(m, 'home.connect.hostedUnreachable', {
+                url: <code>{view.publicUrl}</code>,
+                variable: <code>PUBLIC_URL</code>,
+              })}
             </p>
           </div>
         )}
         <p>
-          Add a custom connector with the MCP URL, then sign in and choose Allow. claude.ai: Customize → Connectors →{' '}
-          <em>Add custom connector</em>. ChatGPT: Plugins → <em>Add custom MCP server</em> (your plan must allow tools that make
-          changes). grok.com: Connectors → <em>New Connector</em> → <em>Custom</em>. Grok Build:
+          {sentence(m, 'home.connect.hosted', {
+            claude: <em lang="en">Add custom connector</em>,
+            chatgpt: <em lang="en">Add custom MCP server</em>,
+            grokNew: <em lang="en">New Connector</em>,
+            grokCustom: <em lang="en">Custom</em>,
+          })}
         </p>
         <Code text={`grok mcp add --transport http sess ${url}`} />
       </Client>
-      <Client name="sess-mcp on your own machine">
+      <Client name={m.t('home.connect.localName')}>
         <p>
-          A local (stdio) server that uses an API key instead of signing in. Make a key under{' '}
-          <a href={view.apiKeysHref}>API keys</a>, put it in <code>SESS_API_KEY</code> (never in a chat), and add this to your
-          agent as a local MCP server:
+          {sentence(m, 'home.connect.local', {
+            keys: <a href={view.apiKeysHref}>{m.t('home.connect.apiKeys')}</a>,
+            variable: <code>SESS_API_KEY</code>,
+          })}
         </p>
         {packages ? <Code text={`SESS_API_ORIGIN=${view.publicUrl} npx -y ${packages.sessMcp}`} /> : null}
         <Registry packages={packages} line={`SESS_API_ORIGIN=${view.publicUrl} npx -y @sess.si/mcp`} />
       </Client>
       <Client name="OpenClaw">
-        <p>
-          The Sess plugin gives your Claw the same tools. OpenClaw installs a plugin from a file, not a URL: download it, then
-          install it.
-        </p>
+        <p>{m.t('home.connect.openclaw')}</p>
         {packages ? (
           <Code
             text={`curl -fsSL -o sess-openclaw.tgz ${packages.openclaw}\nopenclaw plugins install npm-pack:./sess-openclaw.tgz --force --accept-capabilities\nopenclaw sess setup --yes`}
           />
         ) : null}
         <p>
-          Then give the Gateway an API key and this server's address in <code>~/.openclaw/.env</code> (<code>SESS_API_KEY=…</code>{' '}
-          and <code>SESS_API_ORIGIN={view.publicUrl}</code>) and restart it.
+          {sentence(m, 'home.connect.openclawEnv', {
+            file: <code>~/.openclaw/.env</code>,
+            key: <code>SESS_API_KEY=…</code>,
+            origin: <code>SESS_API_ORIGIN={view.publicUrl}</code>,
+          })}
         </p>
         <Registry
           packages={packages}
           line={'openclaw plugins install npm:@sess.si/openclaw@0.1.0 --force --accept-capabilities\nopenclaw sess setup --yes'}
         />
       </Client>
-      <Client name="Your own code (no MCP)">
-        <p>
-          <code>@sess/client</code>, a typed client for the <code>/v1</code> API with an API key, verifies each answer's receipt:
-        </p>
+      <Client name={m.t('home.connect.codeName')}>
+        <p>{sentence(m, 'home.connect.code', { package: <code>@sess/client</code>, api: <code>/v1</code> })}</p>
         {packages ? <Code text={`npm install ${packages.client}`} /> : null}
         <Registry packages={packages} line="npm install @sess/client" />
       </Client>
-      <p class="muted">
-        Then ask, for example: <em>"Ask me on my phone what time works for a call tomorrow, using Sess."</em>
-      </p>
+      <p class="muted">{m.t('home.connect.example')}</p>
     </section>
   );
 }

@@ -4,7 +4,8 @@
  * copies the text of the element it names (the value of a read-only field). The Clipboard API needs a secure context (https or localhost); on a
  * plain-http LAN address the script selects the text and falls back to `execCommand('copy')`,
  * and if that fails too the text stays selected for the person to copy. It writes only its own
- * fixed words into the button's status line. Without JavaScript the address is plain,
+ * fixed words into the button's status line, in the page's language: the button carries them
+ * (`data-copied`, `data-copy-failed`), and the status line is a polite live region. Without JavaScript the address is plain,
  * selectable text.
  */
 export const COPY_SCRIPT = `(() => {
@@ -34,7 +35,7 @@ export const COPY_SCRIPT = `(() => {
     button.hidden = false;
     button.addEventListener('click', async () => {
       const copied = await copy(target);
-      if (status) status.textContent = copied ? 'Copied.' : 'Selected: copy it with your keyboard or menu.';
+      if (status) status.textContent = (copied ? button.dataset.copied : button.dataset.copyFailed) ?? '';
     });
   }
 })();`;

@@ -6,4 +6,5 @@ export {
   MCP_PATH,
   type ServedPackageUrls,
 } from './connect-view.ts';
+export { CopyButton } from './copy-button.tsx';
 export { COPY_SCRIPT } from './copy-script.ts';

@@ -2,15 +2,17 @@ import { AccountHeader } from '../account/account-page.tsx';
 import { toDocument } from '../account/parts.tsx';
 import { ConnectAgent } from '../connect/connect-agent.tsx';
 import { COPY_SCRIPT } from '../connect/copy-script.ts';
+import { useMessages } from '../i18n/render-scope.ts';
 import { Page } from '../layout.tsx';
 import type { HomeView } from './view.ts';
 
 function AccountActions({ view }: { view: HomeView }) {
+  const m = useMessages();
   if (view.signedIn) {
     return (
       <div class="actions">
         <a class="button" href={view.accountHref}>
-          Your account
+          {m.t('home.account')}
         </a>
       </div>
     );
@@ -18,11 +20,11 @@ function AccountActions({ view }: { view: HomeView }) {
   return (
     <div class="actions">
       <a class="button" href={view.signinHref}>
-        Sign in
+        {m.t('home.signIn')}
       </a>
       {view.signupHref ? (
         <a class="button secondary" href={view.signupHref}>
-          Create account
+          {m.t('home.signUp')}
         </a>
       ) : null}
     </div>
@@ -35,15 +37,13 @@ function AccountActions({ view }: { view: HomeView }) {
  * JavaScript; the one script only adds the Copy button.
  */
 export function HomePage({ view, nonce }: { view: HomeView; nonce: string }) {
+  const m = useMessages();
   return (
-    <Page title="Sess: ask a person, carry on with the answer" nonce={nonce} script={COPY_SCRIPT}>
+    <Page title={m.t('home.documentTitle')} nonce={nonce} script={COPY_SCRIPT}>
       {view.signedIn ? <AccountHeader email={view.signedIn.email} signoutCsrf={view.signedIn.signoutCsrf} /> : null}
       <div class="card">
         <h1>Sess</h1>
-        <p class="lead">
-          Sess lets an AI agent ask you something and carry on with your answer. The agent sends you a private link to a small
-          form; you answer on your phone, and the agent gets your answer with a signed receipt.
-        </p>
+        <p class="lead">{m.t('home.lead')}</p>
         <AccountActions view={view} />
         <ConnectAgent view={view.connect} />
       </div>

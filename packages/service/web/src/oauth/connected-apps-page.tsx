@@ -1,11 +1,14 @@
 import { AccountHeader } from '../account/account-page.tsx';
-import { CsrfField, formatWhen, Notice, toDocument } from '../account/parts.tsx';
-import { Isolate, textDir } from '../isolate.tsx';
+import { CsrfField, Notice, toDocument } from '../account/parts.tsx';
+import { listOf } from '../connect/sentence.tsx';
+import { useMessages } from '../i18n/render-scope.ts';
+import { Isolate, isolateText, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { ClientName } from './consent-page.tsx';
 import { type ConnectedAppsView, type ConnectedAppView, OAUTH_FORM_FIELDS } from './view.ts';
 
 function ConnectedApp({ app, csrf, index }: { app: ConnectedAppView; csrf: string; index: number }) {
+  const m = useMessages();
   const headingId = `app-${index}`;
   return (
     <section aria-labelledby={headingId}>
@@ -13,30 +16,35 @@ function ConnectedApp({ app, csrf, index }: { app: ConnectedAppView; csrf: strin
         <ClientName client={app.client} />
       </h2>
       <dl class="record">
-        <dt>Workspace</dt>
+        <dt>{m.t('oauth.apps.workspace')}</dt>
         <dd dir={textDir(app.workspaceName)}>{app.workspaceName}</dd>
-        <dt>Sends you back to</dt>
+        <dt>{m.t('oauth.apps.redirects')}</dt>
         <dd>
-          {app.redirectHosts.map((host, i) => (
-            <>
-              {i > 0 ? ', ' : null}
-              <Isolate text={host} />
-            </>
-          ))}
+          {listOf(
+            m,
+            app.redirectHosts.map((host) => <Isolate text={host} />),
+          )}
         </dd>
-        <dt>Can</dt>
+        <dt>{m.t('oauth.apps.can')}</dt>
         <dd>{app.permissions.join(' ')}</dd>
-        <dt>Connected</dt>
-        <dd>{formatWhen(app.connectedAt)}</dd>
-        <dt>Last used</dt>
-        <dd>{formatWhen(app.lastUsedAt)}</dd>
+        <dt>{m.t('oauth.apps.connected')}</dt>
+        <dd>{m.dateTime(app.connectedAt)}</dd>
+        <dt>{m.t('oauth.apps.lastUsed')}</dt>
+        <dd>{app.lastUsedAt ? m.dateTime(app.lastUsedAt) : m.t('oauth.apps.never')}</dd>
       </dl>
       <form method="post" action="/account/apps/disconnect">
         <CsrfField token={csrf} />
         <input type="hidden" name={OAUTH_FORM_FIELDS.app} value={app.app} />
         <input type="hidden" name={OAUTH_FORM_FIELDS.workspace} value={app.workspaceId} />
-        <button type="submit" class="danger" aria-label={`Disconnect ${app.client.name} from ${app.workspaceName}`}>
-          Disconnect
+        <button
+          type="submit"
+          class="danger"
+          aria-label={m.t('oauth.apps.disconnectLabel', {
+            app: isolateText(app.client.name),
+            workspace: isolateText(app.workspaceName),
+          })}
+        >
+          {m.t('oauth.apps.disconnect')}
         </button>
       </form>
     </section>
@@ -45,22 +53,21 @@ function ConnectedApp({ app, csrf, index }: { app: ConnectedAppView; csrf: strin
 
 /** The apps connected to the person's account, each with "Disconnect". */
 export function ConnectedAppsPage({ view, nonce }: { view: ConnectedAppsView; nonce: string }) {
+  const m = useMessages();
   return (
-    <Page title="Connected apps · Sess" nonce={nonce}>
+    <Page title={`${m.t('oauth.apps.title')} · Sess`} nonce={nonce}>
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
-        <h1>Connected apps</h1>
+        <h1>{m.t('oauth.apps.title')}</h1>
         {view.notice ? <Notice message={view.notice} /> : null}
-        {view.apps.length === 0 ? (
-          <p class="lead">No apps are connected. When you choose Allow in an app such as Claude or Cursor, it shows up here.</p>
-        ) : (
-          <p class="lead">These apps can use Sess as you. Disconnect one and it stops working at once.</p>
-        )}
+        <p class="lead">
+          {view.apps.length === 0 ? m.t('oauth.apps.none') : m.t('oauth.apps.some', { count: view.apps.length })}
+        </p>
         {view.apps.map((app, index) => (
           <ConnectedApp app={app} csrf={view.csrf.disconnect} index={index} />
         ))}
         <p>
-          <a href="/account">Back to your account</a>
+          <a href="/account">{m.t('oauth.apps.back')}</a>
         </p>
       </div>
     </Page>

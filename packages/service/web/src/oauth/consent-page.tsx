@@ -1,50 +1,54 @@
 import { AccountHeader } from '../account/account-page.tsx';
 import { CsrfField, toDocument } from '../account/parts.tsx';
+import { sentence } from '../connect/sentence.tsx';
+import { useMessages } from '../i18n/render-scope.ts';
 import { Isolate, isolateText } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { type ClientView, type ConsentView, OAUTH_FORM_FIELDS } from './view.ts';
 
 /** The app's name with what backs it: its domain, or a plain "unverified" label. */
 export function ClientName({ client }: { client: ClientView }) {
+  const m = useMessages();
   return (
     <>
       <strong>
         <Isolate text={client.name} />
       </strong>{' '}
       <span class="muted">
-        {client.verified && client.identity ? (
-          <>
-            (<Isolate text={client.identity} />)
-          </>
-        ) : (
-          '(unverified name)'
-        )}
+        {client.verified && client.identity
+          ? sentence(m, 'oauth.client.identity', { host: <Isolate text={client.identity} /> })
+          : m.t('oauth.client.unverified')}
       </span>
     </>
   );
 }
 
 function WorkspaceChoice({ view }: { view: ConsentView }) {
+  const m = useMessages();
   const [first] = view.workspaces;
   if (view.workspaces.length === 1 && first) {
     return (
       <>
         <input type="hidden" name={OAUTH_FORM_FIELDS.workspace} value={first.id} />
         <p>
-          In workspace{' '}
-          <strong>
-            <Isolate text={first.name} />
-          </strong>
-          .
+          {sentence(m, 'oauth.consent.inWorkspace', {
+            workspace: (
+              <strong>
+                <Isolate text={first.name} />
+              </strong>
+            ),
+          })}
         </p>
       </>
     );
   }
   const selected = view.selectedWorkspaceId ?? first?.id;
   return (
-    <fieldset aria-describedby={view.error ? 'consent-error' : undefined}>
-      <legend>Workspace</legend>
-      <p class="hint">The app works in the workspace you choose, and only in it.</p>
+    <fieldset aria-describedby={view.error ? 'consent-error workspace-hint' : 'workspace-hint'}>
+      <legend>{m.t('oauth.consent.workspace')}</legend>
+      <p class="hint" id="workspace-hint">
+        {m.t('oauth.consent.workspaceHint')}
+      </p>
       {view.workspaces.map((workspace) => (
         <label class="choice">
           <input
@@ -65,22 +69,16 @@ function WorkspaceChoice({ view }: { view: ConsentView }) {
 
 /** Where Allow or Deny sends the person, with a warning when it is a program on this computer. */
 function RedirectNote({ redirect }: { redirect: ConsentView['redirect'] }) {
+  const m = useMessages();
+  const host = <Isolate text={redirect.host} />;
   if (redirect.kind === 'loopback') {
     return (
       <div class="banner warn" role="note">
-        <p>
-          It sends you back to this computer (<Isolate text={redirect.host} />
-          ). Allow only if you just started connecting from an app on this computer.
-        </p>
+        <p>{sentence(m, 'oauth.consent.redirectLoopback', { host })}</p>
       </div>
     );
   }
-  return (
-    <p>
-      It sends you back to <Isolate text={redirect.host} />
-      {redirect.kind === 'app' ? ' (an app on this device)' : null}.
-    </p>
-  );
+  return <p>{sentence(m, 'oauth.consent.redirect', { host }, { kind: redirect.kind })}</p>;
 }
 
 /**
@@ -92,20 +90,21 @@ function RedirectNote({ redirect }: { redirect: ConsentView['redirect'] }) {
  * this exact request.
  */
 export function ConsentPage({ view, nonce }: { view: ConsentView; nonce: string }) {
+  const m = useMessages();
   return (
-    <Page title={`Allow ${isolateText(view.client.name)} to use Sess? · Sess`} nonce={nonce}>
+    <Page title={`${m.t('oauth.consent.title', { app: isolateText(view.client.name) })} · Sess`} nonce={nonce}>
       <AccountHeader email={view.email} signoutCsrf={view.signoutCsrf} />
       <div class="card">
-        <h1>
-          Allow <ClientName client={view.client} /> to use Sess?
-        </h1>
+        <h1>{sentence(m, 'oauth.consent.title', { app: <ClientName client={view.client} /> })}</h1>
         {view.error ? (
           <div class="banner error" role="alert" id="consent-error">
             <p>{view.error}</p>
           </div>
         ) : null}
-        <p class="permissions-intro">It will be able to:</p>
-        <ul class="permissions">
+        <p class="permissions-intro" id="permissions-intro">
+          {m.t('oauth.consent.canDo')}
+        </p>
+        <ul class="permissions" aria-labelledby="permissions-intro">
           {view.permissions.map((permission) => (
             <li>{permission}</li>
           ))}
@@ -117,20 +116,19 @@ export function ConsentPage({ view, nonce }: { view: ConsentView; nonce: string 
           <WorkspaceChoice view={view} />
           <div class="actions side-by-side">
             <button type="submit" name={OAUTH_FORM_FIELDS.decision} value="allow">
-              Allow
+              {m.t('oauth.consent.allow')}
             </button>
             <button type="submit" name={OAUTH_FORM_FIELDS.decision} value="deny" class="secondary">
-              Deny
+              {m.t('oauth.consent.deny')}
             </button>
           </div>
         </form>
         {view.client.verified ? null : (
           <p class="muted consent-after">
-            This app chose its own name, "<Isolate text={view.client.name} />
-            ", when it registered; Sess has not checked it.
+            {sentence(m, 'oauth.consent.unverifiedNote', { app: <Isolate text={view.client.name} /> })}
           </p>
         )}
-        <p class="muted consent-after">You can disconnect it at any time under Account → Connected apps.</p>
+        <p class="muted consent-after">{m.t('oauth.consent.disconnectLater')}</p>
       </div>
     </Page>
   );

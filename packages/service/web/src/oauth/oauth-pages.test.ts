@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escaped, expectIsolated, spoof } from '../bidi-fixtures.ts';
+import { messagesFor } from '../i18n/messages.ts';
+import { inLanguage } from '../i18n/render-scope.ts';
 import { renderConnectedAppsPage } from './connected-apps-page.tsx';
 import { renderConsentPage } from './consent-page.tsx';
 import { renderOAuthErrorPage } from './error-page.tsx';
@@ -110,7 +112,46 @@ describe('bidi isolation on the OAuth pages: what an app calls itself cannot reo
   });
 
   it('the error page: a message that echoes what an app sent', () => {
-    const html = renderOAuthErrorPage({ title: 'This app cannot connect', message: spoof('echoed') }, NONCE);
-    expectIsolated(html, [spoof('echoed')]);
+    const html = renderOAuthErrorPage(
+      { title: 'This app cannot connect', message: spoof('echoed'), detail: spoof('detail') },
+      NONCE,
+    );
+    expectIsolated(html, [spoof('echoed'), spoof('detail')]);
+  });
+});
+
+describe('the OAuth pages in the page’s language', () => {
+  it('consent in German: the question around the app’s name, Allow / Deny, the redirect sentence', () => {
+    const view = consentView({ client: { name: 'Claude', verified: false, identity: null } });
+    const html = inLanguage(messagesFor('de'), () => renderConsentPage(view, NONCE));
+    expect(html).toContain('<html lang="de" dir="ltr">');
+    expect(html).toContain('<strong>Claude</strong> <span class="muted">(Name nicht geprüft)</span> Zugriff auf Sess erlauben?');
+    expect(html).toContain('>Erlauben</button>');
+    expect(html).toContain('>Ablehnen</button>');
+    expect(html).toContain('Danach geht es zurück zu');
+    expect(html).not.toContain('Allow');
+  });
+
+  it('connected apps in Slovenian: the count picks its plural form, the dates are written in Slovenian', () => {
+    const app = {
+      app: 'a',
+      workspaceId: 'ws_1',
+      client: { name: 'Zed', verified: false, identity: null },
+      redirectHosts: ['zed.example', 'zed.test'],
+      workspaceName: 'Ekipa',
+      permissions: ['x'],
+      connectedAt: AT,
+      lastUsedAt: null,
+    };
+    const html = inLanguage(messagesFor('sl'), () =>
+      renderConnectedAppsPage(
+        { email: 'a@b.c', apps: [app, { ...app, app: 'b' }], csrf: { disconnect: 'd', signout: 's' } },
+        NONCE,
+      ),
+    );
+    expect(html).toContain('Ti 2 aplikaciji lahko uporabljata Sess v vašem imenu.');
+    expect(html).toContain('zed.example in zed.test');
+    expect(html).toContain(messagesFor('sl').dateTime(AT));
+    expect(html).toContain('Nikoli');
   });
 });

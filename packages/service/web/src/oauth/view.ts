@@ -48,8 +48,14 @@ export interface ConsentView {
 
 /** A page for an authorization request that cannot go on (never redirected to the client). */
 export interface OAuthErrorView {
+  /** The heading, in the page's language. */
   title: string;
+  /** What happened, in the page's language. */
   message: string;
+  /** The OAuth error's description, for the app's makers (English, as the protocol response says it). */
+  detail?: string;
+  /** A way back within Sess (a refused disconnect); without it the page says to start again from the app. */
+  back?: { href: string; label: string };
 }
 
 /** One app × workspace on `/account/apps` (however many registrations and grants it took). */

@@ -1,0 +1,22 @@
+import { useMessages } from '../i18n/render-scope.ts';
+
+/**
+ * The Copy button of `COPY_SCRIPT` for the element `target` (hidden until the script shows it),
+ * carrying the status words the script writes, in the page's language. Put the status line
+ * (`<p id="<target>-status" role="status">`) beside it.
+ */
+export function CopyButton({ target }: { target: string }) {
+  const m = useMessages();
+  return (
+    <button
+      type="button"
+      class="secondary copy"
+      data-copy={target}
+      data-copied={m.t('home.connect.copied')}
+      data-copy-failed={m.t('home.connect.copyFailed')}
+      hidden
+    >
+      {m.t('home.connect.copy')}
+    </button>
+  );
+}
