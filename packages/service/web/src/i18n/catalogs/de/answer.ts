@@ -91,7 +91,8 @@ export const answer = {
   'answer.status.checkNext': 'Nach dem nächsten Schritt sehen',
   'answer.status.yourAnswer': 'Ihre Antwort',
   'answer.status.answerKept': 'Die gültige Antwort',
-  'answer.status.decided': '{decided, select, approved {Es wurde entschieden: genehmigt.} other {Es wurde entschieden: abgelehnt.}}',
+  'answer.status.decided':
+    '{decided, select, approved {Es wurde entschieden: genehmigt.} other {Es wurde entschieden: abgelehnt.}}',
   'answer.status.doneHeading': 'Erledigt',
   'answer.status.doneYours': 'Der Agent hat Ihre Antwort. Sonst ist nichts nötig: Sie können diese Seite schließen.',
   'answer.status.doneKept': 'Der Agent hat diese Antwort. Sonst ist nichts nötig: Sie können diese Seite schließen.',
@@ -112,7 +113,8 @@ export const answer = {
   'answer.status.lapsedNoMore':
     'Dieser Link nimmt keine Antworten mehr an. Falls noch eine Antwort nötig ist, bitten Sie um einen neuen Link.',
   'answer.status.askMoreTime': 'Um mehr Zeit bitten',
-  'answer.ask.shareInChat': 'Jede Person antwortet auf ihrer eigenen Seite: Teilen Sie den Link mit den Personen, die Sie fragen.',
+  'answer.ask.shareInChat':
+    'Jede Person antwortet auf ihrer eigenen Seite: Teilen Sie den Link mit den Personen, die Sie fragen.',
   'answer.ask.pressStart':
     'Klicken Sie auf „Starten“, um Ihre eigene Antwortseite zu öffnen. Andere mit diesem Link antworten auf ihren eigenen Seiten.',
   'answer.ask.start': 'Starten',
@@ -121,7 +123,8 @@ export const answer = {
   'answer.ask.tryAgain': 'Erneut versuchen',
   'answer.ask.noMore': 'Diese Frage nimmt keine Antworten mehr an.',
   'answer.plain.notFoundHeading': 'Hier gibt es nichts',
-  'answer.plain.notFound': 'Dieser Link ist ungültig. Prüfen Sie, ob Sie den vollständigen Link geöffnet haben, den Sie erhalten haben.',
+  'answer.plain.notFound':
+    'Dieser Link ist ungültig. Prüfen Sie, ob Sie den vollständigen Link geöffnet haben, den Sie erhalten haben.',
   'answer.plain.refusedHeading': 'Diese Seite war veraltet',
   'answer.plain.refused': 'Ihre Antwort wurde nicht gesendet. Öffnen Sie die Seite erneut und senden Sie sie von dort.',
   'answer.plain.openAgain': 'Seite erneut öffnen',
@@ -160,10 +163,12 @@ export const answer = {
     'Dieses Formular müssen Sie selbst mit Ihrem Passkey bestätigen. Ihr Gerät fragt nach Fingerabdruck, Gesicht, PIN oder Bildschirmsperre, und die Bestätigung gilt nur für diese Antwort. Bis Sie bestätigen, wird nichts gesendet.',
   'answer.passkey.confirm': 'Mit Passkey bestätigen',
   'answer.passkey.change': 'Antwort ändern',
-  'answer.passkey.needsScript': 'Die Bestätigung mit einem Passkey braucht JavaScript und einen Browser, der Passkeys unterstützt.',
+  'answer.passkey.needsScript':
+    'Die Bestätigung mit einem Passkey braucht JavaScript und einen Browser, der Passkeys unterstützt.',
   'answer.passkey.cancelled':
     'Die Passkey-Anfrage wurde abgebrochen oder ist abgelaufen. Es wurde nichts gesendet: Versuchen Sie es erneut.',
-  'answer.passkey.failed': 'Ihr Browser konnte gerade keinen Passkey verwenden. Es wurde nichts gesendet: Versuchen Sie es erneut.',
+  'answer.passkey.failed':
+    'Ihr Browser konnte gerade keinen Passkey verwenden. Es wurde nichts gesendet: Versuchen Sie es erneut.',
 
   'answer.handoff.heading': 'Auf dem Smartphone antworten',
   'answer.handoff.qrLabel': 'QR-Code mit dem Link dieser Seite',

@@ -47,8 +47,7 @@ export const answer = {
     '{expected, select, text {Enter text.} number {Enter a number.} integer {Enter a whole number.} boolean {Check the box or leave it empty.} list {Choose from the options.} other {Enter a valid value.}}',
   'answer.error.enum': 'Choose one of the options.',
   'answer.error.duplicate': 'Choose each option only once.',
-  'answer.error.tooShort':
-    'Enter at least {limit, plural, one {# character} other {# characters}} (this has {length, number}).',
+  'answer.error.tooShort': 'Enter at least {limit, plural, one {# character} other {# characters}} (this has {length, number}).',
   'answer.error.tooLong': 'Enter at most {limit, plural, one {# character} other {# characters}} (this has {length, number}).',
   'answer.error.tooSmall': 'Enter {limit} or more.',
   'answer.error.tooBig': 'Enter {limit} or less.',

@@ -34,7 +34,8 @@ export const answer = {
     'Este enlace se cierra en aproximadamente {minutes, plural, one {# minuto} many {# minutos} other {# minutos}}.',
   'answer.form.closesInHours':
     'Este enlace se cierra en aproximadamente {hours, plural, one {# hora} many {# horas} other {# horas}}.',
-  'answer.form.closesInDays': 'Este enlace se cierra en aproximadamente {days, plural, one {# día} many {# días} other {# días}}.',
+  'answer.form.closesInDays':
+    'Este enlace se cierra en aproximadamente {days, plural, one {# día} many {# días} other {# días}}.',
   'answer.number.any': 'Un número, por ejemplo {example}.',
   'answer.number.between': 'Un número entre {min} y {max}.',
   'answer.number.atLeast': 'Un número igual o mayor que {min}.',

@@ -103,8 +103,7 @@ export const answer = {
   'answer.status.closed':
     'Čas za odgovor je minil, zato ta povezava ne sprejema več odgovorov. Če je odgovor še potreben, prosite za novo povezavo.',
   'answer.status.lapsedHeading': 'Čas za odgovor je potekel',
-  'answer.status.lapsedInChat':
-    'Še vedno lahko odgovorite: na strani za odgovor prosite za več časa in obrazec se znova odpre.',
+  'answer.status.lapsedInChat': 'Še vedno lahko odgovorite: na strani za odgovor prosite za več časa in obrazec se znova odpre.',
   'answer.status.lapsedOpenLink': 'Še vedno lahko odgovorite: odprite povezavo, ki ste jo prejeli, in tam prosite za več časa.',
   'answer.status.lapsedExtend': 'Še vedno lahko odgovorite: prosite za več časa in obrazec se znova odpre.',
   'answer.status.lapsedNoMore': 'Ta povezava ne sprejema več odgovorov. Če je odgovor še potreben, prosite za novo povezavo.',
@@ -127,7 +126,8 @@ export const answer = {
   'answer.plain.someoneElseHeading': 'Ta obrazec je namenjen nekomu drugemu',
   'answer.plain.someoneElse':
     'Nanj mora odgovoriti oseba, ki ji je namenjen, prijavljena v Sess. Račun, ki je prijavljen v tem brskalniku, ni njen, zato ni bilo nič poslano in nič spremenjeno.',
-  'answer.plain.someoneElseWhat': 'Če je obrazec namenjen vam, se odjavite, prijavite se s svojim računom in znova odprite povezavo.',
+  'answer.plain.someoneElseWhat':
+    'Če je obrazec namenjen vam, se odjavite, prijavite se s svojim računom in znova odprite povezavo.',
   'answer.plain.openAccount': 'Odpri svoj račun',
   'answer.plain.noPasskeyHeading': 'Za odgovor dodajte ključ za dostop',
   'answer.plain.noPasskey':
@@ -156,8 +156,10 @@ export const answer = {
     'Ta obrazec morate potrditi sami, s svojim ključem za dostop. Naprava vas prosi za prstni odtis, obraz, PIN ali zaklepanje zaslona, potrditev pa velja samo za ta odgovor. Dokler ne potrdite, se nič ne pošlje.',
   'answer.passkey.confirm': 'Potrdi s ključem za dostop',
   'answer.passkey.change': 'Spremeni odgovor',
-  'answer.passkey.needsScript': 'Za potrditev s ključem za dostop potrebujete JavaScript in brskalnik, ki podpira ključe za dostop.',
-  'answer.passkey.cancelled': 'Zahteva za ključ za dostop je bila preklicana ali je potekla. Nič ni bilo poslano: poskusite znova.',
+  'answer.passkey.needsScript':
+    'Za potrditev s ključem za dostop potrebujete JavaScript in brskalnik, ki podpira ključe za dostop.',
+  'answer.passkey.cancelled':
+    'Zahteva za ključ za dostop je bila preklicana ali je potekla. Nič ni bilo poslano: poskusite znova.',
   'answer.passkey.failed': 'Vaš brskalnik trenutno ni mogel uporabiti ključa za dostop. Nič ni bilo poslano: poskusite znova.',
 
   'answer.handoff.heading': 'Odgovorite na telefonu',
