@@ -34,11 +34,28 @@ export type AnswerErrorCode =
   | 'unknown_action'
   | 'action_required';
 
+/**
+ * The values a page needs to say an error in any language (the English `message` stays for
+ * agents): a limit and the length found, the type or format expected, a refused character.
+ */
+export interface AnswerErrorParams {
+  limit?: number;
+  length?: number;
+  expected?: 'text' | 'number' | 'integer' | 'boolean' | 'list';
+  format?: string;
+  /** For `character`: `control` (NUL or another control character) or `unstorable`, its label (`U+0000`) and 1-based position. */
+  kind?: 'control' | 'unstorable';
+  codePoint?: string;
+  position?: number;
+}
+
 /** An error for the person: `field` is the field's name, or `null` for the form as a whole (the button). */
 export interface AnswerError {
   field: string | null;
   code: AnswerErrorCode;
   message: string;
+  /** What the message says in numbers and names, for a page in another language. */
+  params?: AnswerErrorParams;
 }
 
 /** An accepted answer: typed values by field name and the chosen action's id. */
@@ -218,6 +235,37 @@ function checkField(
   return { value };
 }
 
+/** The numbers and names of a problem, for a page to say it in the person's language. */
+function paramsOf(problem: AnswerProblem): AnswerErrorParams | undefined {
+  switch (problem.code) {
+    case 'type':
+      return { expected: problem.expected };
+    case 'format':
+      return { format: problem.format };
+    case 'too_short':
+    case 'too_long':
+    case 'too_few':
+    case 'too_many':
+      return { limit: problem.limit, length: problem.length };
+    case 'too_small':
+    case 'too_big':
+      return { limit: problem.limit };
+    case 'character': {
+      const { kind, codePoint, position } = problem.problem;
+      return {
+        kind: kind === 'nul' || kind === 'control' ? 'control' : 'unstorable',
+        codePoint: codePointLabel(codePoint),
+        position,
+      };
+    }
+    case 'enum':
+    case 'duplicate':
+    case 'pattern':
+      return undefined;
+  }
+}
+
 function fieldError(field: FieldComponent, problem: AnswerProblem): AnswerError {
-  return { field: field.name, code: problem.code, message: personMessage(problem) };
+  const params = paramsOf(problem);
+  return { field: field.name, code: problem.code, message: personMessage(problem), ...(params ? { params } : {}) };
 }

@@ -1,4 +1,12 @@
-export type { AcceptedAnswer, AnswerError, AnswerErrorCode, AnswerResult, AnswerValue, SubmittedAnswer } from './answer.ts';
+export type {
+  AcceptedAnswer,
+  AnswerError,
+  AnswerErrorCode,
+  AnswerErrorParams,
+  AnswerResult,
+  AnswerValue,
+  SubmittedAnswer,
+} from './answer.ts';
 export { validateAnswer } from './answer.ts';
 export { checkAskArguments, collectAskArgumentsIssues, parseAskArguments } from './ask.ts';
 export type {

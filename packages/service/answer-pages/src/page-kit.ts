@@ -1,7 +1,7 @@
 import { isSessError, type Logger } from '@sess/core';
 import { errorPage } from '@sess/error-pages';
 import { type AnswerWay, type FormsRuntime, type LinkView, linkUrl, namedRespondentToken, openLink } from '@sess/forms';
-import { type AnswerPageView, readCookieValues, renderAnswerPage } from '@sess/web';
+import { type AnswerPageView, messagesFor, type PageLanguage, pageLanguage, readCookieValues, renderAnswerPage } from '@sess/web';
 import type { Context } from 'hono';
 import { type GateTurn, NO_ACCOUNTS, type PageAccounts } from './answerer-gate.ts';
 import { createPageCsrf, type PageCsrf, type PagePurpose } from './page-csrf.ts';
@@ -59,6 +59,20 @@ export interface PageKit {
   tooLarge(c: PageContext): Response;
 }
 
+/**
+ * A failure's page in the request's language, without the language picker: its links would
+ * repeat the address, and a page that says "nothing here" names nothing of it.
+ */
+function withoutPicker(language: PageLanguage): PageLanguage {
+  return { ...language, messages: messagesFor(language.messages.tag, { timeZone: language.messages.timeZone }) };
+}
+
+/** The language the agent wrote the page's form in, when its Surface says. */
+function contentLocale(view: AnswerPageView): string | undefined {
+  if ('surface' in view) return view.surface.locale;
+  return 'locale' in view ? view.locale : undefined;
+}
+
 export function createPageKit(runtime: FormsRuntime, secret: string, accounts: PageAccounts = NO_ACCOUNTS): PageKit {
   const csrf: PageCsrf = createPageCsrf(secret);
 
@@ -69,7 +83,13 @@ export function createPageKit(runtime: FormsRuntime, secret: string, accounts: P
       if (turn.kind === 'redirect') return c.redirect(turn.location, 303);
       return kit.sendPage(c, { state: 'someone_else', accountPath: '/account' }, 403);
     },
-    sendPage: (c, view, status) => c.html(renderAnswerPage(view, c.get('nonce')), status) as Response,
+    sendPage(c, view, status) {
+      // The person's pick (?lang=, remembered) beats the form's language, which beats Accept-Language.
+      const language = pageLanguage(c.req.raw, { content: contentLocale(view) });
+      c.header('Content-Language', language.messages.tag);
+      if (language.rememberCookie) c.header('Set-Cookie', language.rememberCookie, { append: true });
+      return c.html(renderAnswerPage(view, c.get('nonce'), language.messages), status) as Response;
+    },
     pageView: (view, token, options = {}) =>
       toPageView(view, token, csrf, runtime.now(), { ...options, link: linkUrl(runtime.linkUrl, token) }),
     async showCurrent(c, token, status, options = {}) {
@@ -90,6 +110,7 @@ export function createPageKit(runtime: FormsRuntime, secret: string, accounts: P
           internal: (nonce) => renderAnswerPage({ state: 'unavailable' }, nonce),
         },
         nonce: c.get('nonce'),
+        language: withoutPicker(pageLanguage(c.req.raw)),
         logger: c.get('logger'),
         event: 'pages',
       });

@@ -49,3 +49,39 @@ export async function readPostedForm(request: Request): Promise<PostedForm | nul
     values,
   };
 }
+
+/** Spaces a language may group digits with (space, no-break space, narrow no-break space), between digits. */
+const DIGIT_GROUP_SPACE = /(?<=\d)[ \u00a0\u202f](?=\d)/g;
+
+/**
+ * A number as the person typed it in the page's language (`tag`), as the validator reads
+ * numbers: "3,5" on a German page is "3.5", "1 234,5" on a French one "1234.5". Only what cannot
+ * be misread is changed: digits grouped by spaces are joined, and a decimal comma becomes a point
+ * when the text holds no point (a "1.234,5" is left for the validator to refuse, never guessed at).
+ */
+export function numberFromLocal(text: string, tag: string): string {
+  const decimal = new Intl.NumberFormat(tag).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  const joined = text.trim().replace(DIGIT_GROUP_SPACE, '');
+  if (decimal === ',' && /^[+-]?\d*,\d+$/.test(joined)) return joined.replace(',', '.');
+  return joined;
+}
+
+/**
+ * The posted values with each number field's text read in the page's language (numberFromLocal);
+ * every other value as posted. `fields` is the form's components (its number fields by name).
+ */
+export function readLocalNumbers(
+  values: Readonly<Record<string, string | string[]>>,
+  fields: readonly { type: string; name?: string; schema?: { type: string } }[],
+  tag: string,
+): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  Object.assign(out, values);
+  for (const field of fields) {
+    if (field.type !== 'field' || field.name === undefined) continue;
+    if (field.schema?.type !== 'number' && field.schema?.type !== 'integer') continue;
+    const value = Object.hasOwn(values, field.name) ? values[field.name] : undefined;
+    if (typeof value === 'string') out[field.name] = numberFromLocal(value, tag);
+  }
+  return out;
+}

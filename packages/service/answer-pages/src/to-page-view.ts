@@ -62,6 +62,8 @@ export function toPageView(
   const alreadyAnswered = options.alreadyAnswered === true ? true : undefined;
   const paths = pagePaths(token);
   const title = view.surface.title;
+  // The language the agent wrote in, for the page's language and the `lang` of the agent's words.
+  const locale = view.surface.locale;
   const answer = ownAnswer(view, token);
   const open = (): AnswerPageView => ({
     state: 'open',
@@ -80,19 +82,29 @@ export function toPageView(
         case 'open':
           return open();
         case 'answered':
-          return { state: 'answered', title, revision: view.revision, pagePath: paths.page, notice, answer, alreadyAnswered };
+          return {
+            state: 'answered',
+            title,
+            locale,
+            revision: view.revision,
+            pagePath: paths.page,
+            notice,
+            answer,
+            alreadyAnswered,
+          };
         case 'lapsed':
           return {
             state: 'lapsed',
             title,
+            locale,
             notice,
             extend: view.canExtend ? { action: paths.extend, csrf: csrf.issue('extend', token, view.revision) } : undefined,
           };
         case 'completed':
-          return { state: 'completed', title, notice, answer, alreadyAnswered };
+          return { state: 'completed', title, locale, notice, answer, alreadyAnswered };
         case 'withdrawn':
         case 'expired':
-          return { state: view.state, title, notice };
+          return { state: view.state, title, locale, notice };
       }
       break;
     case 'respondent':
@@ -100,22 +112,23 @@ export function toPageView(
         case 'open':
           return open();
         case 'completed':
-          return { state: 'completed', title, notice, answer, alreadyAnswered, decided: view.decided };
+          return { state: 'completed', title, locale, notice, answer, alreadyAnswered, decided: view.decided };
         case 'withdrawn':
         case 'expired':
-          return { state: view.state, title, notice, decided: view.decided };
+          return { state: view.state, title, locale, notice, decided: view.decided };
       }
       break;
     case 'ask':
       switch (view.state) {
         case 'withdrawn':
-          return { state: 'withdrawn', title, notice };
+          return { state: 'withdrawn', title, locale, notice };
         case 'open':
         case 'full':
         case 'closed':
           return {
             state: 'ask',
             title,
+            locale,
             // sess_ask's `details` is the Surface's first text component: the landing shows it too.
             description: view.surface.description ?? firstText(view),
             notice,

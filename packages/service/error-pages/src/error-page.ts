@@ -1,6 +1,6 @@
 import type { Logger } from '@sess/core';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
-import { htmlPage, type MessageView, renderMessagePage } from '@sess/web';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@sess/db';
+import { htmlPage, type Messages, type MessageView, messagesFor, type PageLanguage, renderMessagePage } from '@sess/web';
 import { classifyPageFailure, type PageFailure } from './classify-page-failure.ts';
 
 /** What a page's status is for each failure. */
@@ -13,28 +13,31 @@ export interface ErrorPageOptions {
   render?: Partial<Record<PageFailure, (nonce: string) => string>>;
   /** The nonce the face's own middleware already put in the page headers. */
   nonce?: string;
+  /** The language of the request (`pageLanguage`): the page is in it, else in English. */
+  language?: PageLanguage | undefined;
   /** Where the failure is logged (the request's logger), by its summary only, never its message. */
   logger?: Logger | undefined;
   /** The log event's prefix, e.g. `accounts.http`: `<prefix>.database_failed` (warn) or `<prefix>.unhandled` (error). */
   event?: string;
 }
 
-function messageOf(failure: PageFailure, backTo: string | undefined): MessageView {
-  const link = backTo ? { link: { href: backTo, label: 'Try again' } } : {};
+function messageOf(m: Messages, failure: PageFailure, backTo: string | undefined): MessageView {
+  const link = backTo ? { link: { href: backTo, label: m.t('errors.tryAgain') } } : {};
   switch (failure) {
     case 'unavailable':
       return {
-        title: 'Sess is briefly unavailable',
-        message: 'Sess is briefly unavailable, try again in a moment.',
+        title: m.t('errors.unavailable.title'),
+        message: m.t('errors.unavailable.message'),
         tone: 'warn',
         ...link,
       };
     case 'bad_input':
-      return { title: 'Not sent', message: UNSTORABLE_INPUT_MESSAGE, tone: 'error', ...link };
+      // @sess/db's UNSTORABLE_INPUT_MESSAGE, in the page's language.
+      return { title: m.t('errors.badInput.title'), message: m.t('errors.badInput.message'), tone: 'error', ...link };
     case 'not_found':
-      return { title: 'Not found', message: 'There is nothing at this address.', tone: 'error' };
+      return { title: m.t('errors.notFound.title'), message: m.t('errors.notFound.message'), tone: 'error' };
     case 'internal':
-      return { title: 'Something went wrong', message: 'Something failed on our side. Try again in a moment.', tone: 'error' };
+      return { title: m.t('errors.internal.title'), message: m.t('errors.internal.message'), tone: 'error' };
   }
 }
 
@@ -64,9 +67,12 @@ function log(failure: PageFailure, error: unknown, options: ErrorPageOptions): v
 export function errorPage(error: unknown, options: ErrorPageOptions = {}): Response {
   const failure = classifyPageFailure(error);
   log(failure, error, options);
-  const render = options.render?.[failure] ?? ((nonce: string) => renderMessagePage(messageOf(failure, options.backTo), nonce));
+  const messages = options.language?.messages ?? messagesFor('en');
+  const render =
+    options.render?.[failure] ?? ((nonce: string) => renderMessagePage(messageOf(messages, failure, options.backTo), nonce));
   return htmlPage(STATUS[failure], render, {
     ...(options.nonce ? { nonce: options.nonce } : {}),
+    ...(options.language ? { language: options.language } : {}),
     ...(failure === 'unavailable' ? { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } } : {}),
   });
 }

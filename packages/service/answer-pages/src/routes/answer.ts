@@ -1,10 +1,12 @@
+import { openLink } from '@sess/forms';
+import { pageLanguage } from '@sess/web';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { answerLink } from '../answer-link.ts';
 import { signedInWay } from '../answerer-gate.ts';
 import type { PageEnv, PageKit } from '../page-kit.ts';
 import { answerWithPasskey, askForPasskey } from '../passkey-step.ts';
-import { readPostedForm } from '../read-posted-form.ts';
+import { readLocalNumbers, readPostedForm } from '../read-posted-form.ts';
 import { sendOutcome } from '../send-outcome.ts';
 
 /** Largest form post: 24 fields of 4,000 characters, percent-encoded, fit with room to spare. */
@@ -29,7 +31,12 @@ export function mountAnswer(app: Hono<PageEnv>, kit: PageKit): void {
       return kit.refused(c, token, 403);
     }
     try {
-      const input = { revision, actionId: form.control.action, submitted: form.values };
+      // Numbers are read as the page's language writes them ("3,5" on a German page): the form's
+      // fields say which values are numbers, the request (and the form's locale) which language.
+      const current = await openLink(runtime, token);
+      const language = pageLanguage(c.req.raw, { content: current.surface.locale });
+      const submitted = readLocalNumbers(form.values, current.surface.source.components, language.messages.tag);
+      const input = { revision, actionId: form.control.action, submitted };
       const way = await signedInWay(c, kit.accounts);
       const userId = way.via === 'link' ? way.userId : undefined;
       const passkeys = kit.accounts.passkeys;

@@ -78,10 +78,10 @@ describe('the open form', () => {
     );
     expect(tagWithId(html, 'f-email')).toBe('<input type="email" id="f-email" name="email" value="" autocomplete="off"/>');
     expect(tagWithId(html, 'f-budget')).toBe(
-      '<input type="number" id="f-budget" name="budget" value="250.5" step="any" min="0" inputmode="decimal" required=""/>',
+      '<input type="text" id="f-budget" name="budget" value="250.5" inputmode="decimal" autocomplete="off" required="" aria-describedby="f-budget-format"/>',
     );
     expect(tagWithId(html, 'f-nights')).toBe(
-      '<input type="number" id="f-nights" name="nights" value="2" step="1" min="1" max="14" inputmode="numeric" required=""/>',
+      '<input type="text" id="f-nights" name="nights" value="2" inputmode="numeric" autocomplete="off" required="" aria-describedby="f-nights-format"/>',
     );
     expect(tagWithId(html, 'f-pets')).toBe('<input type="checkbox" id="f-pets" name="pets" value="on" checked=""/>');
   });
@@ -152,11 +152,11 @@ describe('the open form', () => {
 describe('inline errors after a refused post', () => {
   const posted = { name: '', budget: 'lots', place: 'city', extras: ['bike', 'car'], notes: 'a\nb' };
   const errors = [
-    { field: null, code: 'unknown_action', message: 'That button is not on this form.' },
+    { field: null, code: 'unknown_action', message: 'That button is not on this form. Reload the page and try again.' },
     { field: 'name', code: 'required', message: 'Answer this to continue.' },
     { field: 'budget', code: 'type', message: 'Enter a number.' },
     { field: 'mood', code: 'required', message: 'Answer this to continue.' },
-    { field: 'ghost', code: 'unknown_field', message: 'This form has no such field.' },
+    { field: 'ghost', code: 'unknown_field', message: 'This form has no such field. Reload the page and try again.' },
   ];
   const html = render(openView(everyFieldSurface(), { posted, errors }));
 
@@ -174,7 +174,7 @@ describe('inline errors after a refused post', () => {
 
   it('marks each invalid control with aria-invalid and links its message', () => {
     expect(tagWithId(html, 'f-name')).toContain('aria-describedby="f-name-error" aria-invalid="true"');
-    expect(tagWithId(html, 'f-budget')).toContain('aria-describedby="f-budget-error" aria-invalid="true"');
+    expect(tagWithId(html, 'f-budget')).toContain('aria-describedby="f-budget-format f-budget-error" aria-invalid="true"');
     expect(html).toContain(
       '<p class="error" id="f-budget-error"><span class="visually-hidden">Error: </span>Enter a number.</p>',
     );
@@ -184,10 +184,12 @@ describe('inline errors after a refused post', () => {
   });
 
   it('lists every problem in an alert above the form, field problems linked to their field', () => {
-    expect(html).toContain('<div class="banner error" role="alert" id="error-summary" tabindex="-1">');
-    expect(html).toContain('<li>That button is not on this form.</li>');
+    expect(html).toContain(
+      '<div class="banner error" role="alert" id="error-summary" tabindex="-1" aria-labelledby="error-summary-heading"><h2 class="status" id="error-summary-heading">There is a problem</h2>',
+    );
+    expect(html).toContain('<li>That button is not on this form. Reload the page and try again.</li>');
     expect(html).toContain('<li><a href="#f-name">Your name: Answer this to continue.</a></li>');
-    expect(html).toContain('<li>This form has no such field.</li>');
+    expect(html).toContain('<li>This form has no such field. Reload the page and try again.</li>');
     expect(html).toContain('<title>Error: Plan the trip · Sess</title>');
   });
 
@@ -275,7 +277,7 @@ describe('states', () => {
     const html = render(openView(commitSurface(), { revision: 4 }));
     expect(html).toContain(`<script nonce="${NONCE}">${TIME_ZONE_SCRIPT}${FOLLOW_SCRIPT}</script>`);
     expect(html).toContain(
-      '<div class="card" data-follow-revision="4" data-follow-shown="4" data-follow-state="open" data-follow-keep="" data-follow-kind="interaction">',
+      '<div class="card" data-follow-revision="4" data-follow-shown="4" data-follow-state="open" data-follow-keep="" data-follow-kind="interaction" data-follow-words=',
     );
     expect(html).toContain('<div class="follow-notice" data-follow-notice="" role="status" aria-live="polite"></div>');
     expect(render(openView(commitSurface(), { respondent: true }))).toContain('data-follow-kind="respondent"');

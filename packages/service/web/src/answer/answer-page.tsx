@@ -1,3 +1,5 @@
+import type { Messages } from '../i18n/messages.ts';
+import { inLanguage, useMessages } from '../i18n/render-scope.ts';
 import { isolateText } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { toDocument } from '../render-document.ts';
@@ -8,39 +10,43 @@ import { PASSKEY_CONFIRM_SCRIPT } from './passkey-confirm-script.ts';
 import { AnsweredStatus, AskLanding, ClosedStatus, LapsedStatus, PlainStatus } from './status-pages.tsx';
 import type { AnswerPageView, ChatFrame } from './view.ts';
 
-/** The browser tab's title for each state; the agent's title follows where there is one. */
-function documentTitle(view: AnswerPageView): string {
+/** The browser tab's title for each state, in the page's language; the agent's title follows where there is one. */
+function documentTitle(view: AnswerPageView, m: Messages): string {
   switch (view.state) {
     case 'open': {
       const title = isolateText(view.surface.title);
-      return view.errors && view.errors.length > 0 ? `Error: ${title}` : title;
+      return view.errors && view.errors.length > 0 ? m.t('answer.title.error', { title }) : title;
     }
-    case 'passkey_confirm':
-      return `${view.error === undefined ? '' : 'Error: '}Confirm with your passkey: ${isolateText(view.surface.title)}`;
+    case 'passkey_confirm': {
+      const title = isolateText(view.surface.title);
+      return m.t(view.error === undefined ? 'answer.title.passkey' : 'answer.title.passkeyError', { title });
+    }
     case 'answered':
-      return `Sent: ${isolateText(view.title)}`;
+      return m.t('answer.title.answered', { title: isolateText(view.title) });
     case 'completed':
-      return view.title === undefined ? 'Done' : `Done: ${isolateText(view.title)}`;
+      return view.title === undefined
+        ? m.t('answer.title.done')
+        : m.t('answer.title.doneWith', { title: isolateText(view.title) });
     case 'withdrawn':
-      return 'Withdrawn';
+      return m.t('answer.title.withdrawn');
     case 'expired':
-      return view.decided ? 'Already decided' : 'Link closed';
+      return view.decided ? m.t('answer.title.decided') : m.t('answer.title.linkClosed');
     case 'lapsed':
-      return `Time ran out: ${isolateText(view.title)}`;
+      return m.t('answer.title.lapsed', { title: isolateText(view.title) });
     case 'ask':
       return isolateText(view.title);
     case 'not_found':
-      return 'Not found';
+      return m.t('answer.title.notFound');
     case 'refused':
-      return 'Page out of date';
+      return m.t('answer.title.refused');
     case 'too_large':
-      return 'Too much to send';
+      return m.t('answer.title.tooLarge');
     case 'unavailable':
-      return 'Try again';
+      return m.t('answer.title.unavailable');
     case 'someone_else':
-      return 'This form is for someone else';
+      return m.t('answer.title.someoneElse');
     case 'no_passkey':
-      return 'Add a passkey to answer';
+      return m.t('answer.title.noPasskey');
   }
 }
 
@@ -79,6 +85,7 @@ export interface AnswerPageProps {
 
 /** The whole answer page for one state, in the shared Page shell. */
 export function AnswerPage({ view, nonce }: AnswerPageProps) {
+  const m = useMessages();
   const script =
     view.state === 'answered' || view.state === 'open'
       ? FOLLOW_SCRIPT
@@ -86,13 +93,14 @@ export function AnswerPage({ view, nonce }: AnswerPageProps) {
         ? PASSKEY_CONFIRM_SCRIPT
         : undefined;
   return (
-    <Page title={`${documentTitle(view)} · Sess`} nonce={nonce} script={script}>
+    <Page title={m.t('answer.documentTitle', { title: documentTitle(view, m) })} nonce={nonce} script={script}>
       <AnswerBody view={view} />
     </Page>
   );
 }
 
-/** The answer page as an HTML document string (with its doctype), ready to send. */
-export function renderAnswerPage(view: AnswerPageView, nonce: string): string {
-  return toDocument(<AnswerPage view={view} nonce={nonce} />);
+/** The answer page as an HTML document string (with its doctype), ready to send; in `messages`' language when given. */
+export function renderAnswerPage(view: AnswerPageView, nonce: string, messages?: Messages): string {
+  const render = () => toDocument(<AnswerPage view={view} nonce={nonce} />);
+  return messages ? inLanguage(messages, render) : render();
 }

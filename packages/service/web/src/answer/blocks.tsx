@@ -46,8 +46,24 @@ export function RecordBlock({ label, fields }: { label: string; fields: Readonly
   );
 }
 
-/** Renders a non-field component; fields are the form's (they need values and errors). */
-export function DisplayBlock({ component }: { component: Exclude<ComponentView, { type: 'field' }> }) {
+/** Renders a non-field component (`lang` of the form's language on it when set); fields are the form's (they need values and errors). */
+export function DisplayBlock({
+  component,
+  locale,
+}: {
+  component: Exclude<ComponentView, { type: 'field' }>;
+  locale?: string | undefined;
+}) {
+  return locale ? (
+    <div lang={locale}>
+      <Block component={component} />
+    </div>
+  ) : (
+    <Block component={component} />
+  );
+}
+
+function Block({ component }: { component: Exclude<ComponentView, { type: 'field' }> }) {
   switch (component.type) {
     case 'heading':
       return <HeadingBlock text={component.text} />;

@@ -1,3 +1,5 @@
+import type { Messages } from '../i18n/messages.ts';
+import { useMessages } from '../i18n/render-scope.ts';
 import { Isolate, textDir } from '../isolate.tsx';
 import type { FieldSchemaView, FieldView, PostedValues } from './view.ts';
 
@@ -11,6 +13,7 @@ export function fieldId(name: string): string {
 
 const helpId = (name: string) => `f-${name}-help`;
 const errorId = (name: string) => `f-${name}-error`;
+const formatId = (name: string) => `f-${name}-format`;
 
 type RawValue = string | number | boolean | readonly string[] | undefined;
 
@@ -74,33 +77,68 @@ function textInputType(format: string | undefined, value: string): string {
   }
 }
 
-function RequiredMark() {
-  return <span class="req"> (required)</span>;
+function RequiredMark({ text }: { text: string }) {
+  return <span class="req">{` ${text}`}</span>;
 }
 
-function Help({ field }: { field: FieldView }) {
+/** The agent's words for a field (label, option), marked with the form's language when it has one. */
+function AgentText({ text, locale }: { text: string; locale?: string | undefined }) {
+  return locale ? (
+    <span lang={locale}>
+      <Isolate text={text} />
+    </span>
+  ) : (
+    <Isolate text={text} />
+  );
+}
+
+function Help({ field, locale }: { field: FieldView; locale?: string | undefined }) {
   return field.description === undefined ? null : (
-    <p class="hint" id={helpId(field.name)} dir={textDir(field.description)}>
+    <p class="hint" id={helpId(field.name)} dir={textDir(field.description)} lang={locale}>
       {field.description}
     </p>
   );
 }
 
 function ErrorText({ name, messages }: { name: string; messages: readonly string[] }) {
+  const m = useMessages();
   return messages.length === 0 ? null : (
     <p class="error" id={errorId(name)}>
-      <span class="visually-hidden">Error: </span>
+      <span class="visually-hidden">{`${m.t('answer.form.errorLabel')} `}</span>
       {messages.join(' ')}
     </p>
   );
+}
+
+/** A number as this page's language writes it, without grouping (what the person may type back). */
+export function localNumber(m: Messages, value: number): string {
+  return m.number(value, { useGrouping: false, maximumFractionDigits: 20 });
+}
+
+/** What a number field takes, with its numbers in the page's language ("A number from 0 to 2,5"). */
+function numberHint(m: Messages, type: 'number' | 'integer', minimum: number | undefined, maximum: number | undefined): string {
+  const min = minimum === undefined ? undefined : localNumber(m, minimum);
+  const max = maximum === undefined ? undefined : localNumber(m, maximum);
+  if (type === 'integer') {
+    if (min !== undefined && max !== undefined) return m.t('answer.integer.between', { min, max });
+    if (min !== undefined) return m.t('answer.integer.atLeast', { min });
+    if (max !== undefined) return m.t('answer.integer.atMost', { max });
+    return m.t('answer.integer.any');
+  }
+  if (min !== undefined && max !== undefined) return m.t('answer.number.between', { min, max });
+  if (min !== undefined) return m.t('answer.number.atLeast', { min });
+  if (max !== undefined) return m.t('answer.number.atMost', { max });
+  return m.t('answer.number.any', { example: localNumber(m, 3.5) });
 }
 
 export interface FieldInputProps {
   field: FieldView;
   /** The person's posted values, when re-rendering a refused post. */
   posted?: PostedValues | undefined;
-  /** Messages from validateAnswer for this field. */
+  /** This field's errors, in the page's language. */
   errors?: readonly string[] | undefined;
+  /** The language the agent wrote the form in (`lang` on its words). */
+  locale?: string | undefined;
 }
 
 /**
@@ -108,16 +146,22 @@ export interface FieldInputProps {
  * textarea, number, checkbox, radio group or select, checkboxes, or 1-5 rating buttons.
  * Help and error are tied to the control with aria-describedby; an error sets aria-invalid.
  */
-export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
+export function FieldInput({ field, posted, errors = [], locale }: FieldInputProps) {
+  const m = useMessages();
   const id = fieldId(field.name);
   const value = shownValue(field, posted);
   const invalid = errors.length > 0;
+  const schema = field.schema;
+  const numeric = (schema.type === 'number' || schema.type === 'integer') && !isRating(schema);
   const describedBy =
-    [field.description === undefined ? undefined : helpId(field.name), invalid ? errorId(field.name) : undefined]
+    [
+      field.description === undefined ? undefined : helpId(field.name),
+      numeric ? formatId(field.name) : undefined,
+      invalid ? errorId(field.name) : undefined,
+    ]
       .filter((part) => part !== undefined)
       .join(' ') || undefined;
   const required = field.required !== false;
-  const schema = field.schema;
   const aria = { 'aria-describedby': describedBy, 'aria-invalid': invalid ? 'true' : undefined };
 
   if (schema.type === 'boolean') {
@@ -134,10 +178,10 @@ export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
             {...aria}
           />
           <label for={id}>
-            <Isolate text={field.label} />
+            <AgentText text={field.label} locale={locale} />
           </label>
         </div>
-        <Help field={field} />
+        <Help field={field} locale={locale} />
       </div>
     );
   }
@@ -148,11 +192,11 @@ export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
     return (
       <fieldset class={invalid ? 'field invalid' : 'field'} aria-describedby={describedBy}>
         <legend>
-          <Isolate text={field.label} />
-          {required && group.kind !== 'checkbox' ? <RequiredMark /> : null}
-          {required && group.kind === 'checkbox' ? <span class="req"> (choose at least one)</span> : null}
+          <AgentText text={field.label} locale={locale} />
+          {required && group.kind !== 'checkbox' ? <RequiredMark text={m.t('answer.form.required')} /> : null}
+          {required && group.kind === 'checkbox' ? <RequiredMark text={m.t('answer.form.chooseAtLeastOne')} /> : null}
         </legend>
-        <Help field={field} />
+        <Help field={field} locale={locale} />
         <ErrorText name={field.name} messages={errors} />
         <div class={group.kind === 'rating' ? 'rating' : 'options'}>
           {group.options.map((option, index) => {
@@ -177,7 +221,7 @@ export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
               <div class="choice">
                 {input}
                 <label for={optionId}>
-                  <Isolate text={option.label} />
+                  <AgentText text={option.label} locale={locale} />
                 </label>
               </div>
             );
@@ -185,8 +229,8 @@ export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
         </div>
         {group.kind === 'rating' ? (
           <p class="hint scale">
-            <span>1 lowest</span>
-            <span>5 highest</span>
+            <span>{m.t('answer.form.ratingLowest', { value: 1 })}</span>
+            <span>{m.t('answer.form.ratingHighest', { value: 5 })}</span>
           </p>
         ) : null}
       </fieldset>
@@ -196,12 +240,17 @@ export function FieldInput({ field, posted, errors = [] }: FieldInputProps) {
   return (
     <div class={invalid ? 'field invalid' : 'field'}>
       <label for={id}>
-        <Isolate text={field.label} />
-        {required ? <RequiredMark /> : null}
+        <AgentText text={field.label} locale={locale} />
+        {required ? <RequiredMark text={m.t('answer.form.required')} /> : null}
       </label>
-      <Help field={field} />
+      <Help field={field} locale={locale} />
+      {numeric && (schema.type === 'number' || schema.type === 'integer') ? (
+        <p class="hint" id={formatId(field.name)}>
+          {numberHint(m, schema.type, schema.minimum, schema.maximum)}
+        </p>
+      ) : null}
       <ErrorText name={field.name} messages={errors} />
-      <SingleControl field={field} id={id} value={value} required={required} aria={aria} />
+      <SingleControl field={field} id={id} value={value} required={required} aria={aria} locale={locale} />
     </div>
   );
 }
@@ -224,10 +273,12 @@ interface SingleControlProps {
   value: RawValue;
   required: boolean;
   aria: { 'aria-describedby': string | undefined; 'aria-invalid': string | undefined };
+  locale?: string | undefined;
 }
 
 /** A field that is one control: select (many options), textarea, number or text input. */
-function SingleControl({ field, id, value, required, aria }: SingleControlProps) {
+function SingleControl({ field, id, value, required, aria, locale }: SingleControlProps) {
+  const m = useMessages();
   const schema = field.schema;
   const text = asText(value);
   if (schema.type === 'string' && schema.enum !== undefined) {
@@ -236,10 +287,10 @@ function SingleControl({ field, id, value, required, aria }: SingleControlProps)
     return (
       <select id={id} name={field.name} required={required} {...aria}>
         <option value="" selected={!known}>
-          Choose…
+          {m.t('answer.form.choose')}
         </option>
         {options.map((option) => (
-          <option value={option.value} selected={option.value === text} dir={textDir(option.label)}>
+          <option value={option.value} selected={option.value === text} dir={textDir(option.label)} lang={locale}>
             {option.label}
           </option>
         ))}
@@ -247,16 +298,17 @@ function SingleControl({ field, id, value, required, aria }: SingleControlProps)
     );
   }
   if (schema.type === 'number' || schema.type === 'integer') {
+    // A text box, not type="number": that one reads and writes numbers in the browser's locale,
+    // not the page's, and drops what it cannot parse. Here the person types the number as the
+    // page's language writes it ("3,5" on a German page); the server reads it in that language.
     return (
       <input
-        type="number"
+        type="text"
         id={id}
         name={field.name}
-        value={text}
-        step={schema.type === 'integer' ? '1' : 'any'}
-        min={schema.minimum === undefined ? undefined : String(schema.minimum)}
-        max={schema.maximum === undefined ? undefined : String(schema.maximum)}
+        value={typeof value === 'number' ? localNumber(m, value) : text}
         inputmode={schema.type === 'integer' ? 'numeric' : 'decimal'}
+        autocomplete="off"
         required={required}
         {...aria}
       />

@@ -10,22 +10,18 @@
  *   buttons are disabled, since the server would refuse what they send (they work again if the
  *   same step opens again, as when more time is given from another tab). That holds as soon
  *   as the script learns it, also from its first wait right after the page loaded.
- * A constant: it reads no data from the page except those attributes, and writes only its own
- * fixed sentences, so nothing the agent wrote can reach it. Without JavaScript nothing changes:
+ * A constant: it reads no data from the page except those attributes and the JSON of its
+ * sentences in the page's language (`data-follow-words`, follow-words.ts: Sess's own words), and writes them only as
+ * text, so nothing the agent wrote can reach it. Without JavaScript nothing changes:
  * the form posts as before and the server's answer is the truth; a refresh shows the news.
  */
 export const FOLLOW_SCRIPT = `(() => {
   const main = document.querySelector('main');
+  // After a refused post the error summary takes the focus: read first, and Tab starts there.
+  const summary = document.getElementById('error-summary');
+  if (summary) summary.focus();
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const base = location.pathname.replace(/\\/+$/, '');
-  const NOTICES = {
-    open: ['The agent sent a new step, so this form can no longer be sent. What you typed stays here until you load it.', 'Load the new step'],
-    answered: ['This question already has an answer, sent from another tab or device. The first answer sent is the one kept.', 'Show it'],
-    completed: ['The agent has finished with this question: it takes no more answers.', 'Show it'],
-    withdrawn: ['The agent withdrew this question: it takes no more answers.', 'Show it'],
-    lapsed: ['The time to answer ran out. Your answer cannot be sent unless you ask for more time.', 'Show what to do'],
-    expired: ['This link has closed: it takes no more answers.', 'Show it'],
-  };
   async function swap() {
     const response = await fetch(location.pathname, { cache: 'no-store', headers: { accept: 'text/html' } });
     const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
@@ -50,7 +46,10 @@ export const FOLLOW_SCRIPT = `(() => {
     }
     sendable(marker, false);
     const own = marker.getAttribute('data-follow-kind') === 'respondent' && view.state === 'completed';
-    const words = own ? NOTICES.answered : NOTICES[view.state];
+    // The sentences, in the page's language, from the form's data-follow-words (follow-words.ts).
+    let notices = {};
+    try { notices = JSON.parse(marker.getAttribute('data-follow-words') || '{}'); } catch {}
+    const words = own ? notices.answered : notices[view.state];
     if (!box || !words) return swap();
     const text = document.createElement('p');
     text.textContent = words[0];

@@ -54,7 +54,7 @@ describe('the person’s own answer, in short', () => {
         { label: 'Time', value: '14:00' },
         { label: 'How urgent?', value: '4 of 5' },
         { label: 'Video', value: 'No' },
-        { label: 'Who joins', value: 'Bo, Ann' },
+        { label: 'Who joins', value: 'Bo and Ann' },
         { label: 'Note', value: 'Call me' },
         { label: 'People', value: '3' },
       ],

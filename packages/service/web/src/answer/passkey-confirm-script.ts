@@ -13,6 +13,8 @@ export const PASSKEY_CONFIRM_SCRIPT = `(() => {
 ${WEBAUTHN_HELPERS}
   const form = document.getElementById(${JSON.stringify(PASSKEY_CONFIRM_ID)});
   if (!form) return;
+  const summary = document.getElementById('error-summary');
+  if (summary) summary.focus();
   const button = form.querySelector('button[data-passkey]');
   const status = form.querySelector('[role=status]');
   if (!button || !status || !window.PublicKeyCredential || !navigator.credentials) return;
@@ -26,9 +28,8 @@ ${WEBAUTHN_HELPERS}
       form.elements.namedItem(${JSON.stringify(FORM_FIELDS.passkey)}).value = JSON.stringify(credentialJson(credential));
       form.submit();
     } catch (error) {
-      status.textContent = error && error.name === 'NotAllowedError'
-        ? 'The passkey request was cancelled or timed out. Nothing was sent: try again.'
-        : 'Your browser could not use a passkey just now. Nothing was sent: try again.';
+      // The sentences come in the page's language, on the form (data-cancelled, data-failed).
+      status.textContent = error && error.name === 'NotAllowedError' ? form.dataset.cancelled : form.dataset.failed;
       button.disabled = false;
     }
   });

@@ -1,3 +1,4 @@
+import { useMessages } from '../i18n/render-scope.ts';
 import { textDir } from '../isolate.tsx';
 import { FORM_FIELDS } from './answer-form.tsx';
 import { AnswerSummary } from './own-answer.tsx';
@@ -23,24 +24,30 @@ function HiddenValues({ posted }: { posted: PasskeyConfirmPageView['posted'] }) 
  * assertion. Without JavaScript (or WebAuthn) the button stays hidden and the page says why.
  */
 export function PasskeyConfirm({ view }: { view: PasskeyConfirmPageView }) {
+  const m = useMessages();
+  const locale = view.surface.locale;
   return (
     <div class="card">
       {view.error === undefined ? null : (
         <div class="banner error" role="alert" id="error-summary" tabindex={-1}>
-          <p class="status">Your answer was not sent</p>
+          <p class="status">{m.t('answer.passkey.notSent')}</p>
           <p>{view.error}</p>
         </div>
       )}
-      <p class="context" dir={textDir(view.surface.title)}>
+      <p class="context" dir={textDir(view.surface.title)} lang={locale}>
         {view.surface.title}
       </p>
-      <h1>Confirm with your passkey</h1>
-      <p class="lead">
-        This form must be confirmed by you, with your passkey. Your device asks for your fingerprint, face, PIN or screen lock,
-        and the confirmation covers this answer and nothing else. Nothing is sent until you confirm.
-      </p>
+      <h1>{m.t('answer.passkey.heading')}</h1>
+      <p class="lead">{m.t('answer.passkey.lead')}</p>
       <AnswerSummary answer={{ surface: view.surface, ...view.answer }} />
-      <form method="post" action={view.form.action} id={PASSKEY_CONFIRM_ID} data-options={JSON.stringify(view.options)}>
+      <form
+        method="post"
+        action={view.form.action}
+        id={PASSKEY_CONFIRM_ID}
+        data-options={JSON.stringify(view.options)}
+        data-cancelled={m.t('answer.passkey.cancelled')}
+        data-failed={m.t('answer.passkey.failed')}
+      >
         <input type="hidden" name={FORM_FIELDS.csrf} value={view.form.csrf} />
         <input type="hidden" name={FORM_FIELDS.revision} value={String(view.revision)} />
         {view.actionId === undefined ? null : <input type="hidden" name={FORM_FIELDS.action} value={view.actionId} />}
@@ -48,15 +55,15 @@ export function PasskeyConfirm({ view }: { view: PasskeyConfirmPageView }) {
         <HiddenValues posted={view.posted} />
         <div class="actions">
           <button type="button" class="primary" data-passkey="" hidden>
-            Confirm with your passkey
+            {m.t('answer.passkey.confirm')}
           </button>
           <a class="button secondary" href={view.form.action}>
-            Change my answer
+            {m.t('answer.passkey.change')}
           </a>
         </div>
         <p role="status" aria-live="polite" />
         <p class="muted" data-passkey-fallback="">
-          Confirming with a passkey needs JavaScript and a browser that supports passkeys.
+          {m.t('answer.passkey.needsScript')}
         </p>
       </form>
     </div>

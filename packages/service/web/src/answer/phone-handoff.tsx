@@ -1,6 +1,8 @@
 import { isLoopbackHostname } from '@sess/core';
+import { useMessages } from '../i18n/render-scope.ts';
 import { OpenLinkButton } from './page-link.tsx';
 import { QrCode } from './qr-code.tsx';
+import { SLOT, withSlot } from './slot.tsx';
 
 /**
  * "Answer on your phone": on a computer, a QR code of this very page's link, so the person can
@@ -10,22 +12,16 @@ import { QrCode } from './qr-code.tsx';
  * hovers), since the iframe's width says nothing about the device.
  */
 export function PhoneHandoff({ link, inChat = false }: { link: string; inChat?: boolean }) {
+  const m = useMessages();
   return (
     <aside class={inChat ? 'handoff in-chat' : 'handoff'} aria-labelledby="handoff-heading">
-      <QrCode text={link} label="QR code of this page’s link" />
+      <QrCode text={link} label={m.t('answer.handoff.qrLabel')} />
       <div>
         <div class="handoff-qr-text">
-          <h2 id="handoff-heading">Answer on your phone</h2>
-          <p class="muted">
-            {inChat
-              ? 'Scan this code with your phone’s camera to open this form there.'
-              : 'Scan this code with your phone’s camera to open this same page there.'}
-          </p>
+          <h2 id="handoff-heading">{m.t('answer.handoff.heading')}</h2>
+          <p class="muted">{inChat ? m.t('answer.handoff.scanForm') : m.t('answer.handoff.scanPage')}</p>
           {URL.canParse(link) && isLoopbackHostname(new URL(link).hostname) ? (
-            <p class="muted">
-              This link names this computer, so a phone cannot open it. Whoever runs this Sess can set <code>SESS_LINK_URL</code>{' '}
-              to its address on your network (see its README).
-            </p>
+            <p class="muted">{withSlot(m.t('answer.handoff.loopback', { setting: SLOT }), <code>SESS_LINK_URL</code>)}</p>
           ) : null}
           <p class="handoff-link">
             <a
@@ -39,7 +35,7 @@ export function PhoneHandoff({ link, inChat = false }: { link: string; inChat?: 
             </a>
           </p>
         </div>
-        {inChat ? <OpenLinkButton link={link} label="Answer on my phone" /> : null}
+        {inChat ? <OpenLinkButton link={link} label={m.t('answer.handoff.openOnPhone')} /> : null}
       </div>
     </aside>
   );

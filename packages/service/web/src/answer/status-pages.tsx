@@ -1,4 +1,7 @@
 import type { Child } from 'hono/jsx';
+import { textDirection } from '../i18n/languages.ts';
+import type { Messages } from '../i18n/messages.ts';
+import { useMessages } from '../i18n/render-scope.ts';
 import { textDir } from '../isolate.tsx';
 import { FORM_FIELDS } from './answer-form.tsx';
 import { OwnAnswer } from './own-answer.tsx';
@@ -17,13 +20,15 @@ import type {
 /** Each status takes `chat` when drawn in the agent's chat (see ChatFrame). */
 type InChat = { chat?: ChatFrame | undefined };
 
-/** Said once, in place of "Sent", when this browser's answer lost to one sent first. */
-const KEPT_FIRST = 'This question already had an answer, so this one was not sent: the first answer sent is the one kept.';
+/** `lang` and `dir` for the agent's own words, when the form says which language they are in. */
+function contentLanguage(locale: string | undefined): { lang?: string; dir?: 'ltr' | 'rtl' } {
+  return locale ? { lang: locale, dir: textDirection(locale) } : {};
+}
 
 /** The question the page was about, shown small above the status so the person knows which link this is. */
-function Context({ title }: { title?: string | undefined }) {
+function Context({ title, locale }: { title?: string | undefined; locale?: string | undefined }) {
   return title === undefined ? null : (
-    <p class="context" dir={textDir(title)}>
+    <p class="context" dir={textDir(title)} {...contentLanguage(locale)}>
       {title}
     </p>
   );
@@ -41,16 +46,17 @@ interface StatusCardProps {
   tone: 'ok' | 'wait' | 'attention' | 'closed';
   heading: string;
   title?: string | undefined;
+  locale?: string | undefined;
   notice?: string | undefined;
   children?: Child;
 }
 
 /** One status: a coloured mark, a heading that says it in a few words, and what to do next. */
-function StatusCard({ tone, heading, title, notice, children }: StatusCardProps) {
+function StatusCard({ tone, heading, title, locale, notice, children }: StatusCardProps) {
   return (
     <div class={`card status-card ${tone}`}>
       <Notice text={notice} />
-      <Context title={title} />
+      <Context title={title} locale={locale} />
       <h1>
         <span class="mark" aria-hidden="true" />
         {heading}
@@ -77,70 +83,91 @@ function ButtonForm({ target, label }: { target: FormTarget; label: string }) {
  * person's answer and receipt. A second tab whose answer lost says so once, instead of "Sent".
  */
 export function AnsweredStatus({ view, chat }: { view: AnsweredPageView } & InChat) {
+  const m = useMessages();
   const kept = view.alreadyAnswered === true;
+  const first = kept ? m.t('answer.status.keptFirst') : m.t('answer.status.sent');
   return (
     <StatusCard
       tone="wait"
-      heading={kept ? 'Already answered — waiting for the next step' : 'Sent — waiting for the next step'}
+      heading={kept ? m.t('answer.status.keptHeading') : m.t('answer.status.sentHeading')}
       title={view.title}
+      locale={view.locale}
       notice={view.notice}
     >
       <div data-follow-revision={String(view.revision)} data-follow-state="answered" aria-live="polite">
         {chat ? (
           // The view asks for news itself (sess_view_status), so there is nothing to reload.
-          <p>{kept ? KEPT_FIRST : 'Your answer was sent.'} The next step, if there is one, shows here.</p>
+          <p>
+            {first} {m.t('answer.status.nextShowsInChat')}
+          </p>
         ) : (
           <>
-            <p>{kept ? KEPT_FIRST : 'Your answer was sent.'} Keep this page open: the next step, if there is one, shows here.</p>
-            <p class="muted">You can also close it and open the link again later.</p>
+            <p>
+              {first} {m.t('answer.status.keepOpen')}
+            </p>
+            <p class="muted">{m.t('answer.status.closeAndReopen')}</p>
             <p>
               <a class="button secondary wide" href={view.pagePath}>
-                Check for the next step
+                {m.t('answer.status.checkNext')}
               </a>
             </p>
           </>
         )}
       </div>
-      {view.answer ? <OwnAnswer answer={view.answer} heading={kept ? 'The answer kept' : 'Your answer'} chat={chat} /> : null}
+      {view.answer ? (
+        <OwnAnswer
+          answer={view.answer}
+          heading={kept ? m.t('answer.status.answerKept') : m.t('answer.status.yourAnswer')}
+          chat={chat}
+        />
+      ) : null}
     </StatusCard>
   );
 }
 
 /** The outcome of an Ask that decides, in a sentence. */
-function decidedLine(decided: 'approved' | 'rejected'): string {
-  return `This was decided: ${decided === 'approved' ? 'approved' : 'rejected'}.`;
+function decidedLine(m: Messages, decided: 'approved' | 'rejected'): string {
+  return m.t('answer.status.decided', { decided });
 }
 
 /** Completed, withdrawn or expired: the link takes no more answers. */
 export function ClosedStatus({ view, chat }: { view: ClosedPageView } & InChat) {
+  const m = useMessages();
+  const card = { title: view.title, locale: view.locale, notice: view.notice };
   switch (view.state) {
     case 'completed':
       return (
-        <StatusCard tone="ok" heading="Done" title={view.title} notice={view.notice}>
-          {view.alreadyAnswered ? <p>{KEPT_FIRST}</p> : null}
-          <p>The agent has {view.alreadyAnswered ? 'that' : 'your'} answer. Nothing more is needed: you can close this page.</p>
-          {view.decided ? <p>{decidedLine(view.decided)}</p> : null}
+        <StatusCard tone="ok" heading={m.t('answer.status.doneHeading')} {...card}>
+          {view.alreadyAnswered ? <p>{m.t('answer.status.keptFirst')}</p> : null}
+          <p>{view.alreadyAnswered ? m.t('answer.status.doneKept') : m.t('answer.status.doneYours')}</p>
+          {view.decided ? <p>{decidedLine(m, view.decided)}</p> : null}
           {view.answer ? (
-            <OwnAnswer answer={view.answer} heading={view.alreadyAnswered ? 'The answer kept' : 'Your answer'} chat={chat} />
+            <OwnAnswer
+              answer={view.answer}
+              heading={view.alreadyAnswered ? m.t('answer.status.answerKept') : m.t('answer.status.yourAnswer')}
+              chat={chat}
+            />
           ) : null}
         </StatusCard>
       );
     case 'withdrawn':
       return (
-        <StatusCard tone="closed" heading="The question was withdrawn" title={view.title} notice={view.notice}>
-          <p>The agent no longer needs an answer here. Nothing more to do: you can close this page.</p>
+        <StatusCard tone="closed" heading={m.t('answer.status.withdrawnHeading')} {...card}>
+          <p>{m.t('answer.status.withdrawn')}</p>
         </StatusCard>
       );
     case 'expired':
       if (view.decided)
         return (
-          <StatusCard tone="closed" heading="Already decided" title={view.title} notice={view.notice}>
-            <p>{decidedLine(view.decided)} Your answer is no longer needed: you can close this page.</p>
+          <StatusCard tone="closed" heading={m.t('answer.status.decidedHeading')} {...card}>
+            <p>
+              {decidedLine(m, view.decided)} {m.t('answer.status.decidedNotNeeded')}
+            </p>
           </StatusCard>
         );
       return (
-        <StatusCard tone="closed" heading="This link has closed" title={view.title} notice={view.notice}>
-          <p>The time to answer is over, so this link takes no more answers. If it is still needed, ask for a new link.</p>
+        <StatusCard tone="closed" heading={m.t('answer.status.closedHeading')} {...card}>
+          <p>{m.t('answer.status.closed')}</p>
         </StatusCard>
       );
   }
@@ -148,25 +175,32 @@ export function ClosedStatus({ view, chat }: { view: ClosedPageView } & InChat) 
 
 /** Past its time: more time may be asked for, where the link allows it. */
 export function LapsedStatus({ view, chat }: { view: LapsedPageView } & InChat) {
+  const m = useMessages();
   return (
-    <StatusCard tone="attention" heading="The time to answer ran out" title={view.title} notice={view.notice}>
+    <StatusCard
+      tone="attention"
+      heading={m.t('answer.status.lapsedHeading')}
+      title={view.title}
+      locale={view.locale}
+      notice={view.notice}
+    >
       {view.extend && chat ? (
         // More time is asked for on the answer page (its form carries the CSRF token the chat has not).
         chat.link ? (
           <>
-            <p>You can still answer: ask for more time on the answer page and the form opens again.</p>
-            <OpenLinkButton link={chat.link} label="Ask for more time" />
+            <p>{m.t('answer.status.lapsedInChat')}</p>
+            <OpenLinkButton link={chat.link} label={m.t('answer.status.askMoreTime')} />
           </>
         ) : (
-          <p>You can still answer: open the link you were given and ask for more time there.</p>
+          <p>{m.t('answer.status.lapsedOpenLink')}</p>
         )
       ) : view.extend ? (
         <>
-          <p>You can still answer: ask for more time and the form opens again.</p>
-          <ButtonForm target={view.extend} label="Ask for more time" />
+          <p>{m.t('answer.status.lapsedExtend')}</p>
+          <ButtonForm target={view.extend} label={m.t('answer.status.askMoreTime')} />
         </>
       ) : (
-        <p>This link takes no more answers. If it is still needed, ask for a new link.</p>
+        <p>{m.t('answer.status.lapsedNoMore')}</p>
       )}
     </StatusCard>
   );
@@ -174,41 +208,47 @@ export function LapsedStatus({ view, chat }: { view: LapsedPageView } & InChat) 
 
 /** The shared link of an Ask: each browser starts its own page. */
 export function AskLanding({ view, chat }: { view: AskLandingPageView } & InChat) {
+  const m = useMessages();
   // An Ask is never answered in the chat: its link is for the people asked, each on their own page.
   const link = chat ? chat.link : view.link;
+  const content = contentLanguage(view.locale);
   return (
     <>
       {view.start && link ? <PhoneHandoff link={link} inChat={chat !== undefined} /> : null}
       <div class="card">
         <Notice text={view.notice} />
-        <h1 dir={textDir(view.title)}>{view.title}</h1>
+        <h1 dir={textDir(view.title)} {...content}>
+          {view.title}
+        </h1>
         {view.description === undefined ? null : (
-          <p class="lead pre" dir={textDir(view.description)}>
+          <p class="lead pre" dir={textDir(view.description)} {...content}>
             {view.description}
           </p>
         )}
         {view.start && chat ? (
-          <p>Each person answers on their own page: share the link with the people you ask.</p>
+          <p>{m.t('answer.ask.shareInChat')}</p>
         ) : view.start ? (
           <>
-            <p>Press Start to open your own answer page. Others who have this link answer on their own pages.</p>
-            <ButtonForm target={view.start} label="Start" />
+            <p>{m.t('answer.ask.pressStart')}</p>
+            <ButtonForm target={view.start} label={m.t('answer.ask.start')} />
           </>
         ) : view.closed === 'full' ? (
           <>
-            <p>Every place is taken right now. If someone does not answer in time, their place comes back: try again later.</p>
+            <p>{m.t('answer.ask.full')}</p>
             {view.pagePath === undefined ? null : (
               <p>
                 <PageLink class="button wide" path={view.pagePath} chat={chat}>
-                  Try again
+                  {m.t('answer.ask.tryAgain')}
                 </PageLink>
               </p>
             )}
           </>
         ) : view.decided ? (
-          <p>{decidedLine(view.decided)} This question takes no more answers.</p>
+          <p>
+            {decidedLine(m, view.decided)} {m.t('answer.ask.noMore')}
+          </p>
         ) : (
-          <p>This question takes no more answers.</p>
+          <p>{m.t('answer.ask.noMore')}</p>
         )}
       </div>
     </>
@@ -217,21 +257,22 @@ export function AskLanding({ view, chat }: { view: AskLandingPageView } & InChat
 
 /** Pages with no link behind them. Deliberately say nothing about why a link is unknown. */
 export function PlainStatus({ view, chat }: { view: PlainPageView } & InChat) {
+  const m = useMessages();
   switch (view.state) {
     case 'not_found':
       return (
-        <StatusCard tone="closed" heading="There is nothing here">
-          <p>This link is not valid. Check that you opened the whole link you were given.</p>
+        <StatusCard tone="closed" heading={m.t('answer.plain.notFoundHeading')}>
+          <p>{m.t('answer.plain.notFound')}</p>
         </StatusCard>
       );
     case 'refused':
       return (
-        <StatusCard tone="closed" heading="This page was out of date">
-          <p>Your answer was not sent. Open the page again and send it from there.</p>
+        <StatusCard tone="closed" heading={m.t('answer.plain.refusedHeading')}>
+          <p>{m.t('answer.plain.refused')}</p>
           {view.pagePath === undefined ? null : (
             <p>
               <PageLink class="button" path={view.pagePath} chat={chat}>
-                Open the page again
+                {m.t('answer.plain.openAgain')}
               </PageLink>
             </p>
           )}
@@ -239,12 +280,12 @@ export function PlainStatus({ view, chat }: { view: PlainPageView } & InChat) {
       );
     case 'too_large':
       return (
-        <StatusCard tone="closed" heading="That was too much to send">
-          <p>Your answer was not sent. Shorten it and send it again.</p>
+        <StatusCard tone="closed" heading={m.t('answer.plain.tooLargeHeading')}>
+          <p>{m.t('answer.plain.tooLarge')}</p>
           {view.pagePath === undefined ? null : (
             <p>
               <PageLink class="button" path={view.pagePath} chat={chat}>
-                Open the page again
+                {m.t('answer.plain.openAgain')}
               </PageLink>
             </p>
           )}
@@ -252,16 +293,13 @@ export function PlainStatus({ view, chat }: { view: PlainPageView } & InChat) {
       );
     case 'someone_else':
       return (
-        <StatusCard tone="closed" heading="This form is for someone else">
-          <p>
-            It must be answered by the person it was made for, signed in to Sess. The account signed in on this browser is not
-            theirs, so nothing was sent and nothing changed.
-          </p>
-          <p>If the form is for you, sign out and sign in with your own account, then open the link again.</p>
+        <StatusCard tone="closed" heading={m.t('answer.plain.someoneElseHeading')}>
+          <p>{m.t('answer.plain.someoneElse')}</p>
+          <p>{m.t('answer.plain.someoneElseWhat')}</p>
           {view.accountPath === undefined ? null : (
             <p>
               <a class="button" href={view.accountPath}>
-                Open your account
+                {m.t('answer.plain.openAccount')}
               </a>
             </p>
           )}
@@ -269,16 +307,13 @@ export function PlainStatus({ view, chat }: { view: PlainPageView } & InChat) {
       );
     case 'no_passkey':
       return (
-        <StatusCard tone="attention" heading="Add a passkey to answer">
-          <p>
-            This form must be confirmed with your passkey, and your Sess account has none yet. Nothing was sent and nothing
-            changed.
-          </p>
-          <p>Add a passkey on your account, then open the link again and answer.</p>
+        <StatusCard tone="attention" heading={m.t('answer.plain.noPasskeyHeading')}>
+          <p>{m.t('answer.plain.noPasskey')}</p>
+          <p>{m.t('answer.plain.noPasskeyWhat')}</p>
           {view.accountPath === undefined ? null : (
             <p>
               <a class="button" href={view.accountPath}>
-                Add a passkey
+                {m.t('answer.plain.addPasskey')}
               </a>
             </p>
           )}
@@ -286,8 +321,8 @@ export function PlainStatus({ view, chat }: { view: PlainPageView } & InChat) {
       );
     case 'unavailable':
       return (
-        <StatusCard tone="closed" heading="Something went wrong on our side">
-          <p>Nothing was lost. Try again in a moment.</p>
+        <StatusCard tone="closed" heading={m.t('answer.plain.unavailableHeading')}>
+          <p>{m.t('answer.plain.unavailable')}</p>
         </StatusCard>
       );
   }

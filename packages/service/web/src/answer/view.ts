@@ -1,4 +1,4 @@
-import type { Action, AnswerValue, Component, FieldComponent, FieldType, Surface } from '@sess/surface';
+import type { Action, AnswerErrorParams, AnswerValue, Component, FieldComponent, FieldType, Surface } from '@sess/surface';
 
 /*
  * What the answer page is given to render. The form's own types come from @sess/surface (type
@@ -18,7 +18,9 @@ export type SurfaceView = Surface;
 export interface AnswerErrorView {
   readonly field: string | null;
   readonly code: string;
+  /** The English message (the agent's); the page says it from `code` and `params` in the page's language. */
   readonly message: string;
+  readonly params?: AnswerErrorParams | undefined;
 }
 
 /** What the browser posted, as a form posts it: one string, or a list for repeated names. */
@@ -101,6 +103,8 @@ export interface OwnAnswerView {
 /** The answer was accepted; the page follows the session until the agent's next step. */
 export interface AnsweredPageView {
   readonly state: 'answered';
+  /** The language the agent wrote the form in (its Surface's `locale`), for the page's language and `lang`. */
+  readonly locale?: string | undefined;
   readonly title: string;
   readonly revision: number;
   /** Path of the page itself (the no-JavaScript "check again" link and the script's base). */
@@ -115,6 +119,8 @@ export interface AnsweredPageView {
 
 export interface ClosedPageView {
   readonly state: 'completed' | 'withdrawn' | 'expired';
+  /** The language the agent wrote the form in (its Surface's `locale`), for the page's language and `lang`. */
+  readonly locale?: string | undefined;
   readonly title?: string | undefined;
   readonly notice?: string | undefined;
   /** On `completed`: the person's answer, in short, with its receipt. */
@@ -127,6 +133,8 @@ export interface ClosedPageView {
 
 export interface LapsedPageView {
   readonly state: 'lapsed';
+  /** The language the agent wrote the form in (its Surface's `locale`), for the page's language and `lang`. */
+  readonly locale?: string | undefined;
   readonly title: string;
   /** Present when the person may ask for more time. */
   readonly extend?: FormTarget | undefined;
@@ -136,6 +144,8 @@ export interface LapsedPageView {
 /** The shared link of an Ask, before this browser started. */
 export interface AskLandingPageView {
   readonly state: 'ask';
+  /** The language the agent wrote the form in (its Surface's `locale`), for the page's language and `lang`. */
+  readonly locale?: string | undefined;
   readonly title: string;
   readonly description?: string | undefined;
   /** Present while a new respondent can start. */

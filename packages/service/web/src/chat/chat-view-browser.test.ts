@@ -161,7 +161,9 @@ describe.each([
     expect(await f.getByRole('textbox', { name: 'Email' }).getAttribute('type')).toBe('email');
     expect(await f.getByLabel('Notes').evaluate((e) => e.tagName)).toBe('TEXTAREA');
     expect(await f.getByLabel('Budget (EUR) (required)').inputValue()).toBe('250.5');
-    expect(await f.getByLabel('Nights (required)').getAttribute('max')).toBe('14');
+    // A number box says its range in its description (the page's language), not with max="14".
+    await expect.poll(() => f.getByLabel('Nights (required)').getAttribute('aria-describedby')).toBe('f-nights-format');
+    expect(await f.locator('#f-nights-format').textContent()).toBe('A whole number from 1 to 14.');
     expect(await f.getByRole('checkbox', { name: 'Bringing a pet' }).isChecked()).toBe(true);
     expect(await f.getByRole('radio', { name: 'Mountains' }).isChecked()).toBe(true);
     await f.getByRole('combobox', { name: 'Month (required)' }).waitFor();

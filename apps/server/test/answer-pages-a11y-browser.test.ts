@@ -1,0 +1,223 @@
+/*
+ * The answer pages in the person's language and to WCAG 2.2 AA, in a real browser (the system
+ * Chromium): axe finds nothing on every state in English and German, at phone size in light and
+ * at desktop size in dark; German and Slovenian chrome; the picker's choice remembered; a German
+ * decimal comma read as a number; the error summary takes the focus. One browser for the file.
+ */
+
+import { readSession } from '@sess/forms';
+import { axeViolations, launchTestBrowser, openWatchedContext, SCREEN_SIZES } from '@sess/testkit/browser';
+import {
+  commitInteraction,
+  completeLink,
+  createAskLink,
+  createLink,
+  type PagesHarness,
+  startPagesHarness,
+  withdrawSession,
+} from '@sess/testkit/pages';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const SLOW = { timeout: 240_000 };
+
+/** One field of every kind the page renders (as the page fixtures' everyFieldSurface). */
+function everyFieldInteraction(locale?: string) {
+  return {
+    mode: 'interactive',
+    title: 'Plan the trip',
+    description: 'A few questions before I book.',
+    ...(locale ? { locale } : {}),
+    source: {
+      kind: 'sess_surface',
+      components: [
+        { type: 'heading', text: 'About you' },
+        { type: 'text', text: 'First line\nsecond line\n\nA new paragraph.' },
+        { type: 'field', name: 'name', label: 'Your name', schema: { type: 'string' }, value: 'Ada' },
+        { type: 'field', name: 'email', label: 'Email', schema: { type: 'string', format: 'email' }, required: false },
+        { type: 'field', name: 'notes', label: 'Notes', multiline: true, required: false, schema: { type: 'string' } },
+        { type: 'field', name: 'budget', label: 'Budget (EUR)', schema: { type: 'number', minimum: 0 }, value: 250.5 },
+        { type: 'field', name: 'nights', label: 'Nights', schema: { type: 'integer', minimum: 1, maximum: 14 }, value: 2 },
+        { type: 'field', name: 'pets', label: 'Bringing a pet', schema: { type: 'boolean' }, value: true },
+        {
+          type: 'field',
+          name: 'place',
+          label: 'Where to?',
+          schema: { type: 'string', enum: ['beach', 'mountains', 'city'], option_labels: ['Beach', 'Mountains', 'City'] },
+          value: 'mountains',
+        },
+        {
+          type: 'field',
+          name: 'month',
+          label: 'Month',
+          schema: { type: 'string', enum: ['jan', 'feb', 'mar', 'apr', 'may', 'jun'] },
+        },
+        {
+          type: 'field',
+          name: 'extras',
+          label: 'Extras',
+          required: false,
+          schema: {
+            type: 'array',
+            items: { type: 'string', enum: ['bike', 'boat', 'car'], option_labels: ['Bike', 'Boat', 'Car'] },
+          },
+          value: ['boat'],
+        },
+        { type: 'field', name: 'mood', label: 'How excited are you?', schema: { type: 'integer', minimum: 1, maximum: 5 } },
+      ],
+    },
+  };
+}
+
+let h: PagesHarness;
+let browser: Browser;
+/** The page of each state, made once (the clock moves for lapsed and expired before the rest exist). */
+const urls: Record<string, string> = {};
+
+beforeAll(async () => {
+  [h, browser] = await Promise.all([startPagesHarness(), launchTestBrowser()]);
+  const expired = await createLink(h, commitInteraction(), 600);
+  h.advance(8 * 86_400_000);
+  const lapsed = await createLink(h, commitInteraction(), 600);
+  h.advance(601_000);
+  urls.expired = expired.pageUrl;
+  urls.lapsed = lapsed.pageUrl;
+  urls.open = (await createLink(h, everyFieldInteraction())).pageUrl;
+  urls.notFound = `${h.url}/s/${'D'.repeat(43)}`;
+  urls.ask = (
+    await createAskLink(h, {
+      question: 'Where should we go on Saturday?',
+      details: 'I will check the forecast.',
+      fields: [{ name: 'fun', label: 'How fun was last time?', type: 'rating' }],
+      respondents: { max: 3 },
+    })
+  ).pageUrl;
+  // Waiting, done and withdrawn: answered once in a throwaway context.
+  const { context } = await openWatchedContext(browser, SCREEN_SIZES.phone);
+  const answered = async () => {
+    const link = await createLink(h, commitInteraction());
+    const page = await context.newPage();
+    await page.goto(link.pageUrl);
+    await page.getByRole('button', { name: 'Approve and commit' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sent — waiting for the next step' }).waitFor();
+    await page.close();
+    return link;
+  };
+  const waiting = await answered();
+  urls.waiting = waiting.pageUrl;
+  const done = await answered();
+  await completeLink(h, done.sessionId);
+  urls.done = done.pageUrl;
+  const withdrawn = await answered();
+  await withdrawSession({ ctx: h.ctx, sessionId: withdrawn.sessionId });
+  urls.withdrawn = withdrawn.pageUrl;
+  await context.close();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+/** A page after a refused post: the budget not a number (what the browser itself lets through). */
+async function refusedPost(page: Page): Promise<void> {
+  await page.goto(urls.open ?? '');
+  await page.locator('#f-mood-2').check();
+  await page.locator('#f-month').selectOption('feb');
+  await page.locator('#f-budget').fill('lots');
+  await page.locator('form button[type="submit"]').first().click();
+  await page.locator('#error-summary').waitFor();
+}
+
+const SETTINGS = [
+  { name: 'phone, light', options: { ...SCREEN_SIZES.phone, colorScheme: 'light' as const } },
+  { name: 'desktop, dark', options: { ...SCREEN_SIZES.desktop, colorScheme: 'dark' as const } },
+];
+
+describe.each([
+  ['en', 'en-GB'],
+  ['de', 'de-DE'],
+])('axe finds no WCAG 2.2 AA violation (%s)', (tag, locale) => {
+  for (const setting of SETTINGS) {
+    it(`on every state, ${setting.name}`, SLOW, async () => {
+      const { context } = await openWatchedContext(browser, { ...setting.options, locale });
+      try {
+        const page = await context.newPage();
+        const found: string[] = [];
+        for (const state of ['open', 'waiting', 'done', 'withdrawn', 'lapsed', 'expired', 'ask', 'notFound']) {
+          await page.goto(urls[state] ?? '');
+          expect(await page.getAttribute('html', 'lang'), state).toBe(tag);
+          found.push(...(await axeViolations(page)).map((line) => `${state}: ${line}`));
+        }
+        await refusedPost(page);
+        found.push(...(await axeViolations(page)).map((line) => `errors: ${line}`));
+        expect(found).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
+
+describe('the page’s language', () => {
+  let context: BrowserContext;
+  beforeAll(async () => {
+    ({ context } = await openWatchedContext(browser, { ...SCREEN_SIZES.phone, locale: 'de-DE' }));
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('a German browser gets German chrome; a German "3,5" is sent as 3.5', SLOW, async () => {
+    const link = await createLink(h, everyFieldInteraction());
+    const page = await context.newPage();
+    const response = await page.goto(link.pageUrl);
+    expect(response?.headers()['content-language']).toBe('de');
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    await page.getByLabel('Your name (Pflichtfeld)').waitFor();
+    expect(await page.locator('#f-budget').inputValue()).toBe('250,5');
+    expect(await page.locator('#f-nights-format').textContent()).toBe('Eine ganze Zahl von 1 bis 14.');
+    await page.screenshot({ path: 'docs/screenshots/answer-de.png' });
+    await page.locator('#f-budget').fill('3,5');
+    await page.getByRole('radio', { name: '4' }).check();
+    await page.getByRole('combobox', { name: /Month/ }).selectOption('feb');
+    await page.getByRole('button', { name: 'Absenden' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Gesendet – warten auf den nächsten Schritt' }).waitFor();
+    const answer = await readSession({ ctx: h.ctx, sessionId: link.sessionId });
+    expect(answer.response?.values).toMatchObject({ budget: 3.5, nights: 2, mood: 4 });
+  });
+
+  it('after a refused post the error summary takes the focus and says it in German', SLOW, async () => {
+    const page = await context.newPage();
+    await refusedPost(page);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('error-summary');
+    expect(await page.locator('#error-summary h2').textContent()).toBe('Es gibt ein Problem');
+    expect(await page.locator('#f-budget-error').textContent()).toBe('Fehler: Bitte geben Sie eine Zahl ein.');
+    expect(await page.locator('#f-budget').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('a form in Slovenian shows Slovenian chrome, whatever the browser asks for', SLOW, async () => {
+    const link = await createLink(h, everyFieldInteraction('sl'));
+    const { context: english } = await openWatchedContext(browser, { ...SCREEN_SIZES.phone, locale: 'en-US' });
+    try {
+      const page = await english.newPage();
+      await page.goto(link.pageUrl);
+      expect(await page.getAttribute('html', 'lang')).toBe('sl');
+      await page.getByLabel('Your name (obvezno)').waitFor();
+      expect(await page.getByRole('heading', { level: 1 }).getAttribute('lang')).toBe('sl');
+      await page.screenshot({ path: 'docs/screenshots/answer-sl.png' });
+    } finally {
+      await english.close();
+    }
+  });
+
+  it('?lang=fr switches to French, and the choice is remembered', SLOW, async () => {
+    const link = await createLink(h, everyFieldInteraction());
+    const page = await context.newPage();
+    await page.goto(`${link.pageUrl}?lang=fr`);
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    await page.goto(link.pageUrl);
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+    await page.getByRole('button', { name: 'Envoyer' }).waitFor();
+  });
+});
