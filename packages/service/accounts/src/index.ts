@@ -40,6 +40,7 @@ export {
   deleteExpiredBrowserSessions,
 } from './browser-sessions/delete-browser-session.ts';
 export { type BrowserSession, readBrowserSession } from './browser-sessions/read-browser-session.ts';
+export { accountPageLanguage, readSavedLanguage, saveLanguage } from './users/user-locale.ts';
 export {
   clearSessionCookie,
   SESSION_ABSOLUTE_MS,
