@@ -40,7 +40,6 @@ export {
   deleteExpiredBrowserSessions,
 } from './browser-sessions/delete-browser-session.ts';
 export { type BrowserSession, readBrowserSession } from './browser-sessions/read-browser-session.ts';
-export { accountPageLanguage, readSavedLanguage, saveLanguage } from './users/user-locale.ts';
 export {
   clearSessionCookie,
   SESSION_ABSOLUTE_MS,
@@ -113,5 +112,6 @@ export {
 } from './signup/signup-tokens.ts';
 export { type CreatedUser, personalWorkspaceName } from './users/create-user.ts';
 export { EMAIL_MAX, normalizeEmail } from './users/normalize-email.ts';
+export { accountPageLanguage, readSavedLanguage, saveLanguage } from './users/user-locale.ts';
 // Workspaces of a person.
 export { listWorkspacesForUser, type UserWorkspace } from './workspaces/list-workspaces-for-user.ts';

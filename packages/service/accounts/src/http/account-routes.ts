@@ -72,7 +72,11 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
     onError: (c) =>
       sendPage(c, 413, (nonce) =>
         renderMessagePage(
-          { title: messagesOf(c).t('account.tooLarge.title'), message: messagesOf(c).t('account.tooLarge.message'), tone: 'error' },
+          {
+            title: messagesOf(c).t('account.tooLarge.title'),
+            message: messagesOf(c).t('account.tooLarge.message'),
+            tone: 'error',
+          },
           nonce,
         ),
       ),

@@ -20,7 +20,6 @@ import { messagesOf, readForm, refusedForm, sendPage } from './respond.ts';
 /** The paths these routes answer (signed in only). */
 export const ASSURANCE_PATHS = [ASSURANCE_PATH, WORKSPACE_ASSURANCE_PATH];
 
-
 /**
  * `/account/assurance` (issue 37): the person's own floor for the forms their agents make, and
  * the API-key floor of each workspace (its owners set it; members see it). Both posts carry a

@@ -1,10 +1,10 @@
 import { createRateLimiter, isSessError, SessError } from '@sess/core';
 import { type Messages, renderMessagePage, renderSignUpPage, type SignUpView } from '@sess/web';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../passwords/check-password.ts';
 import type { Context, Hono } from 'hono';
 import { createBrowserSession } from '../browser-sessions/create-browser-session.ts';
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
 import { sessionCookie } from '../browser-sessions/session-cookie.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../passwords/check-password.ts';
 import { safeReturnTo } from '../return-to/safe-return-to.ts';
 import { type SignupProblems, signUp, signupProblemsOf } from '../signup/sign-up.ts';
 import { peekSignupLink } from '../signup/signup-tokens.ts';

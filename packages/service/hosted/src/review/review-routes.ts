@@ -132,24 +132,24 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
         200,
         (nonce) =>
           renderReviewPage(
-          {
-            email: browser.email,
-            items: items.map((item) => toItemView(m, item)),
-            recent: recent.map((form) => ({
-              formId: form.sessionId,
-              title: form.title,
-              workspaceName: form.workspaceName,
-              kind: form.kind,
-              createdAt: form.createdAt,
-            })),
-            csrf: {
-              retire: csrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE),
-              signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
+            {
+              email: browser.email,
+              items: items.map((item) => toItemView(m, item)),
+              recent: recent.map((form) => ({
+                formId: form.sessionId,
+                title: form.title,
+                workspaceName: form.workspaceName,
+                kind: form.kind,
+                createdAt: form.createdAt,
+              })),
+              csrf: {
+                retire: csrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE),
+                signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
+              },
+              ...(c.req.query('retired') === '1' ? { notice: m.t('account.review.retired') } : {}),
             },
-            ...(c.req.query('retired') === '1' ? { notice: m.t('account.review.retired') } : {}),
-          },
-          nonce,
-        ),
+            nonce,
+          ),
         { language },
       );
     }),
@@ -176,18 +176,18 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
         200,
         (nonce) =>
           renderTimelinePage(
-          {
-            email: browser.email,
-            title: subject.title,
-            workspaceName: subject.workspaceName,
-            kind: subject.kind,
-            sessionId: subject.sessionId,
-            entries: events.map((event) => ({ at: new Date(event.at), label: describeEvent(event) })),
-            more: page?.nextCursor !== null && page?.nextCursor !== undefined,
-            csrf: { signout: csrfToken(deps.secret, browser.sessionId, 'signout') },
-          },
-          nonce,
-        ),
+            {
+              email: browser.email,
+              title: subject.title,
+              workspaceName: subject.workspaceName,
+              kind: subject.kind,
+              sessionId: subject.sessionId,
+              entries: events.map((event) => ({ at: new Date(event.at), label: describeEvent(event) })),
+              more: page?.nextCursor !== null && page?.nextCursor !== undefined,
+              csrf: { signout: csrfToken(deps.secret, browser.sessionId, 'signout') },
+            },
+            nonce,
+          ),
         { language },
       );
     }),

@@ -42,7 +42,11 @@ function KeyRow({ apiKey, csrf }: { apiKey: ApiKeyView; csrf: string }) {
       {apiKey.revokedAt ? null : (
         <form method="post" action={`/account/keys/${encodeURIComponent(apiKey.id)}/revoke`}>
           <CsrfField token={csrf} />
-          <button type="submit" class="danger" aria-label={m.t('account.keys.revokeLabel', { name: apiKey.name, prefix: apiKey.prefix })}>
+          <button
+            type="submit"
+            class="danger"
+            aria-label={m.t('account.keys.revokeLabel', { name: apiKey.name, prefix: apiKey.prefix })}
+          >
             {m.t('account.keys.revoke')}
           </button>
         </form>

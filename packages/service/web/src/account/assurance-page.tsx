@@ -28,15 +28,7 @@ const WORKSPACE_CHOICES: readonly Choice[] = [
   ['passkey', 'account.assurance.workspace.passkey', 'account.assurance.workspace.passkey.hint'],
 ];
 
-function Choices({
-  prefix,
-  choices,
-  current,
-}: {
-  prefix: string;
-  choices: readonly Choice[];
-  current: string;
-}) {
+function Choices({ prefix, choices, current }: { prefix: string; choices: readonly Choice[]; current: string }) {
   const m = useMessages();
   return (
     <>

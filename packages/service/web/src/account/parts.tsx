@@ -118,24 +118,12 @@ export function ErrorSummary({ id, items }: { id: string; items: readonly Summar
  * `elements` placeholder is formatted as a marker, then the sentence is split around the
  * markers, so the sentence stays one message and its words stay in the translator's order.
  */
-export function Sentence({
-  id,
-  values,
-  elements,
-}: {
-  id: MessageKey;
-  values?: MessageValues;
-  elements: Record<string, Child>;
-}) {
+export function Sentence({ id, values, elements }: { id: MessageKey; values?: MessageValues; elements: Record<string, Child> }) {
   const m = useMessages();
   const markers: MessageValues = {};
   for (const name of Object.keys(elements)) markers[name] = `\u0000${name}\u0000`;
   const text = m.t(id, { ...values, ...markers });
-  return (
-    <>
-      {text.split(/\u0000(\w+)\u0000/).map((part, index) => (index % 2 === 1 ? elements[part] : part))}
-    </>
-  );
+  return <>{text.split(/\u0000(\w+)\u0000/).map((part, index) => (index % 2 === 1 ? elements[part] : part))}</>;
 }
 
 /** A calm status line (e.g. "You are signed out."). */

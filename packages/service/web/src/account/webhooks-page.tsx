@@ -51,8 +51,7 @@ export interface WebhooksView {
 
 function attemptText(m: Messages, attempt: WebhookAttemptView | undefined): string {
   if (!attempt) return m.t('account.webhooks.attempt.none');
-  const outcome =
-    attempt.status === null ? (attempt.error ?? m.t('account.webhooks.attempt.failed')) : `HTTP ${attempt.status}`;
+  const outcome = attempt.status === null ? (attempt.error ?? m.t('account.webhooks.attempt.failed')) : `HTTP ${attempt.status}`;
   return m.t('account.webhooks.attempt', { outcome, ms: attempt.durationMs, when: formatWhen(attempt.at) });
 }
 

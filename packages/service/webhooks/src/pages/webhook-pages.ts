@@ -161,8 +161,7 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
         const { browser } = got;
         const id = c.req.param('id') ?? '';
         const workspaceId = await ownerOf(browser.userId, id);
-        if (!workspaceId)
-          return page(c, browser, 404, (m) => ({ error: m.t('account.webhooks.notFound') }));
+        if (!workspaceId) return page(c, browser, 404, (m) => ({ error: m.t('account.webhooks.notFound') }));
         if (verb === 'test') {
           await api.sendTest(workspaceId, id);
           return page(c, browser, 200, (m) => ({ notice: m.t('account.webhooks.testQueued') }));

@@ -227,7 +227,8 @@ export const account = {
   'account.message.back': 'Back',
   'account.message.yourAccount': 'Your account',
   'account.refused.title': 'Nothing was changed',
-  'account.refused.message': 'This page had expired (or the request did not come from it). Go back, reload the page and try again.',
+  'account.refused.message':
+    'This page had expired (or the request did not come from it). Go back, reload the page and try again.',
   'account.signOut.refusedTitle': 'Not signed out',
   'account.signOut.refusedMessage': 'This page had expired, so you are still signed in. Go back, reload the page and try again.',
   'account.tooLarge.title': 'Too much',
