@@ -9,11 +9,26 @@ export function setLanguage(c: Context, language: PageLanguage): void {
   chosen.set(c.req.raw, language);
 }
 
+/** The pages a person can come back to by GET: a post's answer is shown as one of them. */
+const PAGES = ['/account/keys', '/account/passkeys', '/account/assurance', '/account', '/signin', '/signup'];
+
+/**
+ * The request a page's language is chosen from: the request itself for a GET; for a post, the
+ * same headers at the page the form was on, so the picker's links on the answer lead to a page
+ * that exists (never to the post's own path, with its ids).
+ */
+export function pageRequest(c: Context): Request {
+  if (c.req.method === 'GET') return c.req.raw;
+  const path = c.req.path;
+  const page = PAGES.find((p) => path === p || path.startsWith(`${p}/`)) ?? '/account';
+  return new Request(new URL(page, c.req.url), { headers: c.req.raw.headers });
+}
+
 /** The language of this request's pages: the one set for the signed-in person, else from the request alone. */
 export function languageOf(c: Context): PageLanguage {
   let language = chosen.get(c.req.raw);
   if (!language) {
-    language = pageLanguage(c.req.raw);
+    language = pageLanguage(pageRequest(c));
     chosen.set(c.req.raw, language);
   }
   return language;

@@ -199,7 +199,9 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
       const form = new URLSearchParams(await c.req.text());
       const browser = await session(c);
       if (!browser) return signIn();
-      const language = await accountPageLanguage(deps.db, c.req.raw, browser);
+      // The answer to a post is about the review page: the picker's links lead there.
+      const page = new Request(new URL(REVIEW_PATH, c.req.url), { headers: c.req.raw.headers });
+      const language = await accountPageLanguage(deps.db, page, browser);
       const m = language.messages;
       if (!checkCsrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE, form.get(ACCOUNT_FORM_FIELDS.csrf))) {
         return message(language, 403, m.t('account.refused.title'), m.t('account.refused.message'));

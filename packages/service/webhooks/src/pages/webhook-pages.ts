@@ -54,7 +54,12 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
     status: number,
     extras: (m: Messages) => Partial<WebhooksView> = () => ({}),
   ): Promise<Response> {
-    const language = await accountPageLanguage(deps.db, c.req.raw, browser);
+    // A post's answer is the webhooks page: the picker's links lead there, not to the post's path.
+    const request =
+      c.req.method === 'GET'
+        ? c.req.raw
+        : new Request(new URL(WEBHOOKS_PATH, c.req.url), { headers: c.req.raw.headers });
+    const language = await accountPageLanguage(deps.db, request, browser);
     const workspaces = await owned(browser.userId);
     const endpoints: WebhooksView['endpoints'] = [];
     for (const workspace of workspaces) {
@@ -141,8 +146,10 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
         );
         return page(c, browser, 201, () => ({ secret: { url: created.url, secret: created.secret, kind: 'added' } }));
       } catch (error) {
-        if (isSessError(error) && error.code === 'WEBHOOK_URL_REFUSED')
-          return page(c, browser, error.status, (m) => ({ error: m.t('account.webhooks.urlRefused') }));
+        if (isSessError(error) && error.code === 'WEBHOOK_URL_REFUSED') {
+          const reason = String(error.details.reason ?? '');
+          return page(c, browser, error.status, (m) => ({ error: m.t('account.webhooks.urlRefused', { reason }) }));
+        }
         if (isSessError(error) && error.code === 'INVALID_ARGUMENTS')
           return page(c, browser, error.status, (m) => ({ error: m.t('account.webhooks.invalid') }));
         if (isSessError(error) && error.code === 'PLAN_LIMIT_REACHED')

@@ -229,7 +229,8 @@ export const account = {
   'account.webhooks.events': 'Ereignisse (keines ausgewählt: alle Ereignisse)',
   'account.webhooks.submit': 'Endpunkt hinzufügen',
   'account.webhooks.workspaceRequired': 'Wählen Sie einen der Arbeitsbereiche, deren Inhaber Sie sind.',
-  'account.webhooks.urlRefused': 'An diese URL kann Sess nicht senden. Verwenden Sie eine öffentliche https-Adresse.',
+  'account.webhooks.urlRefused':
+    '{reason, select, not_a_url {Geben Sie eine vollständige URL wie https://example.com/hooks/sess ein.} credentials {Die URL darf keinen Benutzernamen und kein Passwort enthalten.} not_https {Die URL muss mit https:// beginnen.} other {Die URL muss einen öffentlichen Host nennen; an private oder lokale Adressen sendet Sess nicht.}}',
   'account.webhooks.invalid': 'Prüfen Sie die URL und die Ereignisse: Sess konnte sie nicht annehmen.',
   'account.webhooks.limit': 'Dieser Arbeitsbereich hat so viele Endpunkte, wie sein Tarif erlaubt. Entfernen Sie zuerst einen.',
   'account.webhooks.notFound': 'In Ihren Arbeitsbereichen gibt es keinen solchen Endpunkt (vielleicht wurde er entfernt).',

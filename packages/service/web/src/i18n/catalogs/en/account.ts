@@ -35,9 +35,9 @@ export const account = {
   'account.signUp.signIn': 'Sign in',
   'account.signUp.expired': 'This form had expired. Please try again.',
   'account.signUp.emailTaken': 'An account with this email already exists. Sign in instead.',
-  'account.signUp.emailInvalid': 'Enter an email address like name@example.com.',
-  'account.signUp.passwordShort': 'Use at least {min} characters for your password.',
-  'account.signUp.passwordLong': 'Use at most {max} characters for your password.',
+  'account.signUp.emailInvalid': 'Enter an email address such as name@example.com.',
+  'account.signUp.passwordShort': 'Use at least {min} characters.',
+  'account.signUp.passwordLong': 'Use at most {max} characters.',
 
   'account.overview.title': 'Your account · Sess',
   'account.overview.heading': 'Your account',
@@ -215,7 +215,8 @@ export const account = {
   'account.webhooks.events': 'Events (none checked: every event)',
   'account.webhooks.submit': 'Add endpoint',
   'account.webhooks.workspaceRequired': 'Choose one of the workspaces you own.',
-  'account.webhooks.urlRefused': 'Sess cannot send to this URL. Use a public https address.',
+  'account.webhooks.urlRefused':
+    '{reason, select, not_a_url {Enter an absolute URL such as https://example.com/hooks/sess.} credentials {The URL must not carry a user name or password.} not_https {The URL must use https://.} other {The URL must name a public host; Sess does not send to private or local addresses.}}',
   'account.webhooks.invalid': 'Check the URL and the events: Sess could not accept them.',
   'account.webhooks.limit': 'This workspace has as many endpoints as its plan allows. Remove one first.',
   'account.webhooks.notFound': 'No such endpoint in a workspace you own (it may have been removed).',

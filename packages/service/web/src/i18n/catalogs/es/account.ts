@@ -229,7 +229,8 @@ export const account = {
   'account.webhooks.events': 'Eventos (sin marcar ninguno: todos los eventos)',
   'account.webhooks.submit': 'Añadir endpoint',
   'account.webhooks.workspaceRequired': 'Elija uno de los espacios de trabajo de los que es propietario.',
-  'account.webhooks.urlRefused': 'Sess no puede enviar a esta URL. Use una dirección https pública.',
+  'account.webhooks.urlRefused':
+    '{reason, select, not_a_url {Escriba una URL completa, como https://example.com/hooks/sess.} credentials {La URL no puede llevar usuario ni contraseña.} not_https {La URL debe usar https://.} other {La URL debe indicar un host público; Sess no envía a direcciones privadas o locales.}}',
   'account.webhooks.invalid': 'Revise la URL y los eventos: Sess no los ha podido aceptar.',
   'account.webhooks.limit': 'Este espacio de trabajo ya tiene tantos endpoints como permite su plan. Quite uno primero.',
   'account.webhooks.notFound': 'No existe ese endpoint en un espacio de trabajo suyo (puede que se haya quitado).',

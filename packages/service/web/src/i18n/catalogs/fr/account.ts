@@ -228,7 +228,8 @@ export const account = {
   'account.webhooks.events': 'Événements (aucun coché : tous les événements)',
   'account.webhooks.submit': 'Ajouter le point de terminaison',
   'account.webhooks.workspaceRequired': 'Choisissez l’un des espaces de travail dont vous êtes propriétaire.',
-  'account.webhooks.urlRefused': 'Sess ne peut pas envoyer à cette URL. Utilisez une adresse https publique.',
+  'account.webhooks.urlRefused':
+    '{reason, select, not_a_url {Saisissez une URL complète, comme https://example.com/hooks/sess.} credentials {L’URL ne doit pas contenir de nom d’utilisateur ni de mot de passe.} not_https {L’URL doit utiliser https://.} other {L’URL doit désigner un hôte public ; Sess n’envoie pas vers des adresses privées ou locales.}}',
   'account.webhooks.invalid': 'Vérifiez l’URL et les événements : Sess n’a pas pu les accepter.',
   'account.webhooks.limit':
     'Cet espace de travail a autant de points de terminaison que son offre le permet. Supprimez-en un d’abord.',

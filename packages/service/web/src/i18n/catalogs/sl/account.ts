@@ -225,7 +225,8 @@ export const account = {
   'account.webhooks.events': 'Dogodki (nič izbranega: vsi dogodki)',
   'account.webhooks.submit': 'Dodaj končno točko',
   'account.webhooks.workspaceRequired': 'Izberite enega od delovnih prostorov, katerih lastnik ste.',
-  'account.webhooks.urlRefused': 'Na ta URL Sess ne more pošiljati. Uporabite javni naslov https.',
+  'account.webhooks.urlRefused':
+    '{reason, select, not_a_url {Vpišite celoten URL, na primer https://example.com/hooks/sess.} credentials {URL ne sme vsebovati uporabniškega imena ali gesla.} not_https {URL mora uporabljati https://.} other {URL mora navajati javni strežnik; na zasebne ali lokalne naslove Sess ne pošilja.}}',
   'account.webhooks.invalid': 'Preverite URL in dogodke: Sess jih ni mogel sprejeti.',
   'account.webhooks.limit': 'Ta delovni prostor ima toliko končnih točk, kot jih dovoljuje njegov paket. Najprej eno odstranite.',
   'account.webhooks.notFound': 'V delovnih prostorih, katerih lastnik ste, take končne točke ni (morda je bila odstranjena).',
