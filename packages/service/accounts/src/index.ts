@@ -112,5 +112,6 @@ export {
 } from './signup/signup-tokens.ts';
 export { type CreatedUser, personalWorkspaceName } from './users/create-user.ts';
 export { EMAIL_MAX, normalizeEmail } from './users/normalize-email.ts';
+export { accountPageLanguage, readSavedLanguage, saveLanguage } from './users/user-locale.ts';
 // Workspaces of a person.
 export { listWorkspacesForUser, type UserWorkspace } from './workspaces/list-workspaces-for-user.ts';

@@ -60,7 +60,7 @@ describe('/account/keys', () => {
     expect(list.html).toContain(`${key.slice(0, 12)}…`);
     expect(list.html).toContain('laptop');
     // The use is recorded by a write the request does not wait for.
-    await expect.poll(async () => (await browser.get('/account/keys')).html).toMatch(/Last used 2026-06-01 10:00 UTC/);
+    await expect.poll(async () => (await browser.get('/account/keys')).html).toMatch(/Last used <time datetime="2026-06-01T10:00:00.000Z">Jun 1, 2026, 10:00 AM \(UTC\)<\/time>/);
   });
 
   it('offers only the workspaces the person owns', async () => {
@@ -99,7 +99,7 @@ describe('/account/keys', () => {
     const revoked = await browser.submit('/account/keys', `/account/keys/${row!.id}/revoke`, {});
     expect(revoked.status).toBe(200);
     expect(revoked.html).toContain('The key is revoked.');
-    expect(revoked.html).toMatch(/Revoked 2026-06-01/);
+    expect(revoked.html).toMatch(/Revoked <time datetime="2026-06-01T/);
     expect(await authenticateApiKey({ db: server.database.db, now: clock.now }, key)).toBeNull();
   });
 

@@ -25,10 +25,10 @@ beforeAll(async () => {
 afterAll(() => database.destroy());
 
 describe('readBrowserSession', () => {
-  it('returns { sessionId, userId, email } for the cookie of a live session', async () => {
+  it('returns { sessionId, userId, email, locale } for the cookie of a live session', async () => {
     const session = await createBrowserSession(database.db, { userId: ann.userId, now: t0 });
     const read = await readBrowserSession(database.db, `theme=dark; ${SESSION_COOKIE}=${session.token}`, at(1000));
-    expect(read).toEqual({ sessionId: session.sessionId, userId: ann.userId, email: ann.email });
+    expect(read).toEqual({ sessionId: session.sessionId, userId: ann.userId, email: ann.email, locale: null });
   });
 
   it('returns null without a cookie, for junk, and for an unknown token', async () => {

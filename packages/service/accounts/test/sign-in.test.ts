@@ -50,9 +50,10 @@ describe('sign-up', () => {
     expect(result.html).toMatch(/id="password-error"[^>]*>Use at least 10 characters.</);
     expect(inputValue(result.html, 'email')).toBe('not-an-email');
     expect(result.html).toMatch(/<input id="password"[^>]*value=""/);
-    // Focus goes to the first field in trouble.
-    expect(result.html).toMatch(/<input id="email"[^>]*autofocus/);
-    expect(result.html).not.toMatch(/<input id="password"[^>]*autofocus/);
+    // Focus goes to the error summary, which links each problem to its field; no field takes it.
+    expect(result.html).toMatch(/<div[^>]*tabindex="-1" autofocus=""[^>]*id="signup-error"/);
+    expect(result.html).toMatch(/<a href="#email">Enter an email address such as name@example.com.<\/a>/);
+    expect(result.html).not.toMatch(/<input id="(email|password)"[^>]*autofocus/);
   });
 
   it('refuses an address that is not one', async () => {

@@ -8,6 +8,8 @@ export interface BrowserSession {
   sessionId: string;
   userId: string;
   email: string;
+  /** The language this person saved for Sess's pages (`users.locale`), or null. */
+  locale: string | null;
 }
 
 // Moving the idle expiry on every request would turn each page view into a write; once a
@@ -31,6 +33,7 @@ export async function readBrowserSession(
         sessionId: browserSessions.id,
         userId: browserSessions.userId,
         email: users.email,
+        locale: users.locale,
         lastSeenAt: browserSessions.lastSeenAt,
       })
       .from(browserSessions)
@@ -47,7 +50,7 @@ export async function readBrowserSession(
         })
         .where(eq(browserSessions.id, row.sessionId));
     }
-    return { sessionId: row.sessionId, userId: row.userId, email: row.email };
+    return { sessionId: row.sessionId, userId: row.userId, email: row.email, locale: row.locale };
   }
   return null;
 }

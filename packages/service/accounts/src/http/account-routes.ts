@@ -21,7 +21,7 @@ import { mountHomeRoute } from './home-route.ts';
 import { mountOidcRoutes } from './oidc-routes.ts';
 import { mountPasskeyRoutes } from './passkey-routes.ts';
 import { requireSession } from './require-session.ts';
-import { readForm, refusedForm, sendPage } from './respond.ts';
+import { messagesOf, readForm, refusedForm, sendPage } from './respond.ts';
 import { mountSignInRoutes } from './sign-in-routes.ts';
 import { mountSignUpRoutes } from './sign-up-routes.ts';
 
@@ -71,7 +71,14 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
     maxSize: 16 * 1024,
     onError: (c) =>
       sendPage(c, 413, (nonce) =>
-        renderMessagePage({ title: 'Too much', message: 'That form was too large to accept.', tone: 'error' }, nonce),
+        renderMessagePage(
+          {
+            title: messagesOf(c).t('account.tooLarge.title'),
+            message: messagesOf(c).t('account.tooLarge.message'),
+            tone: 'error',
+          },
+          nonce,
+        ),
       ),
   });
   for (const path of OWN_PATHS) app.post(path, limit);
@@ -118,13 +125,14 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
     const session = c.get('session');
     const form = await readForm(c);
     if (!checkCsrfToken(deps.secret, session.sessionId, 'account:invite', form._csrf)) return refusedForm(c, '/account');
+    const m = messagesOf(c);
     if (deps.signupPolicy === 'closed') {
       return sendPage(c, 403, (nonce) =>
         renderMessagePage(
           {
-            title: 'Invites are off',
-            message: 'Sign-up is closed on this server; accounts are created by its administrator.',
-            link: { href: '/account', label: 'Your account' },
+            title: m.t('account.invites.offTitle'),
+            message: m.t('account.invites.offMessage'),
+            link: { href: '/account', label: m.t('account.message.yourAccount') },
             tone: 'warn',
           },
           nonce,
@@ -150,9 +158,9 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
         return sendPage(c, 404, (nonce) =>
           renderMessagePage(
             {
-              title: 'No such workspace',
-              message: 'You can make invite links only for workspaces you own.',
-              link: { href: '/account', label: 'Your account' },
+              title: m.t('account.invites.noWorkspaceTitle'),
+              message: m.t('account.invites.noWorkspaceMessage'),
+              link: { href: '/account', label: m.t('account.message.yourAccount') },
               tone: 'error',
             },
             nonce,

@@ -1,12 +1,12 @@
 import { checkCsrfToken, csrfToken, isSessError } from '@sess/core';
 import { type ApiKeysView, type ApiKeyView, renderApiKeysPage, renderMessagePage } from '@sess/web';
 import type { Context, Hono } from 'hono';
-import { createApiKey } from '../api-keys/create-api-key.ts';
+import { API_KEY_NAME_MAX, createApiKey } from '../api-keys/create-api-key.ts';
 import { listApiKeys } from '../api-keys/list-api-keys.ts';
 import { revokeApiKey } from '../api-keys/revoke-api-key.ts';
 import { listWorkspacesForUser, type UserWorkspace } from '../workspaces/list-workspaces-for-user.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
-import { readForm, refusedForm, sendPage } from './respond.ts';
+import { messagesOf, readForm, refusedForm, sendPage } from './respond.ts';
 
 type KeysExtras = Pick<ApiKeysView, 'createdKey' | 'form' | 'fieldErrors' | 'notice' | 'error'>;
 
@@ -56,7 +56,7 @@ export function mountApiKeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
     const workspaceId = form.workspace_id ?? '';
     const typed = { name, workspaceId };
     if (!(await ownedWorkspaces(session.userId)).some((w) => w.id === workspaceId)) {
-      return page(c, 400, { form: typed, fieldErrors: { workspaceId: 'Choose one of your workspaces.' } });
+      return page(c, 400, { form: typed, fieldErrors: { workspaceId: messagesOf(c).t('account.keys.workspaceRequired') } });
     }
     try {
       const created = await createApiKey({ ctx, input: { workspaceId, name, createdBy: session.userId } });
@@ -67,7 +67,14 @@ export function mountApiKeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
       return page(c, 201, { createdKey: { name: created.name, key: created.key, prefix: created.prefix } });
     } catch (error) {
       if (isSessError(error) && error.code === 'INVALID_ARGUMENTS') {
-        return page(c, 400, { form: typed, fieldErrors: { name: error.message } });
+        const m = messagesOf(c);
+        const tooLong = name.trim().length > API_KEY_NAME_MAX;
+        return page(c, 400, {
+          form: typed,
+          fieldErrors: {
+            name: tooLong ? m.t('account.keys.nameTooLong', { max: API_KEY_NAME_MAX }) : m.t('account.keys.nameRequired'),
+          },
+        });
       }
       throw error;
     }
@@ -86,17 +93,18 @@ export function mountApiKeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
           { event: 'accounts.api_key.revoked', userId: session.userId, workspaceId: workspace.id, apiKeyId },
           'API key revoked',
         );
-        return page(c, 200, { notice: 'The key is revoked. Programs using it are refused from now on.' });
+        return page(c, 200, { notice: messagesOf(c).t('account.keys.revoked') });
       } catch (error) {
         if (!(isSessError(error) && error.code === 'NOT_FOUND')) throw error;
       }
     }
+    const m = messagesOf(c);
     return sendPage(c, 404, (nonce) =>
       renderMessagePage(
         {
-          title: 'No such key',
-          message: 'There is no such API key in your workspaces.',
-          link: { href: '/account/keys', label: 'API keys' },
+          title: m.t('account.keys.notFoundTitle'),
+          message: m.t('account.keys.notFoundMessage'),
+          link: { href: '/account/keys', label: m.t('account.overview.link.apiKeys') },
           tone: 'error',
         },
         nonce,

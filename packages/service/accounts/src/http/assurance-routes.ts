@@ -15,12 +15,10 @@ import {
   setWorkspaceApiKeyFloor,
 } from '../assurance/assurance-floors.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
-import { readForm, refusedForm, sendPage } from './respond.ts';
+import { messagesOf, readForm, refusedForm, sendPage } from './respond.ts';
 
 /** The paths these routes answer (signed in only). */
 export const ASSURANCE_PATHS = [ASSURANCE_PATH, WORKSPACE_ASSURANCE_PATH];
-
-const CHOOSE = 'Choose one of the options.';
 
 /**
  * `/account/assurance` (issue 37): the person's own floor for the forms their agents make, and
@@ -52,12 +50,10 @@ export function mountAssuranceRoutes(app: Hono<AccountsEnv>, deps: AccountRoutes
     const form = await readForm(c);
     if (!checkCsrfToken(deps.secret, session.sessionId, 'assurance:person', form._csrf)) return refusedForm(c, ASSURANCE_PATH);
     const floor = form[ASSURANCE_FORM_FIELDS.floor];
-    if (!isFloorChoice(floor)) return page(c, 400, { error: CHOOSE });
+    if (!isFloorChoice(floor)) return page(c, 400, { error: messagesOf(c).t('account.assurance.invalid') });
     await setPersonAssuranceFloor(deps.db, session.userId, floor);
     c.get('logger').info({ event: 'accounts.assurance_floor.set', userId: session.userId, floor }, 'assurance floor set');
-    return page(c, 200, {
-      notice: floor === 'link' ? 'Saved: your agents choose who may answer.' : 'Saved: forms your agents make need your sign-in.',
-    });
+    return page(c, 200, { notice: messagesOf(c).t('account.assurance.saved') });
   });
 
   app.post(WORKSPACE_ASSURANCE_PATH, async (c) => {
@@ -66,7 +62,7 @@ export function mountAssuranceRoutes(app: Hono<AccountsEnv>, deps: AccountRoutes
     if (!checkCsrfToken(deps.secret, session.sessionId, 'assurance:workspace', form._csrf)) return refusedForm(c, ASSURANCE_PATH);
     const floor = form[ASSURANCE_FORM_FIELDS.floor];
     const workspaceId = form[ASSURANCE_FORM_FIELDS.workspaceId] ?? '';
-    if (!isFloorChoice(floor)) return page(c, 400, { error: CHOOSE });
+    if (!isFloorChoice(floor)) return page(c, 400, { error: messagesOf(c).t('account.assurance.invalid') });
     try {
       await setWorkspaceApiKeyFloor(deps.db, { userId: session.userId, workspaceId, floor });
     } catch (error) {
@@ -74,9 +70,9 @@ export function mountAssuranceRoutes(app: Hono<AccountsEnv>, deps: AccountRoutes
       return sendPage(c, 404, (nonce) =>
         renderMessagePage(
           {
-            title: 'Nothing was changed',
-            message: 'Only the owners of a workspace set who may answer the forms its API keys make.',
-            link: { href: ASSURANCE_PATH, label: 'Who may answer' },
+            title: messagesOf(c).t('account.refused.title'),
+            message: messagesOf(c).t('account.assurance.notOwner'),
+            link: { href: ASSURANCE_PATH, label: messagesOf(c).t('account.overview.link.assurance') },
             tone: 'error',
           },
           nonce,
@@ -87,6 +83,6 @@ export function mountAssuranceRoutes(app: Hono<AccountsEnv>, deps: AccountRoutes
       { event: 'accounts.api_key_assurance_floor.set', userId: session.userId, workspaceId, floor },
       'API-key assurance floor set',
     );
-    return page(c, 200, { notice: 'Saved for forms made with that workspace’s API keys.' });
+    return page(c, 200, { notice: messagesOf(c).t('account.assurance.saved') });
   });
 }

@@ -16,7 +16,7 @@ import { signInWithOidcIdentity } from '../oidc/sign-in-with-oidc.ts';
 import { safeReturnTo } from '../return-to/safe-return-to.ts';
 import { checkAnonymousCsrf } from './anonymous-csrf.ts';
 import { type AccountRoutesDeps, type AccountsEnv, type OidcSettings, socketAddress } from './deps.ts';
-import { minutesText, readForm, seeOther, sendPage, withReturnTo } from './respond.ts';
+import { messagesOf, minutesOf, readForm, seeOther, sendPage, withReturnTo } from './respond.ts';
 
 /** The path the provider sends people back to; register `PUBLIC_URL` + this at the provider. */
 export const OIDC_CALLBACK_PATH = '/signin/oidc/callback';
@@ -64,7 +64,13 @@ export function mountOidcRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDeps,
     const returnTo = safeReturnTo(form.return_to);
     const hit = perIp.hit(clientIp(c));
     if (!hit.ok) {
-      return problem(c, 429, 'Too many attempts', `Wait ${minutesText(hit.retryAfterSeconds)} and try again.`, returnTo);
+      return problem(
+        c,
+        429,
+        messagesOf(c).t('account.rateLimited.title'),
+        messagesOf(c).t('account.rateLimited.signIn', { minutes: minutesOf(hit.retryAfterSeconds) }),
+        returnTo,
+      );
     }
     if (!checkAnonymousCsrf(c, deps.secret, 'oidc', form._csrf)) {
       return problem(c, 403, 'Sign-in not started', 'This page had expired. Go back to sign in and try again.', returnTo);

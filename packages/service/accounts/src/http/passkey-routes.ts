@@ -4,7 +4,7 @@ import type { Context, Hono } from 'hono';
 import { createBrowserSession } from '../browser-sessions/create-browser-session.ts';
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
 import { sessionCookie } from '../browser-sessions/session-cookie.ts';
-import { listPasskeys, removePasskey, renamePasskey } from '../passkeys/credentials.ts';
+import { listPasskeys, PASSKEY_NAME_MAX, removePasskey, renamePasskey } from '../passkeys/credentials.ts';
 import { finishPasskeySignIn, startPasskeySignIn } from '../passkeys/passkey-sign-in.ts';
 import { PASSKEY_REFUSALS, type PasskeyRefusal } from '../passkeys/refusals.ts';
 import { finishPasskeyRegistration, startPasskeyRegistration } from '../passkeys/registration.ts';
@@ -13,7 +13,7 @@ import { safeReturnTo } from '../return-to/safe-return-to.ts';
 import { checkAnonymousCsrf } from './anonymous-csrf.ts';
 import { type AccountRoutesDeps, type AccountsEnv, socketAddress } from './deps.ts';
 import { requireSession } from './require-session.ts';
-import { readForm, refusedForm, sendPage } from './respond.ts';
+import { messagesOf, readForm, refusedForm, sendPage } from './respond.ts';
 import { createAccountsSweeper } from './sweep.ts';
 
 const WINDOW_MS = 15 * 60 * 1000;
@@ -98,7 +98,7 @@ export function mountPasskeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDe
   }
 
   app.get(PASSKEY_PATHS.page, signedIn, (c) =>
-    page(c, 200, c.req.query('added') === '1' ? { notice: 'Your passkey is added. You can sign in with it from now on.' } : {}),
+    page(c, 200, c.req.query('added') === '1' ? { notice: messagesOf(c).t('account.passkeys.added') } : {}),
   );
 
   /** The signed-in session of a JSON ceremony post with a valid token, or the 401/403 answer. */
@@ -158,11 +158,13 @@ export function mountPasskeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDe
     try {
       await renamePasskey(deps.db, { userId: session.userId, credentialId: c.req.param('id'), name: form.name });
     } catch (error) {
-      if (isSessError(error) && error.code === 'INVALID_ARGUMENTS') return page(c, 400, { error: error.message });
+      if (isSessError(error) && error.code === 'INVALID_ARGUMENTS') {
+        return page(c, 400, { error: messagesOf(c).t('account.passkeys.nameInvalid', { max: PASSKEY_NAME_MAX }) });
+      }
       if (isSessError(error) && error.code === 'NOT_FOUND') return noSuchPasskey(c);
       throw error;
     }
-    return page(c, 200, { notice: 'The passkey is renamed.' });
+    return page(c, 200, { notice: messagesOf(c).t('account.passkeys.renamed') });
   });
 
   app.post(`${PASSKEY_PATHS.page}/:id/remove`, signedIn, async (c) => {
@@ -176,7 +178,7 @@ export function mountPasskeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDe
       throw error;
     }
     c.get('logger').info({ event: 'accounts.passkey.removed', userId: session.userId }, 'passkey removed');
-    return page(c, 200, { notice: 'The passkey is removed. It no longer signs you in.' });
+    return page(c, 200, { notice: messagesOf(c).t('account.passkeys.removed') });
   });
 
   // "Sign in with a passkey": before sign-in, so the CSRF token is the pre-sign-in cookie's.
@@ -216,12 +218,13 @@ export function mountPasskeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDe
 export const PASSKEY_SIGN_IN_PURPOSE = PURPOSE.signIn;
 
 function noSuchPasskey(c: Context): Response {
+  const m = messagesOf(c);
   return sendPage(c, 404, (nonce) =>
     renderMessagePage(
       {
-        title: 'No such passkey',
-        message: 'There is no such passkey on your account.',
-        link: { href: PASSKEY_PATHS.page, label: 'Passkeys' },
+        title: m.t('account.passkeys.notFoundTitle'),
+        message: m.t('account.passkeys.notFoundMessage'),
+        link: { href: PASSKEY_PATHS.page, label: m.t('account.overview.link.passkeys') },
         tone: 'error',
       },
       nonce,

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
+import { accountPageLanguage } from '../users/user-locale.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
-import { seeOther } from './respond.ts';
+import { pageRequest, seeOther, setLanguage } from './respond.ts';
 
 /**
  * Lets only signed-in browsers through (the session goes on `c.var.session`); anyone else is
@@ -20,6 +21,7 @@ export function requireSession(deps: AccountRoutesDeps): MiddlewareHandler<Accou
       return seeOther(`/signin?return_to=${encodeURIComponent(back)}`);
     }
     c.set('session', session);
+    setLanguage(c, await accountPageLanguage(deps.db, pageRequest(c), session));
     await next();
   };
 }

@@ -6,11 +6,11 @@ import { deleteBrowserSession } from '../browser-sessions/delete-browser-session
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
 import { clearSessionCookie, sessionCookie } from '../browser-sessions/session-cookie.ts';
 import { safeReturnTo } from '../return-to/safe-return-to.ts';
-import { signInWithPassword, WRONG_CREDENTIALS } from '../sign-in/sign-in-with-password.ts';
+import { signInWithPassword } from '../sign-in/sign-in-with-password.ts';
 import { checkAnonymousCsrf, issueAnonymousCsrf } from './anonymous-csrf.ts';
 import { type AccountRoutesDeps, type AccountsEnv, socketAddress } from './deps.ts';
 import { PASSKEY_SIGN_IN_PURPOSE } from './passkey-routes.ts';
-import { minutesText, readForm, seeOther, sendPage, withReturnTo } from './respond.ts';
+import { messagesOf, minutesOf, readForm, seeOther, sendPage, withReturnTo } from './respond.ts';
 import { createAccountsSweeper } from './sweep.ts';
 
 const WINDOW_MS = 15 * 60 * 1000;
@@ -52,7 +52,7 @@ export function mountSignInRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
     const returnTo = safeReturnTo(c.req.query('return_to'));
     // Already signed in: nothing to ask, carry on (the OAuth consent page sends people here).
     if (await readBrowserSession(deps.db, c.req.header('cookie'), deps.now())) return seeOther(returnTo);
-    const notice = c.req.query('signed_out') === '1' ? 'You are signed out.' : undefined;
+    const notice = c.req.query('signed_out') === '1' ? messagesOf(c).t('account.signIn.signedOut') : undefined;
     return showSignIn(c, 200, returnTo, notice ? { notice } : {});
   });
 
@@ -61,6 +61,7 @@ export function mountSignInRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
     const returnTo = safeReturnTo(form.return_to);
     const email = (form.email ?? '').slice(0, 254);
     const logger = c.get('logger');
+    const m = messagesOf(c);
     const ip = clientIp(c);
     const ipHit = perIp.hit(ip);
     if (!ipHit.ok) {
@@ -68,11 +69,11 @@ export function mountSignInRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
       return tooMany(c, ipHit.retryAfterSeconds, returnTo);
     }
     if (!checkAnonymousCsrf(c, deps.secret, 'signin', form._csrf)) {
-      return showSignIn(c, 403, returnTo, { email, error: 'This form had expired. Please sign in again.' });
+      return showSignIn(c, 403, returnTo, { email, error: m.t('account.signIn.expired') });
     }
     const fieldErrors: NonNullable<SignInExtras['fieldErrors']> = {};
-    if (!email.trim()) fieldErrors.email = 'Enter your email address.';
-    if (!form.password) fieldErrors.password = 'Enter your password.';
+    if (!email.trim()) fieldErrors.email = m.t('account.signIn.enterEmail');
+    if (!form.password) fieldErrors.password = m.t('account.signIn.enterPassword');
     if (fieldErrors.email || fieldErrors.password) return showSignIn(c, 400, returnTo, { email, fieldErrors });
 
     const now = deps.now();
@@ -91,7 +92,7 @@ export function mountSignInRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
       }
       if (isSessError(error) && error.code === 'UNAUTHORIZED') {
         logger.info({ event: 'accounts.signin.failed' }, 'sign-in failed');
-        return showSignIn(c, 401, returnTo, { email, error: WRONG_CREDENTIALS });
+        return showSignIn(c, 401, returnTo, { email, error: m.t('account.signIn.wrong') });
       }
       throw error;
     }
@@ -107,12 +108,13 @@ export function mountSignInRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
     const session = await readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
     if (!session) return seeOther('/signin', [clearSessionCookie(secure)]);
     if (!checkCsrfToken(deps.secret, session.sessionId, 'signout', form._csrf)) {
+      const m = messagesOf(c);
       return sendPage(c, 403, (nonce) =>
         renderMessagePage(
           {
-            title: 'Not signed out',
-            message: 'This page had expired, so you are still signed in. Go back, reload the page and try again.',
-            link: { href: '/account', label: 'Your account' },
+            title: m.t('account.signOut.refusedTitle'),
+            message: m.t('account.signOut.refusedMessage'),
+            link: { href: '/account', label: m.t('account.message.yourAccount') },
             tone: 'error',
           },
           nonce,
@@ -127,15 +129,16 @@ export function mountSignInRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
 
 /** 429 with `Retry-After` and a message that says how long to wait. */
 export function tooMany(c: Context, retryAfterSeconds: number, returnTo: string): Response {
+  const m = messagesOf(c);
   return sendPage(
     c,
     429,
     (nonce) =>
       renderMessagePage(
         {
-          title: 'Too many attempts',
-          message: `Too many sign-in attempts. For your safety, wait ${minutesText(retryAfterSeconds)} and try again.`,
-          link: { href: withReturnTo('/signin', returnTo), label: 'Back to sign in' },
+          title: m.t('account.rateLimited.title'),
+          message: m.t('account.rateLimited.signIn', { minutes: minutesOf(retryAfterSeconds) }),
+          link: { href: withReturnTo('/signin', returnTo), label: m.t('account.rateLimited.backToSignIn') },
           tone: 'warn',
         },
         nonce,

@@ -1,19 +1,32 @@
 import { createRateLimiter, isSessError, SessError } from '@sess/core';
-import { renderMessagePage, renderSignUpPage, type SignUpView } from '@sess/web';
+import { type Messages, renderMessagePage, renderSignUpPage, type SignUpView } from '@sess/web';
 import type { Context, Hono } from 'hono';
 import { createBrowserSession } from '../browser-sessions/create-browser-session.ts';
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
 import { sessionCookie } from '../browser-sessions/session-cookie.ts';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../passwords/check-password.ts';
 import { safeReturnTo } from '../return-to/safe-return-to.ts';
-import { signUp, signupProblemsOf } from '../signup/sign-up.ts';
+import { type SignupProblems, signUp, signupProblemsOf } from '../signup/sign-up.ts';
 import { peekSignupLink } from '../signup/signup-tokens.ts';
 import { checkAnonymousCsrf, issueAnonymousCsrf } from './anonymous-csrf.ts';
 import { type AccountRoutesDeps, type AccountsEnv, socketAddress } from './deps.ts';
-import { minutesText, readForm, seeOther, sendPage, withReturnTo } from './respond.ts';
+import { messagesOf, minutesOf, readForm, seeOther, sendPage, withReturnTo } from './respond.ts';
 
 const WINDOW_MS = 60 * 60 * 1000;
 
 type SignUpExtras = Pick<SignUpView, 'email' | 'error' | 'fieldErrors'>;
+
+/** What is wrong with each field, in the page's language (the checks' own texts are for the API). */
+function signupFieldErrors(m: Messages, problems: SignupProblems): NonNullable<SignUpView['fieldErrors']> {
+  const errors: NonNullable<SignUpView['fieldErrors']> = {};
+  if (problems.email) errors.email = m.t('account.signUp.emailInvalid');
+  if (problems.password) {
+    errors.password = /at least/.test(problems.password)
+      ? m.t('account.signUp.passwordShort', { min: PASSWORD_MIN })
+      : m.t('account.signUp.passwordLong', { max: PASSWORD_MAX });
+  }
+  return errors;
+}
 
 /**
  * `GET /signup` and `POST /signup`. Whether the form is offered depends on `SESS_SIGNUP` and on
@@ -44,16 +57,17 @@ export function mountSignUpRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
 
   function refuse(c: Context, error: SessError, returnTo: string): Response {
     const closedLink = error.code === 'LINK_CLOSED';
+    const m = messagesOf(c);
     return sendPage(c, error.status, (nonce) =>
       renderMessagePage(
         {
-          title: closedLink ? 'Link no longer works' : 'Sign-up is not open',
+          title: closedLink ? m.t('account.signUp.closedLinkTitle') : m.t('account.signUp.notOpenTitle'),
           message: closedLink
-            ? 'This sign-up link has been used or has expired. Ask for a new one.'
+            ? m.t('account.signUp.closedLinkMessage')
             : deps.signupPolicy === 'invite'
-              ? 'Creating an account on this Sess server needs an invite link. Ask someone who has an account here for one.'
-              : 'New accounts on this Sess server are created by its administrator.',
-          link: { href: withReturnTo('/signin', returnTo), label: 'Sign in instead' },
+              ? m.t('account.signUp.inviteOnly')
+              : m.t('account.signUp.closed'),
+          link: { href: withReturnTo('/signin', returnTo), label: m.t('account.signUp.signInInstead') },
           tone: 'warn',
         },
         nonce,
@@ -94,6 +108,7 @@ export function mountSignUpRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
       : 'open';
     const email = (form.email ?? '').slice(0, 254);
     const logger = c.get('logger');
+    const m = messagesOf(c);
     const hit = perIp.hit(clientIp(c));
     if (!hit.ok) {
       return sendPage(
@@ -102,8 +117,8 @@ export function mountSignUpRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
         (nonce) =>
           renderMessagePage(
             {
-              title: 'Too many attempts',
-              message: `Too many new accounts from your network. Wait ${minutesText(hit.retryAfterSeconds)} and try again.`,
+              title: m.t('account.rateLimited.title'),
+              message: m.t('account.rateLimited.signUp', { minutes: minutesOf(hit.retryAfterSeconds) }),
               tone: 'warn',
             },
             nonce,
@@ -112,7 +127,7 @@ export function mountSignUpRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
       );
     }
     if (!checkAnonymousCsrf(c, deps.secret, 'signup', form._csrf)) {
-      return showForm(c, 403, returnTo, via, token, { email, error: 'This form had expired. Please try again.' });
+      return showForm(c, 403, returnTo, via, token, { email, error: m.t('account.signUp.expired') });
     }
     const now = deps.now();
     let created: Awaited<ReturnType<typeof signUp>>;
@@ -124,12 +139,12 @@ export function mountSignUpRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDep
         case 'INVALID_ARGUMENTS':
           return showForm(c, 400, returnTo, via, token, {
             email,
-            fieldErrors: signupProblemsOf(error),
+            fieldErrors: signupFieldErrors(m, signupProblemsOf(error)),
           });
         case 'EMAIL_TAKEN':
           return showForm(c, 409, returnTo, via, token, {
             email,
-            fieldErrors: { email: 'An account with this email already exists. Sign in instead.' },
+            fieldErrors: { email: m.t('account.signUp.emailTaken') },
           });
         case 'SIGNUP_NOT_ALLOWED':
         case 'LINK_CLOSED':

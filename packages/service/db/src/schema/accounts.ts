@@ -25,6 +25,8 @@ export const users = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** The least assurance of a form this person's agents (their OAuth connections) make: the person's floor wins. */
     assuranceFloor: text('assurance_floor', { enum: ASSURANCE_LEVELS }).notNull().default('link'),
+    /** The language this person picked for Sess's pages and e-mails (a BCP 47 tag); null: never picked. */
+    locale: text('locale'),
   },
   (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
 );

@@ -1,4 +1,4 @@
-import { type BrowserSession, readBrowserSession } from '@sess/accounts';
+import { accountPageLanguage, type BrowserSession, readBrowserSession } from '@sess/accounts';
 import { checkCsrfToken, csrfToken, isSessError, type Logger } from '@sess/core';
 import type { Db } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
@@ -7,6 +7,8 @@ import { type FormsRuntime, withdrawSession } from '@sess/forms';
 import {
   ACCOUNT_FORM_FIELDS,
   htmlPage,
+  type Messages,
+  type PageLanguage,
   RETIRE_PATH,
   REVIEW_FORM_FIELDS,
   REVIEW_PATH,
@@ -37,42 +39,53 @@ export interface ReviewRoutesDeps {
   now: () => Date;
 }
 
-function message(status: number, title: string, text: string): Response {
-  return htmlPage(status, (nonce) =>
-    renderMessagePage({ title, message: text, tone: 'error', link: { href: REVIEW_PATH, label: 'Back to the list' } }, nonce),
+function message(language: PageLanguage, status: number, title: string, text: string): Response {
+  const m = language.messages;
+  return htmlPage(
+    status,
+    (nonce) =>
+      renderMessagePage(
+        { title, message: text, tone: 'error', link: { href: REVIEW_PATH, label: m.t('account.review.backToList') } },
+        nonce,
+      ),
+    { language },
   );
 }
 
-const nothingToRetire = () =>
-  message(404, 'Nothing to retire', 'This interaction is not waiting for your review (it may already be retired).');
+const nothingToRetire = (language: PageLanguage) =>
+  message(
+    language,
+    404,
+    language.messages.t('account.review.nothingTitle'),
+    language.messages.t('account.review.nothingMessage'),
+  );
 
-function explain(item: HandleForReview): string {
-  if (item.state === 'create_unknown')
-    return 'It is not known whether this form was created: the create was sent and its answer was lost.';
+function explain(m: Messages, item: HandleForReview): string {
+  if (item.state === 'create_unknown') return m.t('account.review.explain.createUnknown');
   switch (item.reason) {
     case 'mutation_rejected':
-      return 'Sess refused the next step the agent sent (a publish, complete or cancel), so the agent stopped.';
+      return m.t('account.review.explain.mutationRejected');
     case 'verification_failed':
-      return 'An answer arrived whose receipt did not verify, so it was not given to the agent.';
+      return m.t('account.review.explain.verificationFailed');
     case 'moved_on':
-      return 'The form moved on after the answer the agent was given, so the agent stopped.';
+      return m.t('account.review.explain.movedOn');
     default:
-      return 'The agent could not carry on with this interaction.';
+      return m.t('account.review.explain.other');
   }
 }
 
-/** The person may not remember where they answered: say so when it was inside the agent's chat. */
-function answeredWhere(item: HandleForReview): string {
-  return item.answeredVia === 'chat' ? ' It was answered in the chat, not on the link.' : '';
+/** What happened, and (the person may not remember where they answered) whether it was answered in the agent's chat. */
+function explanation(m: Messages, item: HandleForReview): string {
+  return m.t('account.review.explanation', { what: explain(m, item), via: item.answeredVia === 'chat' ? 'chat' : 'link' });
 }
 
-function toItemView(item: HandleForReview): ReviewItemView {
+function toItemView(m: Messages, item: HandleForReview): ReviewItemView {
   return {
     handle: item.handle,
     title: item.title,
     workspaceName: item.workspaceName,
     state: item.state,
-    explanation: `${explain(item)}${answeredWhere(item)}`,
+    explanation: explanation(m, item),
     ...(item.apiKey ? { apiKey: item.apiKey } : {}),
     ...(item.sessionId || item.askId ? { formId: (item.sessionId ?? item.askId) as string } : {}),
     createdAt: item.createdAt,
@@ -109,30 +122,35 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
     withFailurePage(async (c) => {
       const browser = await session(c);
       if (!browser) return signIn();
+      const language = await accountPageLanguage(deps.db, c.req.raw, browser);
+      const m = language.messages;
       const [items, recent] = await Promise.all([
         listHandlesForReview(deps.db, browser.userId),
         listRecentForms(deps.db, browser.userId),
       ]);
-      return htmlPage(200, (nonce) =>
-        renderReviewPage(
-          {
-            email: browser.email,
-            items: items.map(toItemView),
-            recent: recent.map((form) => ({
-              formId: form.sessionId,
-              title: form.title,
-              workspaceName: form.workspaceName,
-              kind: form.kind,
-              createdAt: form.createdAt,
-            })),
-            csrf: {
-              retire: csrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE),
-              signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
+      return htmlPage(
+        200,
+        (nonce) =>
+          renderReviewPage(
+            {
+              email: browser.email,
+              items: items.map((item) => toItemView(m, item)),
+              recent: recent.map((form) => ({
+                formId: form.sessionId,
+                title: form.title,
+                workspaceName: form.workspaceName,
+                kind: form.kind,
+                createdAt: form.createdAt,
+              })),
+              csrf: {
+                retire: csrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE),
+                signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
+              },
+              ...(c.req.query('retired') === '1' ? { notice: m.t('account.review.retired') } : {}),
             },
-            ...(c.req.query('retired') === '1' ? { notice: 'Retired. Its link no longer takes answers.' } : {}),
-          },
-          nonce,
-        ),
+            nonce,
+          ),
+        { language },
       );
     }),
   );
@@ -143,29 +161,34 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
     withFailurePage(async (c) => {
       const browser = await session(c);
       if (!browser) return seeOther(`/signin?return_to=${encodeURIComponent(c.req.path)}`);
+      const language = await accountPageLanguage(deps.db, c.req.raw, browser);
+      const m = language.messages;
       const id = (c.req.param('id') ?? '').slice(0, 64);
       const subject = await findTimelineSubject(deps.db, browser.userId, id);
-      if (!subject) return message(404, 'Not found', 'There is no interaction with this id that you can see.');
+      if (!subject) return message(language, 404, m.t('account.review.noTimelineTitle'), m.t('account.review.noTimelineMessage'));
       const page = await readTimeline(
         deps.db,
         { workspaceId: subject.workspaceId, sessionId: subject.sessionId },
         { after: null, limit: TIMELINE_PAGE_EVENTS },
       );
       const events = page?.events ?? [];
-      return htmlPage(200, (nonce) =>
-        renderTimelinePage(
-          {
-            email: browser.email,
-            title: subject.title,
-            workspaceName: subject.workspaceName,
-            kind: subject.kind,
-            sessionId: subject.sessionId,
-            entries: events.map((event) => ({ at: new Date(event.at), label: describeEvent(event) })),
-            more: page?.nextCursor !== null && page?.nextCursor !== undefined,
-            csrf: { signout: csrfToken(deps.secret, browser.sessionId, 'signout') },
-          },
-          nonce,
-        ),
+      return htmlPage(
+        200,
+        (nonce) =>
+          renderTimelinePage(
+            {
+              email: browser.email,
+              title: subject.title,
+              workspaceName: subject.workspaceName,
+              kind: subject.kind,
+              sessionId: subject.sessionId,
+              entries: events.map((event) => ({ at: new Date(event.at), label: describeEvent(event) })),
+              more: page?.nextCursor !== null && page?.nextCursor !== undefined,
+              csrf: { signout: csrfToken(deps.secret, browser.sessionId, 'signout') },
+            },
+            nonce,
+          ),
+        { language },
       );
     }),
   );
@@ -176,16 +199,16 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
       const form = new URLSearchParams(await c.req.text());
       const browser = await session(c);
       if (!browser) return signIn();
+      // The answer to a post is about the review page: the picker's links lead there.
+      const page = new Request(new URL(REVIEW_PATH, c.req.url), { headers: c.req.raw.headers });
+      const language = await accountPageLanguage(deps.db, page, browser);
+      const m = language.messages;
       if (!checkCsrfToken(deps.secret, browser.sessionId, RETIRE_PURPOSE, form.get(ACCOUNT_FORM_FIELDS.csrf))) {
-        return message(
-          403,
-          'Nothing was changed',
-          'This page had expired (or the request did not come from it). Reload it and try again.',
-        );
+        return message(language, 403, m.t('account.refused.title'), m.t('account.refused.message'));
       }
       const handle = (form.get(REVIEW_FORM_FIELDS.handle) ?? '').slice(0, 64);
       const item = await findHandleForReview(deps.db, browser.userId, handle);
-      if (!item) return nothingToRetire();
+      if (!item) return nothingToRetire(language);
       const sessionId = item.sessionId ?? item.askId;
       if (sessionId) {
         try {
@@ -195,12 +218,12 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
           if (!isSessError(error) || (error.code !== 'INVALID_STATE' && error.code !== 'NOT_FOUND')) {
             c.get('logger').warn({ event: 'mcp.handle.retire_failed', handle, err: error }, 'withdraw failed');
             // The withdraw is idempotent and the handle is untouched: trying again is safe.
-            return message(503, 'Not retired yet', 'Sess could not close the form just now. Try again in a moment.');
+            return message(language, 503, m.t('account.review.notRetiredTitle'), m.t('account.review.notRetiredMessage'));
           }
         }
       }
       const retired = await retireHandle(deps.db, { userId: browser.userId, handle, now: deps.now() });
-      if (!retired) return nothingToRetire();
+      if (!retired) return nothingToRetire(language);
       c.get('logger').info({ event: 'mcp.handle.retired', handle, state: item.state }, 'interaction retired by its owner');
       return seeOther(`${REVIEW_PATH}?retired=1`);
     }),

@@ -1,9 +1,11 @@
 import { ConnectAgent } from '../connect/connect-agent.tsx';
 import { COPY_SCRIPT } from '../connect/copy-script.ts';
+import { shippedLanguages } from '../i18n/languages.ts';
+import { useMessages } from '../i18n/render-scope.ts';
 import { Isolate, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { NOTIFICATIONS_PATH } from '../pwa/web-app.ts';
-import { CsrfField, formatWhen, Notice, SignOutForm, toDocument } from './parts.tsx';
+import { CsrfField, Notice, Sentence, SignOutForm, toDocument, When } from './parts.tsx';
 import type { AccountView, AccountWorkspaceView } from './view.ts';
 
 /** The header every signed-in account page shares: who is signed in, and "Sign out". */
@@ -11,10 +13,16 @@ export function AccountHeader({ email, signoutCsrf }: { email: string; signoutCs
   return (
     <header class="account-header">
       <p class="muted">
-        Signed in as{' '}
-        <strong>
-          <Isolate text={email} />
-        </strong>
+        <Sentence
+          id="account.header.signedInAs"
+          elements={{
+            email: (
+              <strong>
+                <Isolate text={email} />
+              </strong>
+            ),
+          }}
+        />
       </p>
       <SignOutForm csrf={signoutCsrf} />
     </header>
@@ -22,18 +30,25 @@ export function AccountHeader({ email, signoutCsrf }: { email: string; signoutCs
 }
 
 function WorkspaceRow({ workspace, view }: { workspace: AccountWorkspaceView; view: AccountView }) {
+  const m = useMessages();
   return (
     <li class="workspace">
       <span class="name">
         <Isolate text={workspace.name} />
       </span>{' '}
-      <span class="muted">({workspace.role === 'owner' ? 'owner' : 'member'})</span>
+      <span class="muted">
+        {workspace.role === 'owner' ? m.t('account.overview.role.owner') : m.t('account.overview.role.member')}
+      </span>
       {view.invitesEnabled && workspace.role === 'owner' ? (
         <form method="post" action="/account/invites" class="inline">
           <CsrfField token={view.csrf.invite} />
           <input type="hidden" name="workspace_id" value={workspace.id} />
-          <button type="submit" class="secondary" aria-label={`Create an invite link for ${workspace.name}`}>
-            Create invite link
+          <button
+            type="submit"
+            class="secondary"
+            aria-label={m.t('account.overview.createInviteFor', { workspace: workspace.name })}
+          >
+            {m.t('account.overview.createInvite')}
           </button>
         </form>
       ) : null}
@@ -41,31 +56,71 @@ function WorkspaceRow({ workspace, view }: { workspace: AccountWorkspaceView; vi
   );
 }
 
+/**
+ * The language Sess's pages and e-mails speak to this person: links like the footer's picker
+ * (each language named in itself), saved to the account when one is followed.
+ */
+function LanguageChoice() {
+  const m = useMessages();
+  const href = m.languageHref;
+  if (!href) return null;
+  return (
+    <>
+      <h2 id="language-heading">{m.t('account.overview.language.heading')}</h2>
+      <p class="hint" id="language-hint">
+        {m.t('account.overview.language.hint')}
+      </p>
+      <ul class="nav-list" aria-labelledby="language-heading" aria-describedby="language-hint">
+        {shippedLanguages().map((language) => (
+          <li>
+            <a
+              class="button secondary"
+              href={href(language.tag)}
+              lang={language.tag}
+              hreflang={language.tag}
+              aria-current={language.tag === m.tag ? 'true' : undefined}
+            >
+              {language.name}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** The account overview: e-mail, workspaces, the ways to API keys and connected apps, and how to connect an agent. */
 export function AccountPage({ view, nonce }: { view: AccountView; nonce: string }) {
+  const m = useMessages();
   return (
-    <Page title="Your account · Sess" nonce={nonce} script={COPY_SCRIPT}>
+    <Page title={m.t('account.overview.title')} nonce={nonce} script={COPY_SCRIPT}>
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
-        <h1>Your account</h1>
+        <h1>{m.t('account.overview.heading')}</h1>
         {view.notice ? <Notice message={view.notice} /> : null}
         <dl class="record">
           <div class="pair">
-            <dt>Email</dt>
+            <dt>{m.t('account.field.email')}</dt>
             <dd dir={textDir(view.email)}>{view.email}</dd>
           </div>
         </dl>
-        <h2 id="workspaces-heading">Workspaces</h2>
+        <h2 id="workspaces-heading">{m.t('account.overview.workspaces')}</h2>
         {view.createdInvite ? (
           <div class="banner ok" role="status">
             <p>
-              Invite link for{' '}
-              <strong>
-                <Isolate text={view.createdInvite.workspaceName} />
-              </strong>
-              . Copy it now: it is shown only once, works for one sign-up, and expires {formatWhen(view.createdInvite.expiresAt)}.
+              <Sentence
+                id="account.overview.invite.created"
+                elements={{
+                  workspace: (
+                    <strong>
+                      <Isolate text={view.createdInvite.workspaceName} />
+                    </strong>
+                  ),
+                  expires: <When date={view.createdInvite.expiresAt} />,
+                }}
+              />
             </p>
-            <label for="invite-url">Invite link</label>
+            <label for="invite-url">{m.t('account.overview.invite.label')}</label>
             <input id="invite-url" type="text" readonly value={view.createdInvite.url} class="secret" />
           </div>
         ) : null}
@@ -74,44 +129,45 @@ export function AccountPage({ view, nonce }: { view: AccountView; nonce: string 
             <WorkspaceRow workspace={workspace} view={view} />
           ))}
         </ul>
-        <h2>Connections</h2>
-        <ul class="nav-list">
+        <h2 id="connections-heading">{m.t('account.overview.connections')}</h2>
+        <ul class="nav-list" aria-labelledby="connections-heading">
           <li>
             <a class="button secondary" href={view.links.apiKeys}>
-              API keys
+              {m.t('account.overview.link.apiKeys')}
             </a>
           </li>
           <li>
             <a class="button secondary" href={view.links.passkeys}>
-              Passkeys
+              {m.t('account.overview.link.passkeys')}
             </a>
           </li>
           <li>
             <a class="button secondary" href={view.links.connectedApps}>
-              Connected apps
+              {m.t('account.overview.link.connectedApps')}
             </a>
           </li>
           <li>
             <a class="button secondary" href={view.links.assurance}>
-              Who may answer
+              {m.t('account.overview.link.assurance')}
             </a>
           </li>
           <li>
             <a class="button secondary" href={view.links.review}>
-              Interactions to review
+              {m.t('account.overview.link.review')}
             </a>
           </li>
           <li>
             <a class="button secondary" href={NOTIFICATIONS_PATH}>
-              Notifications
+              {m.t('account.overview.link.notifications')}
             </a>
           </li>
           <li>
             <a class="button secondary" href="/account/webhooks">
-              Webhooks
+              {m.t('account.overview.link.webhooks')}
             </a>
           </li>
         </ul>
+        <LanguageChoice />
         <ConnectAgent view={view.connect} />
       </div>
     </Page>

@@ -1,8 +1,9 @@
 import { COPY_SCRIPT } from '../connect/copy-script.ts';
+import { useMessages } from '../i18n/render-scope.ts';
 import { Isolate, textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AccountHeader } from './account-page.tsx';
-import { CsrfField, errorId, FormError, formatWhen, Notice, TextField, toDocument } from './parts.tsx';
+import { CsrfField, ErrorSummary, errorId, Notice, Sentence, type SummaryItem, TextField, toDocument, When } from './parts.tsx';
 import type { ApiKeysView, ApiKeyView } from './view.ts';
 
 /** The new key's field (the Copy button names it; its status line is `<id>-status`). */
@@ -14,6 +15,7 @@ const NEW_KEY_ID = 'new-key';
  * squeezing three table columns into 360 px.
  */
 function KeyRow({ apiKey, csrf }: { apiKey: ApiKeyView; csrf: string }) {
+  const m = useMessages();
   return (
     <li class="api-key">
       <div>
@@ -25,15 +27,27 @@ function KeyRow({ apiKey, csrf }: { apiKey: ApiKeyView; csrf: string }) {
           <Isolate text={apiKey.workspaceName} />
         </p>
         <p class="muted key-detail">
-          Created {formatWhen(apiKey.createdAt)} · Last used {formatWhen(apiKey.lastUsedAt)}
-          {apiKey.revokedAt ? ` · Revoked ${formatWhen(apiKey.revokedAt)}` : ''}
+          <Sentence
+            id="account.keys.row.when"
+            elements={{ created: <When date={apiKey.createdAt} />, lastUsed: <When date={apiKey.lastUsedAt} /> }}
+          />
+          {apiKey.revokedAt ? (
+            <>
+              {' · '}
+              <Sentence id="account.keys.row.revoked" elements={{ revoked: <When date={apiKey.revokedAt} /> }} />
+            </>
+          ) : null}
         </p>
       </div>
       {apiKey.revokedAt ? null : (
         <form method="post" action={`/account/keys/${encodeURIComponent(apiKey.id)}/revoke`}>
           <CsrfField token={csrf} />
-          <button type="submit" class="danger" aria-label={`Revoke ${apiKey.name} (${apiKey.prefix})`}>
-            Revoke
+          <button
+            type="submit"
+            class="danger"
+            aria-label={m.t('account.keys.revokeLabel', { name: apiKey.name, prefix: apiKey.prefix })}
+          >
+            {m.t('account.keys.revoke')}
           </button>
         </form>
       )}
@@ -43,35 +57,47 @@ function KeyRow({ apiKey, csrf }: { apiKey: ApiKeyView; csrf: string }) {
 
 /** API keys: make one (its value shown once), list them by prefix and last use, revoke. */
 export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string }) {
+  const m = useMessages();
   const single = view.workspaces.length === 1 ? view.workspaces[0] : undefined;
   const workspaceError = view.fieldErrors?.workspaceId;
   // With one workspace there is no picker to mark, so its problem is the form's.
   const formError = view.error ?? (single ? workspaceError : undefined);
+  const summary: SummaryItem[] = [
+    ...(formError ? [{ message: formError }] : []),
+    ...(view.fieldErrors?.name ? [{ message: view.fieldErrors.name, field: 'key-name' }] : []),
+    ...(workspaceError && !single ? [{ message: workspaceError, field: 'key-workspace' }] : []),
+  ];
+  const title = m.t('account.keys.title');
   return (
     <Page
-      title={view.error || view.fieldErrors ? 'Error: API keys · Sess' : 'API keys · Sess'}
+      title={summary.length > 0 ? m.t('account.errors.pageTitle', { title }) : title}
       nonce={nonce}
       script={view.createdKey ? COPY_SCRIPT : undefined}
     >
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
         <p>
-          <a href="/account">← Your account</a>
+          <a href="/account">{m.t('account.nav.back')}</a>
         </p>
-        <h1>API keys</h1>
-        <p class="lead">A key lets a program (such as the local Sess MCP server) use your workspace through the API.</p>
+        <h1>{m.t('account.keys.heading')}</h1>
+        <p class="lead">{m.t('account.keys.lead')}</p>
         {view.notice ? <Notice message={view.notice} /> : null}
-        {formError ? <FormError id="keys-error" message={formError} /> : null}
+        <ErrorSummary id="keys-error" items={summary} />
         {view.createdKey ? (
           <div class="banner ok" role="status">
             <p>
-              Your new key{' '}
-              <strong>
-                <Isolate text={view.createdKey.name} />
-              </strong>
-              . Copy it now: it is shown only this once.
+              <Sentence
+                id="account.keys.created"
+                elements={{
+                  name: (
+                    <strong>
+                      <Isolate text={view.createdKey.name} />
+                    </strong>
+                  ),
+                }}
+              />
             </p>
-            <label for={NEW_KEY_ID}>New API key</label>
+            <label for={NEW_KEY_ID}>{m.t('account.keys.newKeyLabel')}</label>
             {/* A read-only field: selectable and whole without JavaScript, wrapping at any width. */}
             <textarea
               id={NEW_KEY_ID}
@@ -86,23 +112,23 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
             </textarea>
             <div class="actions">
               <button type="button" class="secondary copy" data-copy={NEW_KEY_ID} hidden>
-                Copy key
+                {m.t('account.keys.copy')}
               </button>
             </div>
           </div>
         ) : null}
         {view.createdKey ? <p id={`${NEW_KEY_ID}-status`} class="muted copy-status" role="status" /> : null}
-        <h2>Create a key</h2>
+        <h2>{m.t('account.keys.createHeading')}</h2>
         <form method="post" action="/account/keys">
           <CsrfField token={view.csrf.create} />
           <TextField
             id="key-name"
             name="name"
-            label="Key name"
+            label={m.t('account.keys.name')}
             type="text"
             value={view.form?.name}
             autocomplete="off"
-            hint="So you can tell your keys apart, e.g. “laptop”."
+            hint={m.t('account.keys.nameHint')}
             error={view.fieldErrors?.name}
             maxlength={100}
           />
@@ -110,7 +136,7 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
             <input type="hidden" name="workspace_id" value={single.id} />
           ) : (
             <div class={workspaceError ? 'field invalid' : 'field'}>
-              <label for="key-workspace">Workspace</label>
+              <label for="key-workspace">{m.t('account.field.workspace')}</label>
               {workspaceError ? (
                 <p class="error" id={errorId('key-workspace')}>
                   {workspaceError}
@@ -131,12 +157,12 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
             </div>
           )}
           <div class="actions">
-            <button type="submit">Create key</button>
+            <button type="submit">{m.t('account.keys.submit')}</button>
           </div>
         </form>
-        <h2 id="keys-heading">Your keys</h2>
+        <h2 id="keys-heading">{m.t('account.keys.listHeading')}</h2>
         {view.keys.length === 0 ? (
-          <p class="muted">No keys yet.</p>
+          <p class="muted">{m.t('account.keys.none')}</p>
         ) : (
           <ul class="plain-list" aria-labelledby="keys-heading">
             {view.keys.map((apiKey) => (

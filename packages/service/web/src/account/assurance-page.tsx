@@ -1,7 +1,9 @@
+import type { MessageKey } from '../i18n/catalog-types.ts';
+import { useMessages } from '../i18n/render-scope.ts';
 import { Isolate } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AccountHeader } from './account-page.tsx';
-import { CsrfField, FormError, Notice, toDocument } from './parts.tsx';
+import { CsrfField, ErrorSummary, Notice, toDocument } from './parts.tsx';
 import type { AssuranceFloorChoice, AssuranceView, AssuranceWorkspaceView } from './view.ts';
 
 /** Where the floors page lives, and where each form posts. */
@@ -9,50 +11,25 @@ export const ASSURANCE_PATH = '/account/assurance';
 export const WORKSPACE_ASSURANCE_PATH = '/account/assurance/workspace';
 export const ASSURANCE_FORM_FIELDS = { floor: 'floor', workspaceId: 'workspace_id' } as const;
 
+type Choice = readonly [AssuranceFloorChoice, MessageKey, MessageKey];
+
 /**
  * The levels a floor may be set to, each explained in one line. A person's forms are for that
  * person; an API key's for whom it names (or the owners).
  */
-const PERSON_CHOICES: readonly (readonly [AssuranceFloorChoice, string, string])[] = [
-  ['link', 'Anyone with the link', 'Whoever holds the link can answer: you, but also your agent or anyone it reaches.'],
-  ['account', 'My sign-in', 'Only you can answer, signed in to Sess on that browser; the link alone is not enough.'],
-  [
-    'passkey',
-    'My passkey',
-    'Only you can answer, signed in, confirming each answer with your passkey (add one under Passkeys first).',
-  ],
+const PERSON_CHOICES: readonly Choice[] = [
+  ['link', 'account.assurance.mine.link', 'account.assurance.mine.link.hint'],
+  ['account', 'account.assurance.mine.account', 'account.assurance.mine.account.hint'],
+  ['passkey', 'account.assurance.mine.passkey', 'account.assurance.mine.passkey.hint'],
 ];
-const WORKSPACE_CHOICES: readonly (readonly [AssuranceFloorChoice, string, string])[] = [
-  ['link', 'Anyone with the link', 'Whoever holds the link can answer, including the program that made the form.'],
-  [
-    'account',
-    'The sign-in of the member it is for',
-    'Only the member the form names (by default the owners) can answer, signed in to Sess.',
-  ],
-  [
-    'passkey',
-    'The passkey of the member it is for',
-    'Only the member the form names can answer, signed in, confirming each answer with their passkey.',
-  ],
+const WORKSPACE_CHOICES: readonly Choice[] = [
+  ['link', 'account.assurance.workspace.link', 'account.assurance.workspace.link.hint'],
+  ['account', 'account.assurance.workspace.account', 'account.assurance.workspace.account.hint'],
+  ['passkey', 'account.assurance.workspace.passkey', 'account.assurance.workspace.passkey.hint'],
 ];
 
-/** A label for a level, where it is shown read-only (a member's view of a workspace). */
-function levelLabel(level: string): string {
-  if (level === 'link') return 'anyone with the link';
-  if (level === 'account') return 'the sign-in of the member it is for';
-  if (level === 'passkey') return 'the passkey of the member it is for';
-  return level;
-}
-
-function Choices({
-  prefix,
-  choices,
-  current,
-}: {
-  prefix: string;
-  choices: readonly (readonly [AssuranceFloorChoice, string, string])[];
-  current: string;
-}) {
+function Choices({ prefix, choices, current }: { prefix: string; choices: readonly Choice[]; current: string }) {
+  const m = useMessages();
   return (
     <>
       {choices.map(([value, label, line]) => (
@@ -66,11 +43,11 @@ function Choices({
               checked={current === value}
               aria-describedby={`${prefix}-${value}-hint`}
             />
-            <label for={`${prefix}-${value}`}>{label}</label>
+            <label for={`${prefix}-${value}`}>{m.t(label)}</label>
           </div>
           {/* One line on what the level means, under its choice (the stylesheet's `.choice + .hint`). */}
           <p class="hint" id={`${prefix}-${value}-hint`}>
-            {line}
+            {m.t(line)}
           </p>
         </>
       ))}
@@ -79,6 +56,7 @@ function Choices({
 }
 
 function WorkspaceFloor({ workspace, csrf }: { workspace: AssuranceWorkspaceView; csrf: string }) {
+  const m = useMessages();
   const prefix = `ws-${workspace.id}`;
   if (workspace.role !== 'owner') {
     return (
@@ -86,7 +64,7 @@ function WorkspaceFloor({ workspace, csrf }: { workspace: AssuranceWorkspaceView
         <span class="name">
           <Isolate text={workspace.name} />
         </span>
-        <p class="muted">Forms made with its API keys need: {levelLabel(workspace.floor)}. Its owners set this.</p>
+        <p class="muted">{m.t('account.assurance.memberView', { level: workspace.floor })}</p>
       </li>
     );
   }
@@ -102,8 +80,8 @@ function WorkspaceFloor({ workspace, csrf }: { workspace: AssuranceWorkspaceView
           <Choices prefix={prefix} choices={WORKSPACE_CHOICES} current={workspace.floor} />
         </fieldset>
         <div class="actions">
-          <button type="submit" class="secondary" aria-label={`Save for ${workspace.name}`}>
-            Save
+          <button type="submit" class="secondary" aria-label={m.t('account.assurance.saveFor', { workspace: workspace.name })}>
+            {m.t('account.assurance.save')}
           </button>
         </div>
       </form>
@@ -117,34 +95,33 @@ function WorkspaceFloor({ workspace, csrf }: { workspace: AssuranceWorkspaceView
  * owners set it; members see it). An agent asking for less gets the floor.
  */
 export function AssurancePage({ view, nonce }: { view: AssuranceView; nonce: string }) {
+  const m = useMessages();
+  const title = m.t('account.assurance.title');
   return (
-    <Page title={view.error ? 'Error: Who may answer · Sess' : 'Who may answer · Sess'} nonce={nonce}>
+    <Page title={view.error ? m.t('account.errors.pageTitle', { title }) : title} nonce={nonce}>
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
         <p>
-          <a href="/account">← Your account</a>
+          <a href="/account">{m.t('account.nav.back')}</a>
         </p>
-        <h1>Who may answer</h1>
-        <p class="lead">
-          An agent says who may answer each form it makes. Here you set the least it gets: asking for less gets your choice
-          instead, asking for more is allowed.
-        </p>
+        <h1>{m.t('account.assurance.heading')}</h1>
+        <p class="lead">{m.t('account.assurance.lead')}</p>
         {view.notice ? <Notice message={view.notice} /> : null}
-        {view.error ? <FormError id="assurance-error" message={view.error} /> : null}
+        <ErrorSummary id="assurance-error" items={view.error ? [{ message: view.error }] : []} />
         <form method="post" action={ASSURANCE_PATH}>
           <CsrfField token={view.csrf.person} />
           <fieldset>
-            <legend>Forms my agents make need</legend>
+            <legend>{m.t('account.assurance.mine.legend')}</legend>
             <Choices prefix="mine" choices={PERSON_CHOICES} current={view.personFloor} />
           </fieldset>
           <div class="actions">
-            <button type="submit">Save</button>
+            <button type="submit">{m.t('account.assurance.save')}</button>
           </div>
         </form>
         {view.workspaces.length > 0 ? (
           <>
-            <h2 id="keys-floor-heading">Forms made with API keys</h2>
-            <p class="hint">Programs such as the local Sess MCP server use a workspace’s API keys; their forms need:</p>
+            <h2 id="keys-floor-heading">{m.t('account.assurance.workspace.heading')}</h2>
+            <p class="hint">{m.t('account.assurance.workspace.lead')}</p>
             <ul class="plain-list" aria-labelledby="keys-floor-heading">
               {view.workspaces.map((workspace) => (
                 <WorkspaceFloor workspace={workspace} csrf={view.csrf.workspace} />

@@ -1,12 +1,14 @@
+import { useMessages } from '../i18n/render-scope.ts';
 import { Page } from '../layout.tsx';
 import { toDocument } from './parts.tsx';
 import type { MessageView } from './view.ts';
 
 /** A page that says one thing and offers one way on (rate limit, refused form, closed link). */
 export function MessagePage({ view, nonce }: { view: MessageView; nonce: string }) {
+  const m = useMessages();
   const tone = view.tone ?? 'info';
   return (
-    <Page title={`${view.title} · Sess`} nonce={nonce}>
+    <Page title={m.t('account.message.title', { title: view.title })} nonce={nonce}>
       <div class="card">
         <h1>{view.title}</h1>
         <div class={tone === 'info' ? 'banner' : `banner ${tone}`} role={tone === 'error' ? 'alert' : 'status'}>

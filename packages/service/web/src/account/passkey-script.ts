@@ -1,4 +1,19 @@
+import type { Messages } from '../i18n/messages.ts';
 import { CSRF_HEADER } from '../notifications/view.ts';
+
+/**
+ * The script's status messages, in the page's language, as data attributes of the section it
+ * wires (the script has no catalog of its own): spread them onto that section.
+ */
+export function passkeyScriptMessages(m: Messages): Record<string, string> {
+  return {
+    'data-msg-failed': m.t('account.passkeyScript.failed'),
+    'data-msg-cancelled': m.t('account.passkeyScript.cancelled'),
+    'data-msg-exists': m.t('account.passkeyScript.exists'),
+    'data-msg-unsupported': m.t('account.passkeyScript.unsupported'),
+    'data-msg-working': m.t('account.passkeyScript.working'),
+  };
+}
 
 /**
  * What every passkey script needs: base64url ⇄ bytes, the request options made browser-ready
@@ -47,13 +62,14 @@ export const WEBAUTHN_HELPERS = `  const toBytes = (text) => {
 export const PASSKEY_SCRIPT = `(() => {
   const header = ${JSON.stringify(CSRF_HEADER)};
 ${WEBAUTHN_HELPERS}
-  async function post(url, csrf, body) {
+  const said = (root, name) => root.dataset[name] || '';
+  async function post(url, csrf, body, root) {
     const response = await fetch(url, { method: 'POST', credentials: 'same-origin',
       headers: { 'content-type': 'application/json', [header]: csrf }, body: JSON.stringify(body) });
     let json = null;
     try { json = await response.json(); } catch {}
     if (!response.ok) {
-      const message = json && json.error && typeof json.error.message === 'string' ? json.error.message : 'Sess could not finish this just now. Reload the page and try again.';
+      const message = json && json.error && typeof json.error.message === 'string' ? json.error.message : said(root, 'msgFailed');
       throw Object.assign(new Error('refused'), { shown: message });
     }
     return json;
@@ -69,28 +85,28 @@ ${WEBAUTHN_HELPERS}
     button.hidden = false;
     button.addEventListener('click', () => {
       button.disabled = true;
-      status.textContent = '';
+      status.textContent = said(root, 'msgWorking');
       run(root).catch((error) => {
         status.textContent = error && error.shown ? error.shown
-          : error && error.name === 'NotAllowedError' ? 'The passkey request was cancelled or timed out. Try again.'
-          : error && error.name === 'InvalidStateError' ? 'This device already holds a passkey for your account.'
-          : 'Your browser could not use a passkey just now. Try again.';
+          : error && error.name === 'NotAllowedError' ? said(root, 'msgCancelled')
+          : error && error.name === 'InvalidStateError' ? said(root, 'msgExists')
+          : said(root, 'msgUnsupported');
       }).finally(() => { button.disabled = false; });
     });
   }
   const register = document.getElementById('passkey-register');
   if (register) wire(register, async (root) => {
     const name = document.getElementById('passkey-name');
-    const options = await post(root.dataset.options, root.dataset.csrf, {});
+    const options = await post(root.dataset.options, root.dataset.csrf, {}, root);
     const credential = await navigator.credentials.create({ publicKey: creation(options) });
-    await post(root.dataset.action, root.dataset.csrf, { name: name ? name.value : '', response: credentialJson(credential) });
+    await post(root.dataset.action, root.dataset.csrf, { name: name ? name.value : '', response: credentialJson(credential) }, root);
     location.assign(location.pathname + '?added=1');
   });
   const signIn = document.getElementById('passkey-signin');
   if (signIn) wire(signIn, async (root) => {
-    const options = await post(root.dataset.options, root.dataset.csrf, {});
+    const options = await post(root.dataset.options, root.dataset.csrf, {}, root);
     const credential = await navigator.credentials.get({ publicKey: request(options) });
-    const done = await post(root.dataset.action, root.dataset.csrf, { response: credentialJson(credential), return_to: root.dataset.returnTo });
+    const done = await post(root.dataset.action, root.dataset.csrf, { response: credentialJson(credential), return_to: root.dataset.returnTo }, root);
     location.assign(done.redirect);
   });
 })();`;

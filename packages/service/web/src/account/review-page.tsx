@@ -1,7 +1,8 @@
+import { useMessages } from '../i18n/render-scope.ts';
 import { textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AccountHeader } from './account-page.tsx';
-import { CsrfField, formatWhen, Notice, toDocument } from './parts.tsx';
+import { CsrfField, formatWhen, Notice, toDocument, When } from './parts.tsx';
 import { timelinePath } from './timeline-page.tsx';
 import type { ReviewItemView, ReviewView } from './view.ts';
 
@@ -11,6 +12,7 @@ export const RETIRE_PATH = '/account/interactions/retire';
 export const REVIEW_FORM_FIELDS = { handle: 'handle' } as const;
 
 function ReviewItem({ item, csrf }: { item: ReviewItemView; csrf: string }) {
+  const m = useMessages();
   const headingId = `item-${item.handle}`;
   return (
     <section aria-labelledby={headingId}>
@@ -19,35 +21,39 @@ function ReviewItem({ item, csrf }: { item: ReviewItemView; csrf: string }) {
       </h2>
       <p>{item.explanation}</p>
       <dl class="record">
-        <dt>Workspace</dt>
+        <dt>{m.t('account.field.workspace')}</dt>
         <dd dir={textDir(item.workspaceName)}>{item.workspaceName}</dd>
         {item.apiKey ? (
           <>
-            <dt>API key</dt>
+            <dt>{m.t('account.review.apiKey')}</dt>
             {item.apiKey.name === null ? (
-              <dd>(no longer on record)</dd>
+              <dd>{m.t('account.review.apiKeyGone')}</dd>
             ) : (
               <dd dir={textDir(item.apiKey.name)}>{item.apiKey.name}</dd>
             )}
           </>
         ) : null}
-        <dt>Handle</dt>
+        <dt>{m.t('account.review.handle')}</dt>
         <dd>{item.handle}</dd>
-        <dt>Started</dt>
-        <dd>{formatWhen(item.createdAt)}</dd>
-        <dt>Stopped</dt>
-        <dd>{formatWhen(item.updatedAt)}</dd>
+        <dt>{m.t('account.review.started')}</dt>
+        <dd>
+          <When date={item.createdAt} />
+        </dd>
+        <dt>{m.t('account.review.stopped')}</dt>
+        <dd>
+          <When date={item.updatedAt} />
+        </dd>
       </dl>
       {item.formId ? (
         <p>
-          <a href={timelinePath(item.formId)}>What happened to it (timeline)</a>
+          <a href={timelinePath(item.formId)}>{m.t('account.review.timelineLink')}</a>
         </p>
       ) : null}
       <form method="post" action={RETIRE_PATH}>
         <CsrfField token={csrf} />
         <input type="hidden" name={REVIEW_FORM_FIELDS.handle} value={item.handle} />
-        <button type="submit" class="danger" aria-label={`Retire “${item.title}”`}>
-          Retire
+        <button type="submit" class="danger" aria-label={m.t('account.review.retireLabel', { title: item.title })}>
+          {m.t('account.review.retire')}
         </button>
       </form>
     </section>
@@ -59,27 +65,25 @@ function ReviewItem({ item, csrf }: { item: ReviewItemView; csrf: string }) {
  * with an unknown outcome), and those of the API keys of workspaces they own, each with "Retire".
  */
 export function ReviewPage({ view, nonce }: { view: ReviewView; nonce: string }) {
+  const m = useMessages();
   return (
-    <Page title="Interactions to review · Sess" nonce={nonce}>
+    <Page title={m.t('account.review.title')} nonce={nonce}>
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
-        <h1>Interactions to review</h1>
+        <h1>{m.t('account.review.heading')}</h1>
         {view.notice ? <Notice message={view.notice} /> : null}
         {view.items.length === 0 ? (
-          <p class="lead">Nothing to review. When an agent’s interaction gets stuck, it shows up here.</p>
+          <p class="lead">{m.t('account.review.empty')}</p>
         ) : (
-          <p class="lead">
-            Your agents cannot move these on. Retire one to close its link to new answers and free its place: each app keeps at
-            most 100 unfinished interactions.
-          </p>
+          <p class="lead">{m.t('account.review.lead', { count: view.items.length, max: 100 })}</p>
         )}
         {view.items.map((item) => (
           <ReviewItem item={item} csrf={view.csrf.retire} />
         ))}
         {view.recent && view.recent.length > 0 ? (
           <section aria-labelledby="recent-heading">
-            <h2 id="recent-heading">Recent</h2>
-            <p>What happened to each (created, notified, opened, answered, …), in its timeline.</p>
+            <h2 id="recent-heading">{m.t('account.review.recent')}</h2>
+            <p>{m.t('account.review.recentLead')}</p>
             <ul>
               {view.recent.map((form) => (
                 <li>
@@ -87,8 +91,11 @@ export function ReviewPage({ view, nonce }: { view: ReviewView; nonce: string })
                     {form.title}
                   </a>{' '}
                   <span class="muted">
-                    {form.kind === 'ask' ? 'Ask, ' : ''}
-                    {form.workspaceName}, {formatWhen(form.createdAt)}
+                    {m.t('account.review.recentDetail', {
+                      kind: form.kind,
+                      workspace: form.workspaceName,
+                      when: formatWhen(form.createdAt),
+                    })}
                   </span>
                 </li>
               ))}
@@ -96,7 +103,7 @@ export function ReviewPage({ view, nonce }: { view: ReviewView; nonce: string })
           </section>
         ) : null}
         <p>
-          <a href="/account">Back to your account</a>
+          <a href="/account">{m.t('account.nav.back')}</a>
         </p>
       </div>
     </Page>

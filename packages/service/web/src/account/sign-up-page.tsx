@@ -1,29 +1,34 @@
+import type { MessageKey } from '../i18n/catalog-types.ts';
+import { useMessages } from '../i18n/render-scope.ts';
 import { Page } from '../layout.tsx';
-import { CsrfField, FormError, TextField, toDocument } from './parts.tsx';
+import { CsrfField, ErrorSummary, type SummaryItem, TextField, toDocument } from './parts.tsx';
 import { ACCOUNT_FORM_FIELDS, type SignUpView } from './view.ts';
 
 const FORM_ERROR_ID = 'signup-error';
 
-function lead(via: SignUpView['via']): string {
-  switch (via) {
-    case 'first_account':
-      return 'This is a new Sess server. The account you create now is its first.';
-    case 'invite':
-      return 'You were invited. You get your own workspace and join the one you were invited to.';
-    case 'open':
-      return 'You get your own workspace to connect agents to.';
-  }
-}
+const LEAD: Record<SignUpView['via'], MessageKey> = {
+  first_account: 'account.signUp.lead.firstAccount',
+  invite: 'account.signUp.lead.invite',
+  open: 'account.signUp.lead.open',
+};
 
 /** The sign-up form: e-mail, a new password, "Create account". */
 export function SignUpPage({ view, nonce }: { view: SignUpView; nonce: string }) {
+  const m = useMessages();
   const formError = view.error ? [FORM_ERROR_ID] : [];
+  const summary: SummaryItem[] = [
+    ...(view.error ? [{ message: view.error }] : []),
+    ...(view.fieldErrors?.email ? [{ message: view.fieldErrors.email, field: 'email' }] : []),
+    ...(view.fieldErrors?.password ? [{ message: view.fieldErrors.password, field: 'password' }] : []),
+  ];
+  const failed = summary.length > 0;
+  const title = m.t('account.signUp.title');
   return (
-    <Page title={view.error || view.fieldErrors ? 'Error: Create account · Sess' : 'Create account · Sess'} nonce={nonce}>
+    <Page title={failed ? m.t('account.errors.pageTitle', { title }) : title} nonce={nonce}>
       <div class="card">
-        <h1>Create your Sess account</h1>
-        <p class="lead">{lead(view.via)}</p>
-        {view.error ? <FormError id={FORM_ERROR_ID} message={view.error} /> : null}
+        <h1>{m.t('account.signUp.heading')}</h1>
+        <p class="lead">{m.t(LEAD[view.via])}</p>
+        <ErrorSummary id={FORM_ERROR_ID} items={summary} />
         <form method="post" action="/signup" novalidate>
           <CsrfField token={view.csrf} />
           <input type="hidden" name={ACCOUNT_FORM_FIELDS.returnTo} value={view.returnTo} />
@@ -31,34 +36,33 @@ export function SignUpPage({ view, nonce }: { view: SignUpView; nonce: string })
           <TextField
             id="email"
             name="email"
-            label="Email"
+            label={m.t('account.field.email')}
             type="email"
             value={view.email}
             autocomplete="email"
             error={view.fieldErrors?.email}
             describedBy={formError}
             maxlength={254}
-            autofocus={Boolean(view.fieldErrors?.email) || !view.fieldErrors?.password}
+            autofocus={!failed}
           />
           <TextField
             id="password"
             name="password"
-            label="Password"
+            label={m.t('account.field.password')}
             type="password"
             autocomplete="new-password"
-            hint="At least 10 characters. A few words you will remember work well."
+            hint={m.t('account.signUp.passwordHint', { min: 10 })}
             error={view.fieldErrors?.password}
             describedBy={formError}
             minlength={10}
             maxlength={256}
-            autofocus={Boolean(view.fieldErrors?.password) && !view.fieldErrors?.email}
           />
           <div class="actions">
-            <button type="submit">Create account</button>
+            <button type="submit">{m.t('account.signUp.submit')}</button>
           </div>
         </form>
         <p class="muted switch">
-          Already have an account? <a href={view.signinHref}>Sign in</a>
+          {m.t('account.signUp.haveAccount')} <a href={view.signinHref}>{m.t('account.signUp.signIn')}</a>
         </p>
       </div>
     </Page>

@@ -1,3 +1,4 @@
+import { useMessages } from '../i18n/render-scope.ts';
 import { textDir } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AccountHeader } from './account-page.tsx';
@@ -12,20 +13,21 @@ export const timelinePath = (sessionId: string) => `/account/interactions/${enco
  * (the agent has them, with their receipts), only when and how.
  */
 export function TimelinePage({ view, nonce }: { view: TimelineView; nonce: string }) {
+  const m = useMessages();
   return (
-    <Page title={`Timeline · ${view.title} · Sess`} nonce={nonce}>
+    <Page title={m.t('account.timeline.title', { title: view.title })} nonce={nonce}>
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
         <h1 dir={textDir(view.title)}>{view.title}</h1>
         <dl class="record">
-          <dt>Workspace</dt>
+          <dt>{m.t('account.field.workspace')}</dt>
           <dd dir={textDir(view.workspaceName)}>{view.workspaceName}</dd>
-          <dt>{view.kind === 'ask' ? 'Ask' : 'Interaction'}</dt>
+          <dt>{m.t('account.timeline.kind', { kind: view.kind })}</dt>
           <dd>{view.sessionId}</dd>
         </dl>
-        <h2>Timeline</h2>
+        <h2>{m.t('account.timeline.heading')}</h2>
         {view.entries.length === 0 ? (
-          <p>Nothing recorded yet (forms made before the timeline existed have none).</p>
+          <p>{m.t('account.timeline.empty')}</p>
         ) : (
           <ol>
             {view.entries.map((entry) => (
@@ -35,9 +37,9 @@ export function TimelinePage({ view, nonce }: { view: TimelineView; nonce: strin
             ))}
           </ol>
         )}
-        {view.more ? <p>Older events than these are in the API (GET /v1/sessions/{'{id}'}/events) and the export.</p> : null}
+        {view.more ? <p>{m.t('account.timeline.more', { api: 'GET /v1/sessions/{id}/events' })}</p> : null}
         <p>
-          <a href="/account/interactions">Back to your interactions</a>
+          <a href="/account/interactions">{m.t('account.timeline.back')}</a>
         </p>
       </div>
     </Page>

@@ -1,7 +1,9 @@
+import type { Messages } from '../i18n/messages.ts';
+import { useMessages } from '../i18n/render-scope.ts';
 import { Isolate } from '../isolate.tsx';
 import { Page } from '../layout.tsx';
 import { AccountHeader } from './account-page.tsx';
-import { CsrfField, FormError, formatWhen, Notice, toDocument } from './parts.tsx';
+import { CsrfField, ErrorSummary, formatWhen, Notice, Sentence, toDocument, When } from './parts.tsx';
 
 /** Where the webhook endpoints of the person's workspaces are managed. */
 export const WEBHOOKS_PATH = '/account/webhooks';
@@ -41,19 +43,20 @@ export interface WebhooksView {
   endpoints: WebhookEndpointRowView[];
   eventTypes: readonly string[];
   csrf: { webhooks: string; signout: string };
-  /** A secret shown once, after an add or a rotation. */
-  secret?: { url: string; secret: string; note: string };
+  /** A secret shown once, after an add (`added`) or a rotation (`rotated`). */
+  secret?: { url: string; secret: string; kind: 'added' | 'rotated' };
   notice?: string;
   error?: string;
 }
 
-function attemptText(attempt: WebhookAttemptView | undefined): string {
-  if (!attempt) return 'not tried yet';
-  const outcome = attempt.status === null ? (attempt.error ?? 'failed') : `HTTP ${attempt.status}`;
-  return `${outcome} in ${attempt.durationMs} ms, ${formatWhen(attempt.at)}`;
+function attemptText(m: Messages, attempt: WebhookAttemptView | undefined): string {
+  if (!attempt) return m.t('account.webhooks.attempt.none');
+  const outcome = attempt.status === null ? (attempt.error ?? m.t('account.webhooks.attempt.failed')) : `HTTP ${attempt.status}`;
+  return m.t('account.webhooks.attempt', { outcome, ms: attempt.durationMs, when: formatWhen(attempt.at) });
 }
 
 function EndpointRow({ endpoint, csrf }: { endpoint: WebhookEndpointRowView; csrf: string }) {
+  const m = useMessages();
   const action = (verb: string) => `${WEBHOOKS_PATH}/${encodeURIComponent(endpoint.id)}/${verb}`;
   return (
     <li class="api-key">
@@ -63,60 +66,86 @@ function EndpointRow({ endpoint, csrf }: { endpoint: WebhookEndpointRowView; csr
         </code>
         <p class="muted key-detail">
           <Isolate text={endpoint.workspaceName} /> ·{' '}
-          {endpoint.eventTypes.length === 0 ? 'every event' : endpoint.eventTypes.join(', ')}
+          {endpoint.eventTypes.length === 0 ? m.t('account.webhooks.everyEvent') : m.list(endpoint.eventTypes)}
         </p>
         <p class="muted key-detail">
-          Added {formatWhen(endpoint.createdAt)}
-          {endpoint.disabledAt ? ` · Stopped ${formatWhen(endpoint.disabledAt)}: the receiver answered 410 Gone` : ''}
-          {endpoint.previousSecretUntil ? ` · The old secret signs too until ${formatWhen(endpoint.previousSecretUntil)}` : ''}
+          <Sentence id="account.webhooks.added" elements={{ when: <When date={endpoint.createdAt} /> }} />
+          {endpoint.disabledAt ? (
+            <>
+              {' · '}
+              <Sentence id="account.webhooks.stopped" elements={{ when: <When date={endpoint.disabledAt} /> }} />
+            </>
+          ) : null}
+          {endpoint.previousSecretUntil ? (
+            <>
+              {' · '}
+              <Sentence id="account.webhooks.oldSecret" elements={{ when: <When date={endpoint.previousSecretUntil} /> }} />
+            </>
+          ) : null}
         </p>
         <details>
-          <summary>Delivery log ({endpoint.deliveries.length})</summary>
+          <summary>{m.t('account.webhooks.log', { count: endpoint.deliveries.length })}</summary>
           <ul class="plain-list">
             {endpoint.deliveries.map((delivery) => (
               <li>
-                <code>{delivery.eventType}</code> {delivery.status} · {delivery.attempts} tries ·{' '}
-                {attemptText(delivery.lastAttempt)}
+                <code>{delivery.eventType}</code>{' '}
+                {m.t('account.webhooks.delivery', {
+                  status: delivery.status,
+                  count: delivery.attempts,
+                  last: attemptText(m, delivery.lastAttempt),
+                })}
               </li>
             ))}
           </ul>
         </details>
       </div>
-      {[
-        ['test', 'Send test event', 'secondary'],
-        ['rotate', 'Rotate secret', 'secondary'],
-        ['remove', 'Remove', 'danger'],
-      ].map(([verb, label, tone]) => (
-        <form method="post" action={action(verb!)}>
-          <CsrfField token={csrf} />
-          <button type="submit" class={tone}>
-            {label}
-          </button>
-        </form>
-      ))}
+      <form method="post" action={action('test')}>
+        <CsrfField token={csrf} />
+        <button type="submit" class="secondary" aria-label={m.t('account.webhooks.testLabel', { url: endpoint.url })}>
+          {m.t('account.webhooks.test')}
+        </button>
+      </form>
+      <form method="post" action={action('rotate')}>
+        <CsrfField token={csrf} />
+        <button type="submit" class="secondary" aria-label={m.t('account.webhooks.rotateLabel', { url: endpoint.url })}>
+          {m.t('account.webhooks.rotate')}
+        </button>
+      </form>
+      <form method="post" action={action('remove')}>
+        <CsrfField token={csrf} />
+        <button type="submit" class="danger" aria-label={m.t('account.webhooks.removeLabel', { url: endpoint.url })}>
+          {m.t('account.webhooks.remove')}
+        </button>
+      </form>
     </li>
   );
 }
 
 /** Webhooks: add an endpoint (its secret shown once), send a test event, rotate, remove, and each one's delivery log. */
 export function WebhooksPage({ view, nonce }: { view: WebhooksView; nonce: string }) {
+  const m = useMessages();
+  const title = m.t('account.webhooks.title');
   return (
-    <Page title={view.error ? 'Error: Webhooks · Sess' : 'Webhooks · Sess'} nonce={nonce}>
+    <Page title={view.error ? m.t('account.errors.pageTitle', { title }) : title} nonce={nonce}>
       <AccountHeader email={view.email} signoutCsrf={view.csrf.signout} />
       <div class="card">
         <p>
-          <a href="/account">← Your account</a>
+          <a href="/account">{m.t('account.nav.back')}</a>
         </p>
-        <h1>Webhooks</h1>
-        <p class="lead">Sess POSTs each event of your workspace’s interactions to your endpoint, signed (Standard Webhooks).</p>
+        <h1>{m.t('account.webhooks.heading')}</h1>
+        <p class="lead">{m.t('account.webhooks.lead')}</p>
         {view.notice ? <Notice message={view.notice} /> : null}
-        {view.error ? <FormError id="webhooks-error" message={view.error} /> : null}
+        <ErrorSummary id="webhooks-error" items={view.error ? [{ message: view.error, field: 'webhook-url' }] : []} />
         {view.secret ? (
           <div class="banner ok" role="status">
             <p>
-              {view.secret.note} for <Isolate text={view.secret.url} />. Copy it now: it is shown only this once.
+              <Sentence
+                id="account.webhooks.secretShown"
+                values={{ kind: view.secret.kind }}
+                elements={{ url: <Isolate text={view.secret.url} /> }}
+              />
             </p>
-            <label for="webhook-secret">Signing secret</label>
+            <label for="webhook-secret">{m.t('account.webhooks.secret')}</label>
             <textarea id="webhook-secret" class="secret key-value" readonly rows={2}>
               {view.secret.secret}
             </textarea>
@@ -128,28 +157,43 @@ export function WebhooksPage({ view, nonce }: { view: WebhooksView; nonce: strin
           ))}
         </ul>
         {view.workspaces.length === 0 ? (
-          <p>Only a workspace’s owners manage its webhooks.</p>
+          <p>{m.t('account.webhooks.ownersOnly')}</p>
         ) : (
           <form method="post" action={WEBHOOKS_PATH}>
-            <h2>Add an endpoint</h2>
+            <h2>{m.t('account.webhooks.addHeading')}</h2>
             <CsrfField token={view.csrf.webhooks} />
-            <label for="webhook-workspace">Workspace</label>
-            <select id="webhook-workspace" name="workspace_id">
-              {view.workspaces.map((workspace) => (
-                <option value={workspace.id}>{workspace.name}</option>
-              ))}
-            </select>
-            <label for="webhook-url">URL (https)</label>
-            <input id="webhook-url" name="url" type="url" required autocomplete="off" />
+            <div class="field">
+              <label for="webhook-workspace">{m.t('account.field.workspace')}</label>
+              <select id="webhook-workspace" name="workspace_id">
+                {view.workspaces.map((workspace) => (
+                  <option value={workspace.id}>{workspace.name}</option>
+                ))}
+              </select>
+            </div>
+            <div class={view.error ? 'field invalid' : 'field'}>
+              <label for="webhook-url">{m.t('account.webhooks.url')}</label>
+              <input
+                id="webhook-url"
+                name="url"
+                type="url"
+                required
+                autocomplete="off"
+                aria-invalid={view.error ? 'true' : undefined}
+                aria-describedby={view.error ? 'webhooks-error' : undefined}
+              />
+            </div>
             <fieldset>
-              <legend>Events (none checked: every event)</legend>
+              <legend>{m.t('account.webhooks.events')}</legend>
               {view.eventTypes.map((type) => (
-                <label>
-                  <input type="checkbox" name="event_types" value={type} /> {type}
-                </label>
+                <div class="choice">
+                  <input type="checkbox" id={`event-${type}`} name="event_types" value={type} />
+                  <label for={`event-${type}`}>{type}</label>
+                </div>
               ))}
             </fieldset>
-            <button type="submit">Add endpoint</button>
+            <div class="actions">
+              <button type="submit">{m.t('account.webhooks.submit')}</button>
+            </div>
           </form>
         )}
       </div>

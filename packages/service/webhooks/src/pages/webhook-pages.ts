@@ -1,9 +1,9 @@
-import { type BrowserSession, listWorkspacesForUser, readBrowserSession } from '@sess/accounts';
+import { accountPageLanguage, type BrowserSession, listWorkspacesForUser, readBrowserSession } from '@sess/accounts';
 import { EVENT_TYPES } from '@sess/contract';
 import { checkCsrfToken, csrfToken, isSessError, type Logger } from '@sess/core';
 import { type Db, queryRows } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
-import { htmlPage, renderWebhooksPage, seeOther, WEBHOOKS_PATH, type WebhooksView } from '@sess/web';
+import { htmlPage, type Messages, renderWebhooksPage, seeOther, WEBHOOKS_PATH, type WebhooksView } from '@sess/web';
 import { sql } from 'drizzle-orm';
 import { type Context, type Handler, Hono } from 'hono';
 import type { WebhooksApi } from '../endpoints.ts';
@@ -48,7 +48,18 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
     readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
   const owned = async (userId: string) => (await listWorkspacesForUser(deps.db, userId)).filter((w) => w.role === 'owner');
 
-  async function page(browser: BrowserSession, status: number, extras: Partial<WebhooksView> = {}): Promise<Response> {
+  async function page(
+    c: Context<PagesEnv>,
+    browser: BrowserSession,
+    status: number,
+    extras: (m: Messages) => Partial<WebhooksView> = () => ({}),
+  ): Promise<Response> {
+    // A post's answer is the webhooks page: the picker's links lead there, not to the post's path.
+    const request =
+      c.req.method === 'GET'
+        ? c.req.raw
+        : new Request(new URL(WEBHOOKS_PATH, c.req.url), { headers: c.req.raw.headers });
+    const language = await accountPageLanguage(deps.db, request, browser);
     const workspaces = await owned(browser.userId);
     const endpoints: WebhooksView['endpoints'] = [];
     for (const workspace of workspaces) {
@@ -84,9 +95,9 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
         webhooks: csrfToken(deps.secret, browser.sessionId, CSRF_PURPOSE),
         signout: csrfToken(deps.secret, browser.sessionId, 'signout'),
       },
-      ...extras,
+      ...extras(language.messages),
     };
-    return htmlPage(status, (nonce) => renderWebhooksPage(view, nonce));
+    return htmlPage(status, (nonce) => renderWebhooksPage(view, nonce), { language });
   }
 
   /** The signed-in owner and the form of a post whose CSRF token is right, or the response that refuses it. */
@@ -95,9 +106,7 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
     const browser = await session(c);
     if (!browser) return signIn();
     if (!checkCsrfToken(deps.secret, browser.sessionId, CSRF_PURPOSE, form.get('_csrf')))
-      return page(browser, 403, {
-        error: 'This page had expired (or the request did not come from it). Nothing was changed; try again.',
-      });
+      return page(c, browser, 403, (m) => ({ error: m.t('account.webhooks.expired') }));
     return { browser, form };
   }
 
@@ -116,7 +125,7 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
     withFailurePage(async (c) => {
       const browser = await session(c);
       if (!browser) return signIn();
-      return page(browser, 200);
+      return page(c, browser, 200);
     }),
   );
 
@@ -128,20 +137,23 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
       const { browser, form } = got;
       const workspaceId = form.get('workspace_id') ?? '';
       if (!(await owned(browser.userId)).some((w) => w.id === workspaceId))
-        return page(browser, 400, { error: 'Choose one of the workspaces you own.' });
+        return page(c, browser, 400, (m) => ({ error: m.t('account.webhooks.workspaceRequired') }));
       try {
         const created = await api.create(workspaceId, { url: form.get('url') ?? '', eventTypes: form.getAll('event_types') });
         c.get('logger').info(
           { event: 'webhooks.endpoint.created', workspaceId, endpointId: created.id },
           'webhook endpoint added',
         );
-        return page(browser, 201, { secret: { url: created.url, secret: created.secret, note: 'The signing secret' } });
+        return page(c, browser, 201, () => ({ secret: { url: created.url, secret: created.secret, kind: 'added' } }));
       } catch (error) {
-        if (
-          isSessError(error) &&
-          (error.code === 'WEBHOOK_URL_REFUSED' || error.code === 'INVALID_ARGUMENTS' || error.code === 'PLAN_LIMIT_REACHED')
-        )
-          return page(browser, error.status, { error: error.message });
+        if (isSessError(error) && error.code === 'WEBHOOK_URL_REFUSED') {
+          const reason = String(error.details.reason ?? '');
+          return page(c, browser, error.status, (m) => ({ error: m.t('account.webhooks.urlRefused', { reason }) }));
+        }
+        if (isSessError(error) && error.code === 'INVALID_ARGUMENTS')
+          return page(c, browser, error.status, (m) => ({ error: m.t('account.webhooks.invalid') }));
+        if (isSessError(error) && error.code === 'PLAN_LIMIT_REACHED')
+          return page(c, browser, error.status, (m) => ({ error: m.t('account.webhooks.limit') }));
         throw error;
       }
     }),
@@ -156,25 +168,20 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
         const { browser } = got;
         const id = c.req.param('id') ?? '';
         const workspaceId = await ownerOf(browser.userId, id);
-        if (!workspaceId)
-          return page(browser, 404, { error: 'No such endpoint in a workspace you own (it may have been removed).' });
+        if (!workspaceId) return page(c, browser, 404, (m) => ({ error: m.t('account.webhooks.notFound') }));
         if (verb === 'test') {
           await api.sendTest(workspaceId, id);
-          return page(browser, 200, { notice: 'Test event queued: its tries show in the delivery log.' });
+          return page(c, browser, 200, (m) => ({ notice: m.t('account.webhooks.testQueued') }));
         }
         if (verb === 'remove') {
           await api.remove(workspaceId, id);
-          return page(browser, 200, { notice: 'Endpoint removed.' });
+          return page(c, browser, 200, (m) => ({ notice: m.t('account.webhooks.removed') }));
         }
         const rotated = await api.rotate(workspaceId, id);
         const [endpoint] = (await api.list(workspaceId)).webhooks.filter((w) => w.id === id);
-        return page(browser, 200, {
-          secret: {
-            url: endpoint?.url ?? id,
-            secret: rotated.secret,
-            note: 'The new signing secret (the old one signs too for 24 hours)',
-          },
-        });
+        return page(c, browser, 200, () => ({
+          secret: { url: endpoint?.url ?? id, secret: rotated.secret, kind: 'rotated' },
+        }));
       }),
     );
   }
