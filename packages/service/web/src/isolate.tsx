@@ -1,3 +1,5 @@
+import { useMessages } from './i18n/render-scope.ts';
+
 /*
  * Text that Sess did not write (the agent's form, the person's answers, an app's, workspace's or
  * key's name) is isolated wherever a page shows it, so that bidi controls or right-to-left
@@ -58,14 +60,22 @@ function balanceIsolates(text: string): string {
   return paired + PDI.repeat(open);
 }
 
+/**
+ * Whether someone else's `text` needs its own direction: it could reorder the words around it,
+ * or the page is right to left (a left-to-right question must not take the page's direction).
+ */
+function needsOwnDirection(text: string): boolean {
+  return hasBidiEffect(text) || useMessages().dir === 'rtl';
+}
+
 /** Someone else's text inline among Sess's own words: a `<bdi>` when it could reorder them. */
 export function Isolate({ text }: { text: string }) {
-  return hasBidiEffect(text) ? <bdi>{balanceIsolates(text)}</bdi> : text;
+  return needsOwnDirection(text) ? <bdi>{balanceIsolates(text)}</bdi> : text;
 }
 
 /** The `dir` of a block (or atomic inline) element whose whole content is someone else's `text`. */
 export function textDir(text: string): 'auto' | undefined {
-  return hasBidiEffect(text) ? 'auto' : undefined;
+  return needsOwnDirection(text) ? 'auto' : undefined;
 }
 
 /** Someone else's text inside plain text (the document title), between FSI and PDI when it could reorder it. */
