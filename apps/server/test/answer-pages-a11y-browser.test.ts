@@ -6,7 +6,7 @@
  */
 
 import { readSession } from '@sess/forms';
-import { axeViolations, launchTestBrowser, openWatchedContext, SCREEN_SIZES } from '@sess/testkit/browser';
+import { axeViolations, fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES } from '@sess/testkit/browser';
 import {
   commitInteraction,
   completeLink,
@@ -219,5 +219,142 @@ describe('the page’s language', () => {
     await page.goto(link.pageUrl);
     expect(await page.getAttribute('html', 'lang')).toBe('fr');
     await page.getByRole('button', { name: 'Envoyer' }).waitFor();
+  });
+});
+
+describe('with the keyboard alone', () => {
+  /** What has the focus: its name and type, or the button's text. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const element = document.activeElement as HTMLInputElement | null;
+      if (!element || element === document.body) return 'body';
+      return element.tagName === 'BUTTON' ? `button:${element.textContent?.trim()}` : `${element.name}:${element.type}`;
+    });
+
+  it('answers a form with every field type using Tab, the arrow keys, Space and Enter', SLOW, async () => {
+    const { context, problems } = await openWatchedContext(browser, { ...SCREEN_SIZES.phone, locale: 'en-GB' });
+    try {
+      const link = await createLink(h, everyFieldInteraction());
+      const page = await context.newPage();
+      await page.goto(link.pageUrl);
+      const tab = async (expected: string) => {
+        await page.keyboard.press('Tab');
+        expect(await focused(page)).toBe(expected);
+      };
+      // Each field in the order it is drawn; its visible focus is the page's :focus-visible ring.
+      await tab('name:text');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('Grace');
+      await tab('email:email');
+      await page.keyboard.type('grace@example.com');
+      await tab('notes:textarea');
+      await page.keyboard.type('Window seat.');
+      await page.keyboard.press('Enter'); // a new line in the notes, not a post
+      await page.keyboard.type('Thanks.');
+      await tab('budget:text');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('99.5');
+      await tab('nights:text');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('3');
+      await tab('pets:checkbox');
+      await page.keyboard.press('Space'); // was checked: now not
+      // A radio group is one Tab stop on its checked option; the arrows move the choice.
+      await tab('place:radio');
+      await page.keyboard.press('ArrowDown');
+      await tab('month:select-one');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await tab('extras:checkbox');
+      await page.keyboard.press('Space'); // bike on
+      await tab('extras:checkbox'); // boat (on from the form)
+      await tab('extras:checkbox');
+      await page.keyboard.press('Space'); // car on
+      // The rating is a radio group too: Tab lands on its first star, the arrows choose.
+      await tab('mood:radio');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      expect(await focused(page)).toBe('mood:radio');
+      await tab('button:Submit');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Sent — waiting for the next step' }).waitFor();
+      const { response } = await readSession({ ctx: h.ctx, sessionId: link.sessionId });
+      expect(response).toMatchObject({
+        actionId: 'submit',
+        values: {
+          name: 'Grace',
+          email: 'grace@example.com',
+          notes: 'Window seat.\nThanks.',
+          budget: 99.5,
+          nights: 3,
+          pets: false,
+          place: 'city',
+          extras: ['bike', 'boat', 'car'],
+          mood: 4,
+        },
+      });
+      expect(['jan', 'feb', 'mar']).toContain((response?.values ?? {}).month);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a visible focus ring on each kind of control', SLOW, async () => {
+    const { context } = await openWatchedContext(browser, { ...SCREEN_SIZES.phone, locale: 'en-GB' });
+    try {
+      const page = await context.newPage();
+      await page.goto(urls.open ?? '');
+      const rings: string[] = [];
+      for (let i = 0; i < 14; i += 1) {
+        await page.keyboard.press('Tab');
+        rings.push(
+          await page.evaluate(() => {
+            const element = document.activeElement as HTMLElement;
+            // A rating's input is hidden: its label draws the ring (:has(:focus-visible)).
+            const drawn = element.closest('.rating label') ?? element;
+            const style = getComputedStyle(drawn);
+            return `${(element as HTMLInputElement).name || element.tagName}:${style.outlineStyle}:${parseFloat(style.outlineWidth) >= 2}`;
+          }),
+        );
+      }
+      expect(rings.filter((ring) => !/:solid:true$/.test(ring))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('at 320 px wide and at 200 % zoom', () => {
+  it('nothing scrolls sideways on the open form, its errors, the Ask landing and a status page', SLOW, async () => {
+    // 320 CSS px: a 640 px-wide phone at 200 % zoom is the same layout viewport.
+    const { context } = await openWatchedContext(browser, { viewport: { width: 320, height: 640 }, locale: 'de-DE' });
+    try {
+      const page = await context.newPage();
+      const wide: string[] = [];
+      for (const state of ['open', 'ask', 'done', 'expired']) {
+        await page.goto(urls[state] ?? '');
+        if (!(await fitsWidth(page))) wide.push(state);
+      }
+      await refusedPost(page);
+      if (!(await fitsWidth(page))) wide.push('errors');
+      expect(wide).toEqual([]);
+      // Targets: every button at least 44 px tall, every other control or link at least 24 px.
+      await page.goto(urls.open ?? '');
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('button, a, input:not([type="hidden"]), select, textarea, .rating label')]
+          .filter((element) => element.offsetParent !== null && !element.closest('.rating label, p, li:not(.languages li)'))
+          .map((element) => ({ element, box: element.getBoundingClientRect() }))
+          .filter(({ element, box }) => {
+            const min = element.tagName === 'BUTTON' ? 44 : 24;
+            return box.height < min || (element.tagName !== 'A' && box.width < 24);
+          })
+          .map(({ element }) => element.outerHTML.slice(0, 80)),
+      );
+      expect(small, JSON.stringify(small)).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 });

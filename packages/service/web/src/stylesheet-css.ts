@@ -104,8 +104,8 @@ textarea { min-height: 7rem; resize: vertical; }
 .choice label { flex: 1; padding: .5rem 0; cursor: pointer; }
 /* A flex or grid child may be narrower than its content (by default it is at least its widest word or control). */
 .choice > *, .actions > *, .account-header > *, .plain-list li > *, .nav-list > *, dl.record > *, dl.record .pair > * { min-width: 0; }
-.choice + .hint { margin-inline-start: 1.95rem; }
-.choice input { width: 1.35rem; height: 1.35rem; margin: 0; flex: none; accent-color: var(--accent); }
+.choice + .hint { margin-inline-start: 2.1rem; }
+.choice input { width: 1.5rem; height: 1.5rem; margin: 0; flex: none; accent-color: var(--accent); }
 .rating { display: flex; gap: .5rem; flex-wrap: wrap; }
 .rating label { position: relative; display: inline-flex; align-items: center; justify-content: center; min-width: 44px; min-height: 44px;
   border: 1px solid var(--field-line); border-radius: 8px; cursor: pointer; }
