@@ -58,6 +58,9 @@ export const ONE_DRIVER_TESTS = {
     reason: 'a browser drives the same app on either driver; the chat over MCP (chat-tools) runs on both',
   },
   'server: pages in a right-to-left language': { driver: 'postgres', reason: BROWSER_ONLY },
+  'server: the account pages in two languages, to WCAG AA': { driver: 'postgres', reason: BROWSER_ONLY },
+  'server: the answer pages in two languages, to WCAG AA': { driver: 'postgres', reason: BROWSER_ONLY },
+  'server: the OAuth and home pages in two languages, to WCAG AA': { driver: 'postgres', reason: BROWSER_ONLY },
   'server: finding the previous release': { driver: 'pglite', reason: 'no database at all (git and lockfiles)' },
   // apps/stdio, apps/openclaw
   'stdio: sess-mcp as a process': { driver: 'pglite', reason: CHILD_PROCESS },
