@@ -164,8 +164,11 @@ describe.runIf(onlyOn('server: the account pages in two languages, to WCAG AA'))
           await signIn(page, user.email, user.password);
           expect(await page.getAttribute('html', 'lang')).toBe('sl');
           expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Vaš račun');
-          await page.goto(`${server.url}/account/keys`);
-          expect(await page.getAttribute('html', 'lang')).toBe('sl');
+          // Every page a signed-in person sees follows it: keys, connected apps, the home page.
+          for (const path of ['/account/keys', '/account/apps', '/']) {
+            await page.goto(`${server.url}${path}`);
+            expect(await page.getAttribute('html', 'lang'), path).toBe('sl');
+          }
         } finally {
           await second.context.close();
         }

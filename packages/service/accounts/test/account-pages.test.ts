@@ -60,7 +60,9 @@ describe('/account/keys', () => {
     expect(list.html).toContain(`${key.slice(0, 12)}…`);
     expect(list.html).toContain('laptop');
     // The use is recorded by a write the request does not wait for.
-    await expect.poll(async () => (await browser.get('/account/keys')).html).toMatch(/Last used <time datetime="2026-06-01T10:00:00.000Z">Jun 1, 2026, 10:00 AM \(UTC\)<\/time>/);
+    await expect
+      .poll(async () => (await browser.get('/account/keys')).html)
+      .toMatch(/Last used <time datetime="2026-06-01T10:00:00.000Z">Jun 1, 2026, 10:00 AM \(UTC\)<\/time>/);
   });
 
   it('offers only the workspaces the person owns', async () => {

@@ -50,6 +50,8 @@ export interface ClaimedNotice {
   sentBefore: number;
   /** The language of the form (its current revision's `surface.locale`), when the agent set one. */
   formLocale: string | undefined;
+  /** The recipient's saved language (`users.locale`, their picker choice), before the form's. */
+  savedLocale: string | undefined;
   /** The person's time zone when they saved their settings (undefined: never saved). */
   savedTimeZone: string | undefined;
 }
@@ -81,6 +83,7 @@ interface ClaimRow extends Record<string, unknown> {
   api_key_forms: boolean;
   devices: string | { id: string; sealed: string }[];
   form_locale: string | null;
+  saved_locale: string | null;
 }
 
 // Drivers differ: postgres.js (as drizzle sets it up) gives timestamps and json as text, PGlite parsed.
@@ -121,7 +124,8 @@ export async function claimDue(
                            from push_subscriptions p where p.user_id = c.user_id and p.id <> all(c.sent_to)),
                         '[]'::json) as devices,
                (select r.surface ->> 'locale' from form_revisions r
-                 where r.session_id = s.id and r.revision = s.current_revision) as form_locale
+                 where r.session_id = s.id and r.revision = s.current_revision) as form_locale,
+               (select u.locale from users u where u.id = c.user_id) as saved_locale
           from claimed c
           left join form_sessions s on s.id = c.session_id and s.workspace_id = c.workspace_id
           left join notification_settings ns on ns.user_id = c.user_id`,
@@ -166,6 +170,7 @@ export async function claimDue(
       .filter((device): device is DeliveryTarget => device !== undefined),
     sentBefore: Number(row.sent_before),
     formLocale: row.form_locale ?? undefined,
+    savedLocale: row.saved_locale ?? undefined,
     savedTimeZone: row.push_enabled === null ? undefined : row.time_zone,
   }));
 }

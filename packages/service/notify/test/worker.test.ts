@@ -1,5 +1,5 @@
 import { createEgress } from '@sess/core/egress';
-import { type Database, notificationOutbox, openDatabase, queryRows } from '@sess/db';
+import { type Database, notificationOutbox, openDatabase, queryRows, users } from '@sess/db';
 import { createAsk, publishSession, startRespondent, submitLinkAnswer } from '@sess/forms';
 import {
   DEFAULT_SETTINGS,
@@ -380,6 +380,16 @@ describe('e-mail', () => {
     await createNotifiedForm(fixture, pushed, { locale: 'de' });
     expect(await worker().runOnce()).toBe(1);
     expect(push.received(subscriptionId)[0]?.payload).toMatchObject({ body: 'Ihr Agent hat eine Frage an Sie.', lang: 'de' });
+  });
+
+  it('is written in the recipient’s saved language before the form’s', async () => {
+    const person = await createPerson(fixture.database);
+    await fixture.database.db.update(users).set({ locale: 'fr' }).where(eq(users.id, person.userId));
+    const form = await createNotifiedForm(fixture, person, { emailAvailable: true, locale: 'de' });
+    expect(await worker({ mail: true }).runOnce()).toBe(1);
+    const mail = await sink.waitFor((m) => m.to.includes(person.email) && m.subject === form.title);
+    expect(mail.headers['content-language']).toBe('fr');
+    expect(mail.text).not.toContain('Ihr Agent');
   });
 
   it('a device that accepts the push means no e-mail', async () => {

@@ -2,6 +2,7 @@ import { csrfToken } from '@sess/core';
 import { buildConnectView, type HomeView, htmlPage, pageLanguage, renderHomePage } from '@sess/web';
 import type { Hono } from 'hono';
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
+import { accountPageLanguage } from '../users/user-locale.ts';
 import type { AccountRoutesDeps, AccountsEnv } from './deps.ts';
 
 /**
@@ -21,8 +22,7 @@ export function mountHomeRoute(app: Hono<AccountsEnv>, deps: AccountRoutesDeps):
       signupHref: deps.signupPolicy === 'open' ? '/signup' : null,
       accountHref: '/account',
     };
-    // Accounts keep no language of their own yet: the lead wires `saved` in once they do.
-    const language = pageLanguage(c.req.raw, { saved: undefined });
+    const language = session ? await accountPageLanguage(deps.db, c.req.raw, session) : pageLanguage(c.req.raw);
     return htmlPage(200, (nonce) => renderHomePage(view, nonce), { language });
   });
 }

@@ -104,7 +104,7 @@ export function createRowHandler(options: {
     }
     const decision = session.askDecision === 'approved' || session.askDecision === 'rejected' ? session.askDecision : undefined;
     const ask = session.askMax === null ? null : { answered: session.askAnswered, max: session.askMax, decision };
-    // In the form's language (a recipient's own saved language, once stored, goes in `saved`).
+    // In the recipient's saved language, else the form's.
     const message = composeMessage(texts, {
       kind: row.kind,
       title: content.title,
@@ -112,7 +112,7 @@ export function createRowHandler(options: {
       ask,
       expiresAt: row.expiresAt,
       timeZone: row.savedTimeZone,
-      language: { content: row.formLocale },
+      language: { saved: row.savedLocale, content: row.formLocale },
     });
 
     const push = settings.pushEnabled

@@ -19,7 +19,7 @@ import { describeScope, formatScope } from '../scope.ts';
 import type { OAuthEnv } from './deps.ts';
 import { readFormBody } from './form-body.ts';
 import { clientView, type OAuthServer, redirectView } from './oauth-server.ts';
-import { oauthPageLanguage, seeOther, sendPage, withoutPicker } from './respond.ts';
+import { oauthPageLanguage, seeOther, sendPage, signedInPageLanguage, withoutPicker } from './respond.ts';
 
 const CONSENT_ACTION = '/oauth/authorize';
 const MAX_FORM_BYTES = 32 * 1024;
@@ -133,8 +133,7 @@ export function mountAuthorizeRoutes(app: Hono<OAuthEnv>, server: OAuthServer, p
   ) {
     const workspaces = await listWorkspacesForUser(db, session.userId);
     if (workspaces.length === 0) return refusalPage(c, 403, 'oauth.error.noWorkspace', requestQuery);
-    // Accounts keep no language of their own yet: the lead wires `saved` in once they do.
-    const language = oauthPageLanguage(c, { requestPath: requestPath(requestQuery), saved: undefined });
+    const language = await signedInPageLanguage(c, db, session, { requestPath: requestPath(requestQuery) });
     const m = language.messages;
     const view: ConsentView = {
       email: session.email,

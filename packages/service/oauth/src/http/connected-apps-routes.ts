@@ -16,7 +16,7 @@ import { describeScope } from '../scope.ts';
 import type { OAuthEnv } from './deps.ts';
 import { readFormBody } from './form-body.ts';
 import { clientView, type OAuthServer } from './oauth-server.ts';
-import { oauthPageLanguage, seeOther, sendPage } from './respond.ts';
+import { oauthPageLanguage, seeOther, sendPage, signedInPageLanguage } from './respond.ts';
 
 export const CONNECTED_APPS_PATH = '/account/apps';
 const DISCONNECT_PATH = '/account/apps/disconnect';
@@ -48,8 +48,7 @@ export function mountConnectedAppsRoutes(app: Hono<OAuthEnv>, server: OAuthServe
     const session = await readBrowserSession(db, c.req.header('cookie'), deps.now());
     if (!session) return signIn();
     const apps = await listConnectedApps(db, session.userId);
-    // Accounts keep no language of their own yet: the lead wires `saved` in once they do.
-    const language = oauthPageLanguage(c, { saved: undefined });
+    const language = await signedInPageLanguage(c, db, session);
     const m = language.messages;
     const view: ConnectedAppsView = {
       email: session.email,

@@ -1,4 +1,5 @@
-import { classifyDatabaseError, UNAVAILABLE_RETRY_AFTER_SECONDS, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
+import { accountPageLanguage } from '@sess/accounts';
+import { classifyDatabaseError, type DbOrTx, UNAVAILABLE_RETRY_AFTER_SECONDS, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
 import { htmlPage, messagesFor, type PageLanguage, pageLanguage, seeOther } from '@sess/web';
 import type { Context } from 'hono';
 import { OAuthError } from '../errors/oauth-error.ts';
@@ -76,11 +77,26 @@ export function sendPage(
  * of the authorization endpoint with every parameter) rather than the bare form action.
  * `saved` is the signed-in person's saved choice, once accounts keep one.
  */
-export function oauthPageLanguage(c: Context, options: { requestPath?: string; saved?: string | undefined } = {}): PageLanguage {
-  const request = options.requestPath
-    ? new Request(new URL(options.requestPath, c.req.url), { headers: c.req.raw.headers })
-    : c.req.raw;
-  return pageLanguage(request, { saved: options.saved });
+export function oauthPageLanguage(c: Context, options: { requestPath?: string } = {}): PageLanguage {
+  return pageLanguage(pageRequest(c, options.requestPath));
+}
+
+/**
+ * The language of a page for a signed-in person: their saved choice, and a pick in the picker
+ * saved to their account (as the account pages do).
+ */
+export function signedInPageLanguage(
+  c: Context,
+  db: DbOrTx,
+  person: { userId: string; locale: string | null },
+  options: { requestPath?: string } = {},
+): Promise<PageLanguage> {
+  return accountPageLanguage(db, pageRequest(c, options.requestPath), person);
+}
+
+/** The request a page is for: this one, or (after a post) the page the form was on, for the picker's links. */
+function pageRequest(c: Context, requestPath: string | undefined): Request {
+  return requestPath ? new Request(new URL(requestPath, c.req.url), { headers: c.req.raw.headers }) : c.req.raw;
 }
 
 export { seeOther };

@@ -18,7 +18,9 @@ describe('the passkeys page', () => {
     );
     expect(html).toContain('action="/account/passkeys/cred_A-b/remove"');
     expect(html).toContain('action="/account/passkeys/cred_A-b/rename"');
-    expect(html).toContain('Added <time datetime="2026-06-01T10:00:00.000Z">Jun 1, 2026, 10:00 AM (UTC)</time> · Last used Never');
+    expect(html).toContain(
+      'Added <time datetime="2026-06-01T10:00:00.000Z">Jun 1, 2026, 10:00 AM (UTC)</time> · Last used Never',
+    );
     expect(html).toContain('data-csrf="reg"');
     expect(html).toContain(`<script nonce="${NONCE}">`);
     expectIsolated(html, [spoof('passkey')]);

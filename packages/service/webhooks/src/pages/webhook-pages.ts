@@ -56,9 +56,7 @@ export function createWebhookPages(deps: WebhookPagesDeps): Hono<PagesEnv> {
   ): Promise<Response> {
     // A post's answer is the webhooks page: the picker's links lead there, not to the post's path.
     const request =
-      c.req.method === 'GET'
-        ? c.req.raw
-        : new Request(new URL(WEBHOOKS_PATH, c.req.url), { headers: c.req.raw.headers });
+      c.req.method === 'GET' ? c.req.raw : new Request(new URL(WEBHOOKS_PATH, c.req.url), { headers: c.req.raw.headers });
     const language = await accountPageLanguage(deps.db, request, browser);
     const workspaces = await owned(browser.userId);
     const endpoints: WebhooksView['endpoints'] = [];
