@@ -111,7 +111,14 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
               {view.createdKey.key}
             </textarea>
             <div class="actions">
-              <button type="button" class="secondary copy" data-copy={NEW_KEY_ID} hidden>
+              <button
+                type="button"
+                class="secondary copy"
+                data-copy={NEW_KEY_ID}
+                data-copied={m.t('home.connect.copied')}
+                data-copy-failed={m.t('home.connect.copyFailed')}
+                hidden
+              >
                 {m.t('account.keys.copy')}
               </button>
             </div>
