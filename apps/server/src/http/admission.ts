@@ -3,7 +3,7 @@ import { SessError } from '@sess/core';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@sess/db';
 import { busyResponse, type RefusalReason, type RequestAdmission, refusalMessage } from '@sess/mcp';
 import { answersOAuthErrors, temporarilyUnavailableJson } from '@sess/oauth';
-import { htmlPage, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
+import { htmlPage, messagesFor, pageLanguage, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.ts';
 
@@ -162,18 +162,21 @@ export function nodeIncoming(env: unknown): IncomingMessage | undefined {
 
 const RETRY_AFTER = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
 
-/** The calm page a browser gets, saying what did not happen. */
-function busyPage(admissionClass: AdmissionClass, reason: RefusalReason): Response {
+/** The calm page a browser gets, saying what did not happen, in the request's language. */
+function busyPage(admissionClass: AdmissionClass, reason: RefusalReason, request: Request | undefined): Response {
   const state = reason === 'busy' ? 'busy' : 'starting';
+  const language = request ? pageLanguage(request) : undefined;
+  const m = language?.messages ?? messagesFor('en');
   const message =
     admissionClass === 'answers'
-      ? `Sess is ${state} right now, and your answer was not sent. Go back and send it again in a moment.`
+      ? m.t('errors.busy.answers', { state })
       : admissionClass === 'pages'
-        ? `Sess is ${state} right now; nothing was changed. Try again in a moment.`
-        : `Sess is ${state} right now and did not take this request; nothing was changed. Go back and try again in a moment.`;
-  const title = reason === 'busy' ? 'Sess is busy' : 'Sess is starting';
+        ? m.t('errors.busy.pages', { state })
+        : m.t('errors.busy.other', { state });
+  const title = m.t('errors.busy.title', { state });
   return htmlPage(503, (nonce) => renderMessagePage({ title, message, tone: 'warn' }, nonce), {
     headers: { 'Retry-After': RETRY_AFTER },
+    ...(language ? { language } : {}),
   });
 }
 
@@ -189,12 +192,14 @@ export function busyAnswer(
   accept: string | undefined,
   requestId?: string,
   reason: RefusalReason = 'busy',
+  /** The request, for a page in its language (English without it). */
+  request?: Request,
 ): Response {
   if (path === '/mcp') return busyResponse(UNAVAILABLE_RETRY_AFTER_SECONDS, null, reason);
   const message = refusalMessage(reason, UNAVAILABLE_RETRY_AFTER_SECONDS);
   if (answersOAuthErrors(path)) return temporarilyUnavailableJson(message);
   if (!path.startsWith('/v1/') && admissionClass !== 'waits' && accept?.includes('text/html')) {
-    return busyPage(admissionClass, reason);
+    return busyPage(admissionClass, reason, request);
   }
   const error = new SessError('SESS_UNAVAILABLE', message, { reason });
   return Response.json(
@@ -204,7 +209,7 @@ export function busyAnswer(
 }
 
 function busyAnswerOf(c: Context<AppEnv>, admissionClass: AdmissionClass): Response {
-  return busyAnswer(admissionClass, c.req.path, c.req.header('accept'), c.get('requestId'));
+  return busyAnswer(admissionClass, c.req.path, c.req.header('accept'), c.get('requestId'), 'busy', c.req.raw);
 }
 
 /**

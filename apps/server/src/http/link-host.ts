@@ -1,5 +1,5 @@
 import { RESPONDENT_COOKIE } from '@sess/answer-pages';
-import { htmlPage, readCookieValues, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
+import { htmlPage, messagesFor, pageLanguage, readCookieValues, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
@@ -69,6 +69,7 @@ function keepOnlyAnswerPageCookie(headers: Headers): void {
  */
 export function linkHostOnly(config: Pick<Config, 'publicUrl' | 'linkUrl'>, origins: LinkOrigins): MiddlewareHandler<AppEnv> {
   const message = `This address serves answer links only; your Sess is at ${config.publicUrl}.`;
+  const url = config.publicUrl;
   return async function linkHostOnlyMiddleware(c, next) {
     if (!origins.isLinkHost(c.req.header('host'))) return next();
     if (servedOnLinkHost(c.req.method, c.req.path)) {
@@ -77,7 +78,16 @@ export function linkHostOnly(config: Pick<Config, 'publicUrl' | 'linkUrl'>, orig
     }
     c.get('logger')?.info({ event: 'http.link_host_refused', method: c.req.method }, 'not served on the link host');
     if ((c.req.header('accept') ?? '').includes('text/html')) {
-      return htmlPage(404, (nonce) => renderMessagePage({ title: 'Answer links only', message, tone: 'error' }, nonce));
+      // In the person's language, without the picker (this address serves no other page).
+      const m = pageLanguage(c.req.raw).messages;
+      const page = {
+        title: m.t('errors.linkHost.title'),
+        message: m.t('errors.linkHost.message', { url }),
+        tone: 'error' as const,
+      };
+      return htmlPage(404, (nonce) => renderMessagePage(page, nonce), {
+        language: { messages: messagesFor(m.tag, { timeZone: m.timeZone }) },
+      });
     }
     return c.json({ error: { code: 'NOT_FOUND', message, retryable: false } }, 404, { 'Cache-Control': 'no-store' });
   };

@@ -1,4 +1,4 @@
-import { htmlPage, renderMessagePage } from '@sess/web';
+import { htmlPage, pageLanguage, renderMessagePage } from '@sess/web';
 import { Hono } from 'hono';
 import { PACKAGES_PATH, SERVED_PACKAGE_IDS, type ServedPackageId, type ServedPackages } from '../packages/served-packages.ts';
 import type { AppEnv } from './app-env.ts';
@@ -36,25 +36,23 @@ export function createPackageRoutes(served: ServedPackages): Hono<AppEnv> {
     const alias = /^([a-z-]+)\.tgz$/.exec(file)?.[1];
     const current = alias && isServedId(alias) ? served.byId.get(alias) : undefined;
     if (current) return c.body(null, 302, { Location: `${PACKAGES_PATH}/${current.file}`, 'Cache-Control': 'no-store' });
-    return notFound();
+    return notFound(c.req.raw);
   });
-  app.get(PACKAGES_PATH, () => notFound());
-  app.get(`${PACKAGES_PATH}/`, () => notFound());
+  app.get(PACKAGES_PATH, (c) => notFound(c.req.raw));
+  app.get(`${PACKAGES_PATH}/`, (c) => notFound(c.req.raw));
 
-  function notFound(): Response {
+  function notFound(request: Request): Response {
+    const language = pageLanguage(request);
+    const m = language.messages;
     const listed = [...served.byId.values()].map((pkg) => `${PACKAGES_PATH}/${pkg.file} (${pkg.name} ${pkg.version})`);
-    const message =
-      listed.length > 0
-        ? `There is no package at this address. This server serves ${listed.join(', ')}; its home page gives the install lines.`
-        : 'This server has no client packages to give: its operator builds them with npm run build, which packs them beside the server.';
-    return htmlPage(
-      404,
-      (nonce) =>
-        renderMessagePage({ title: 'No such package', message, tone: 'warn', link: { href: '/', label: 'Home page' } }, nonce),
-      {
-        headers: { 'Cache-Control': 'no-store' },
-      },
-    );
+    const message = listed.length > 0 ? m.t('errors.package.message', { packages: m.list(listed) }) : m.t('errors.package.none');
+    const page = {
+      title: m.t('errors.package.title'),
+      message,
+      tone: 'warn' as const,
+      link: { href: '/', label: m.t('errors.package.home') },
+    };
+    return htmlPage(404, (nonce) => renderMessagePage(page, nonce), { headers: { 'Cache-Control': 'no-store' }, language });
   }
   return app;
 }

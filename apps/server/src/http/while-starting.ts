@@ -21,5 +21,12 @@ export async function answerWhileStarting(request: Request): Promise<Response> {
   if (url.pathname === '/healthz') return Response.json({ status: 'starting' }, { headers });
   if (url.pathname === '/readyz') return Response.json({ status: 'starting' }, { status: 503, headers });
   const admissionClass = classifyRequest(request.method, url.pathname, (name) => url.searchParams.get(name) ?? undefined);
-  return busyAnswer(admissionClass ?? 'pages', url.pathname, request.headers.get('accept') ?? undefined, undefined, 'starting');
+  return busyAnswer(
+    admissionClass ?? 'pages',
+    url.pathname,
+    request.headers.get('accept') ?? undefined,
+    undefined,
+    'starting',
+    request,
+  );
 }
