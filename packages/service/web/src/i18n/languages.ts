@@ -49,6 +49,17 @@ export function addLanguage(language: Language): void {
  * platform's CLDR data, so no list of scripts is kept here.
  */
 export function textDirection(tag: string): 'ltr' | 'rtl' {
+  const known = directions.get(tag);
+  if (known) return known;
+  const direction = directionOf(tag);
+  // Kept for Sess's own languages only (a form's locale is any tag an agent sends).
+  if (languages.has(tag)) directions.set(tag, direction);
+  return direction;
+}
+
+const directions = new Map<string, 'ltr' | 'rtl'>();
+
+function directionOf(tag: string): 'ltr' | 'rtl' {
   try {
     const locale = new Intl.Locale(tag) as Intl.Locale & {
       textInfo?: { direction?: string };

@@ -22,6 +22,20 @@ function compile(language: Language, key: MessageKey): IntlMessageFormat {
   return format;
 }
 
+/** A message without values, formatted once: most of a page's words are plain sentences. */
+const plainTexts = new Map<string, string>();
+
+function plain(language: Language, key: MessageKey): string {
+  const id = `${language.tag}|${key}`;
+  let text = plainTexts.get(id);
+  if (text === undefined) {
+    const result = compile(language, key).format();
+    text = typeof result === 'string' ? result : String(result);
+    plainTexts.set(id, text);
+  }
+  return text;
+}
+
 /**
  * `Intl` formatters are costly to build (tens of microseconds): one per language and options, kept.
  * Bounded: the zone in a key is a canonical IANA name (`validTimeZone`), the options are code.
@@ -69,6 +83,7 @@ export class Messages {
 
   /** The message for `key` in this language, its placeholders filled. */
   t(key: MessageKey, values?: MessageValues): string {
+    if (values === undefined) return plain(this.language, key);
     const result = compile(this.language, key).format(values);
     return typeof result === 'string' ? result : String(result);
   }
@@ -86,7 +101,7 @@ export class Messages {
   /** A number, with this language's separators. */
   number(value: number, options?: Intl.NumberFormatOptions): string {
     return formatter(
-      `number|${this.tag}|${JSON.stringify(options ?? {})}`,
+      options === undefined ? `number|${this.tag}` : `number|${this.tag}|${JSON.stringify(options)}`,
       () => new Intl.NumberFormat(this.tag, options),
     ).format(value);
   }
@@ -97,13 +112,23 @@ export class Messages {
   }
 }
 
+/** Zones already checked (a cookie's value: at most ZONES_KEPT kept, so odd values cannot grow it). */
+const checkedZones = new Map<string, string | undefined>();
+const ZONES_KEPT = 1_000;
+
+/** The canonical IANA name of `zone`, or undefined when the platform does not know it. */
 function validTimeZone(zone: string | undefined): string | undefined {
   if (!zone || zone.length > 64) return undefined;
+  if (checkedZones.has(zone)) return checkedZones.get(zone);
+  let canonical: string | undefined;
   try {
-    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+    canonical = new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return undefined;
+    canonical = undefined;
   }
+  if (checkedZones.size >= ZONES_KEPT) checkedZones.clear();
+  checkedZones.set(zone, canonical);
+  return canonical;
 }
 
 /** The messages of a language by tag (English when Sess has no such language). */
