@@ -2,7 +2,7 @@ import { accountPageLanguage, type BrowserSession, readBrowserSession } from '@s
 import { checkCsrfToken, csrfToken, isSessError, type Logger } from '@sess/core';
 import type { Db } from '@sess/db';
 import { errorPage } from '@sess/error-pages';
-import { describeEvent, readTimeline } from '@sess/events';
+import { readTimeline } from '@sess/events';
 import { type FormsRuntime, withdrawSession } from '@sess/forms';
 import {
   ACCOUNT_FORM_FIELDS,
@@ -19,6 +19,7 @@ import {
   seeOther,
 } from '@sess/web';
 import { type Context, type Handler, Hono } from 'hono';
+import { eventLabel } from './event-label.ts';
 import { findHandleForReview, type HandleForReview, listHandlesForReview, retireHandle } from './owner-review.ts';
 import { findTimelineSubject, listRecentForms } from './timeline-access.ts';
 
@@ -182,7 +183,7 @@ export function createReviewRoutes(deps: ReviewRoutesDeps): Hono<ReviewEnv> {
               workspaceName: subject.workspaceName,
               kind: subject.kind,
               sessionId: subject.sessionId,
-              entries: events.map((event) => ({ at: new Date(event.at), label: describeEvent(event) })),
+              entries: events.map((event) => ({ at: new Date(event.at), label: eventLabel(language.messages, event) })),
               more: page?.nextCursor !== null && page?.nextCursor !== undefined,
               csrf: { signout: csrfToken(deps.secret, browser.sessionId, 'signout') },
             },

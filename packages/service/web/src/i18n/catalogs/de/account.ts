@@ -264,4 +264,18 @@ export const account = {
     'Für ein Konto auf diesem Sess-Server brauchen Sie einen Einladungslink. Bitten Sie jemanden mit einem Konto hier darum.',
   'account.signUp.closed': 'Neue Konten auf diesem Sess-Server legt die Administration an.',
   'account.signUp.signInInstead': 'Stattdessen anmelden',
+  'account.timeline.event.created': '{kind, select, ask {Umfrage erstellt} other {Erstellt}}',
+  'account.timeline.event.notified':
+    '{channel, select, email {Per E-Mail benachrichtigt} other {Auf einem Gerät benachrichtigt}}',
+  'account.timeline.event.opened': 'In einem Browser geöffnet',
+  'account.timeline.event.started': 'Eine befragte Person hat begonnen',
+  'account.timeline.event.answered':
+    '{kind, select, ask {Eine befragte Person hat geantwortet} other {Beantwortet{revision, plural, =0 {} =1 {} other { (Version #)}}}}{assurance, select, link {, über den Link} account {, angemeldet} passkey {, angemeldet, mit Passkey} other {}}',
+  'account.timeline.event.published': 'Nächster Schritt angezeigt{revision, plural, =0 {} =1 {} other { (Version #)}}',
+  'account.timeline.event.extended': 'Mehr Zeit erbeten und gewährt',
+  'account.timeline.event.lapsed': 'Frist abgelaufen (mehr Zeit kann noch erbeten werden)',
+  'account.timeline.event.completed': 'Vom Agenten abgeschlossen',
+  'account.timeline.event.withdrawn': 'Zurückgezogen',
+  'account.timeline.event.expired': 'Unbeantwortet abgelaufen',
+  'account.timeline.event.closed': 'Geschlossen',
 } as const satisfies Translation<typeof en>;

@@ -247,4 +247,17 @@ export const account = {
     'Creating an account on this Sess server needs an invite link. Ask someone who has an account here for one.',
   'account.signUp.closed': 'New accounts on this Sess server are created by its administrator.',
   'account.signUp.signInInstead': 'Sign in instead',
+  'account.timeline.event.created': '{kind, select, ask {Ask created} other {Created}}',
+  'account.timeline.event.notified': '{channel, select, email {Notified by e-mail} other {Notified on a device}}',
+  'account.timeline.event.opened': 'Opened in a browser',
+  'account.timeline.event.started': 'A respondent started',
+  'account.timeline.event.answered':
+    '{kind, select, ask {A respondent answered} other {Answered{revision, plural, =0 {} =1 {} other { (revision #)}}}}{assurance, select, link {, with the link} account {, signed in} passkey {, signed in, with a passkey} other {}}',
+  'account.timeline.event.published': 'Follow-up shown{revision, plural, =0 {} =1 {} other { (revision #)}}',
+  'account.timeline.event.extended': 'More time asked for and given',
+  'account.timeline.event.lapsed': 'Deadline passed (more time may still be asked for)',
+  'account.timeline.event.completed': 'Completed by the agent',
+  'account.timeline.event.withdrawn': 'Withdrawn',
+  'account.timeline.event.expired': 'Expired unanswered',
+  'account.timeline.event.closed': 'Closed',
 } as const;

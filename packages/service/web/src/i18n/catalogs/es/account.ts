@@ -263,4 +263,17 @@ export const account = {
     'Para crear una cuenta en este servidor de Sess hace falta un enlace de invitación. Pídaselo a alguien que ya tenga cuenta aquí.',
   'account.signUp.closed': 'Las cuentas nuevas en este servidor de Sess las crea su administrador.',
   'account.signUp.signInInstead': 'Iniciar sesión en su lugar',
+  'account.timeline.event.created': '{kind, select, ask {Consulta creada} other {Creada}}',
+  'account.timeline.event.notified': '{channel, select, email {Aviso enviado por correo} other {Aviso enviado a un dispositivo}}',
+  'account.timeline.event.opened': 'Abierta en un navegador',
+  'account.timeline.event.started': 'Una persona consultada empezó',
+  'account.timeline.event.answered':
+    '{kind, select, ask {Una persona consultada respondió} other {Respondida{revision, plural, =0 {} =1 {} other { (versión #)}}}}{assurance, select, link {, con el enlace} account {, con sesión iniciada} passkey {, con sesión iniciada y una llave de acceso} other {}}',
+  'account.timeline.event.published': 'Siguiente paso mostrado{revision, plural, =0 {} =1 {} other { (versión #)}}',
+  'account.timeline.event.extended': 'Se pidió más tiempo y se concedió',
+  'account.timeline.event.lapsed': 'Plazo vencido (aún se puede pedir más tiempo)',
+  'account.timeline.event.completed': 'Completada por el agente',
+  'account.timeline.event.withdrawn': 'Retirada',
+  'account.timeline.event.expired': 'Caducada sin respuesta',
+  'account.timeline.event.closed': 'Cerrada',
 } as const satisfies Translation<typeof en>;

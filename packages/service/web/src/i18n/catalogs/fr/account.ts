@@ -263,4 +263,17 @@ export const account = {
     'Pour créer un compte sur ce serveur Sess, il faut un lien d’invitation. Demandez-en un à quelqu’un qui a déjà un compte ici.',
   'account.signUp.closed': 'Les nouveaux comptes sur ce serveur Sess sont créés par son administrateur.',
   'account.signUp.signInInstead': 'Se connecter plutôt',
+  'account.timeline.event.created': '{kind, select, ask {Sondage créé} other {Créée}}',
+  'account.timeline.event.notified': '{channel, select, email {Notifiée par e-mail} other {Notifiée sur un appareil}}',
+  'account.timeline.event.opened': 'Ouverte dans un navigateur',
+  'account.timeline.event.started': 'Une personne sollicitée a commencé',
+  'account.timeline.event.answered':
+    '{kind, select, ask {Une personne sollicitée a répondu} other {Répondue{revision, plural, =0 {} =1 {} other { (version #)}}}}{assurance, select, link {, avec le lien} account {, connectée} passkey {, connectée, avec une clé d’accès} other {}}',
+  'account.timeline.event.published': 'Étape suivante affichée{revision, plural, =0 {} =1 {} other { (version #)}}',
+  'account.timeline.event.extended': 'Délai supplémentaire demandé et accordé',
+  'account.timeline.event.lapsed': 'Échéance passée (un délai peut encore être demandé)',
+  'account.timeline.event.completed': 'Terminée par l’agent',
+  'account.timeline.event.withdrawn': 'Retirée',
+  'account.timeline.event.expired': 'Expirée sans réponse',
+  'account.timeline.event.closed': 'Fermée',
 } as const satisfies Translation<typeof en>;

@@ -258,4 +258,17 @@ export const account = {
     'Za račun na tem strežniku Sess potrebujete povezavo za povabilo. Prosite zanjo nekoga, ki tu že ima račun.',
   'account.signUp.closed': 'Nove račune na tem strežniku Sess ustvarja skrbnik.',
   'account.signUp.signInInstead': 'Raje se prijavite',
+  'account.timeline.event.created': '{kind, select, ask {Anketa ustvarjena} other {Ustvarjeno}}',
+  'account.timeline.event.notified': '{channel, select, email {Obveščeno po e-pošti} other {Obveščeno na napravi}}',
+  'account.timeline.event.opened': 'Odprto v brskalniku',
+  'account.timeline.event.started': 'Vprašana oseba je začela',
+  'account.timeline.event.answered':
+    '{kind, select, ask {Vprašana oseba je odgovorila} other {Odgovorjeno{revision, plural, =0 {} =1 {} other { (različica #)}}}}{assurance, select, link {, s povezavo} account {, prijavljeno} passkey {, prijavljeno, s ključem za dostop} other {}}',
+  'account.timeline.event.published': 'Prikazan naslednji korak{revision, plural, =0 {} =1 {} other { (različica #)}}',
+  'account.timeline.event.extended': 'Zaprošeno in odobreno več časa',
+  'account.timeline.event.lapsed': 'Rok je potekel (še vedno je mogoče prositi za več časa)',
+  'account.timeline.event.completed': 'Agent je zaključil',
+  'account.timeline.event.withdrawn': 'Umaknjeno',
+  'account.timeline.event.expired': 'Poteklo brez odgovora',
+  'account.timeline.event.closed': 'Zaprto',
 } as const satisfies Translation<typeof en>;
