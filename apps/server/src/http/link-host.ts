@@ -1,5 +1,5 @@
 import { RESPONDENT_COOKIE } from '@sess/answer-pages';
-import { htmlPage, messagesFor, pageLanguage, readCookieValues, renderMessagePage, STYLESHEET_PATH } from '@sess/web';
+import { htmlPage, pageLanguage, readCookieValues, renderMessagePage, STYLESHEET_PATH, withoutPicker } from '@sess/web';
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
@@ -79,15 +79,14 @@ export function linkHostOnly(config: Pick<Config, 'publicUrl' | 'linkUrl'>, orig
     c.get('logger')?.info({ event: 'http.link_host_refused', method: c.req.method }, 'not served on the link host');
     if ((c.req.header('accept') ?? '').includes('text/html')) {
       // In the person's language, without the picker (this address serves no other page).
-      const m = pageLanguage(c.req.raw).messages;
+      const language = withoutPicker(pageLanguage(c.req.raw));
+      const m = language.messages;
       const page = {
         title: m.t('errors.linkHost.title'),
         message: m.t('errors.linkHost.message', { url }),
         tone: 'error' as const,
       };
-      return htmlPage(404, (nonce) => renderMessagePage(page, nonce), {
-        language: { messages: messagesFor(m.tag, { timeZone: m.timeZone }) },
-      });
+      return htmlPage(404, (nonce) => renderMessagePage(page, nonce), { language });
     }
     return c.json({ error: { code: 'NOT_FOUND', message, retryable: false } }, 404, { 'Cache-Control': 'no-store' });
   };

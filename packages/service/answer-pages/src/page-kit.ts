@@ -1,7 +1,7 @@
 import { isSessError, type Logger } from '@sess/core';
 import { errorPage } from '@sess/error-pages';
 import { type AnswerWay, type FormsRuntime, type LinkView, linkUrl, namedRespondentToken, openLink } from '@sess/forms';
-import { type AnswerPageView, messagesFor, type PageLanguage, pageLanguage, readCookieValues, renderAnswerPage } from '@sess/web';
+import { type AnswerPageView, pageLanguage, readCookieValues, renderAnswerPage } from '@sess/web';
 import type { Context } from 'hono';
 import { type GateTurn, NO_ACCOUNTS, type PageAccounts } from './answerer-gate.ts';
 import { createPageCsrf, type PageCsrf, type PagePurpose } from './page-csrf.ts';
@@ -59,14 +59,6 @@ export interface PageKit {
   tooLarge(c: PageContext): Response;
 }
 
-/**
- * A failure's page in the request's language, without the language picker: its links would
- * repeat the address, and a page that says "nothing here" names nothing of it.
- */
-function withoutPicker(language: PageLanguage): PageLanguage {
-  return { ...language, messages: messagesFor(language.messages.tag, { timeZone: language.messages.timeZone }) };
-}
-
 /** The language the agent wrote the page's form in, when its Surface says. */
 function contentLocale(view: AnswerPageView): string | undefined {
   if ('surface' in view) return view.surface.locale;
@@ -110,7 +102,7 @@ export function createPageKit(runtime: FormsRuntime, secret: string, accounts: P
           internal: (nonce) => renderAnswerPage({ state: 'unavailable' }, nonce),
         },
         nonce: c.get('nonce'),
-        language: withoutPicker(pageLanguage(c.req.raw)),
+        request: c.req.raw,
         logger: c.get('logger'),
         event: 'pages',
       });

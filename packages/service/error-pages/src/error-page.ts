@@ -1,6 +1,14 @@
 import type { Logger } from '@sess/core';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@sess/db';
-import { htmlPage, type Messages, type MessageView, messagesFor, type PageLanguage, renderMessagePage } from '@sess/web';
+import {
+  htmlPage,
+  type Messages,
+  type MessageView,
+  messagesFor,
+  pageLanguage,
+  renderMessagePage,
+  withoutPicker,
+} from '@sess/web';
 import { classifyPageFailure, type PageFailure } from './classify-page-failure.ts';
 
 /** What a page's status is for each failure. */
@@ -13,8 +21,8 @@ export interface ErrorPageOptions {
   render?: Partial<Record<PageFailure, (nonce: string) => string>>;
   /** The nonce the face's own middleware already put in the page headers. */
   nonce?: string;
-  /** The language of the request (`pageLanguage`): the page is in it, else in English. */
-  language?: PageLanguage | undefined;
+  /** The request: the page is in its language (without the picker: this address is not a page to link to again), else in English. */
+  request?: Request | undefined;
   /** Where the failure is logged (the request's logger), by its summary only, never its message. */
   logger?: Logger | undefined;
   /** The log event's prefix, e.g. `accounts.http`: `<prefix>.database_failed` (warn) or `<prefix>.unhandled` (error). */
@@ -67,12 +75,13 @@ function log(failure: PageFailure, error: unknown, options: ErrorPageOptions): v
 export function errorPage(error: unknown, options: ErrorPageOptions = {}): Response {
   const failure = classifyPageFailure(error);
   log(failure, error, options);
-  const messages = options.language?.messages ?? messagesFor('en');
+  const language = options.request ? withoutPicker(pageLanguage(options.request)) : undefined;
+  const messages = language?.messages ?? messagesFor('en');
   const render =
     options.render?.[failure] ?? ((nonce: string) => renderMessagePage(messageOf(messages, failure, options.backTo), nonce));
   return htmlPage(STATUS[failure], render, {
     ...(options.nonce ? { nonce: options.nonce } : {}),
-    ...(options.language ? { language: options.language } : {}),
+    ...(language ? { language } : {}),
     ...(failure === 'unavailable' ? { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } } : {}),
   });
 }

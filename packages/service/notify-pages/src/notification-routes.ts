@@ -172,7 +172,7 @@ function withFailurePage(handler: Handler<NotifyPagesEnv>): Handler<NotifyPagesE
     try {
       return await handler(c, next);
     } catch (error) {
-      return errorPage(error, { backTo: NOTIFY_PATHS.page, logger: c.get('logger'), event: 'notify.page' });
+      return errorPage(error, { backTo: NOTIFY_PATHS.page, logger: c.get('logger'), event: 'notify.page', request: c.req.raw });
     }
   };
 }

@@ -130,6 +130,7 @@ export {
   TIME_ZONE_COOKIE,
   textDirection,
   useMessages,
+  withoutPicker,
 } from './i18n/index.ts';
 export { Page, type PageProps, STYLESHEET_PATH } from './layout.tsx';
 export {

@@ -65,7 +65,7 @@ export function createAccountRoutes(deps: AccountRoutesDeps): Hono<AccountsEnv> 
     // A page to try again from: the one asked for, or the form a post came from.
     const path = c.req.path;
     const backTo = c.req.method === 'GET' || path === '/signin' || path === '/signup' ? path : '/account';
-    return errorPage(error, { backTo, logger: c.get('logger'), event: 'accounts.http' });
+    return errorPage(error, { backTo, logger: c.get('logger'), event: 'accounts.http', request: c.req.raw });
   });
   const limit = bodyLimit({
     maxSize: 16 * 1024,

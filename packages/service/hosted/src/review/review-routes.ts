@@ -100,7 +100,7 @@ function withFailurePage(handler: Handler<ReviewEnv>): Handler<ReviewEnv> {
     try {
       return await handler(c, next);
     } catch (error) {
-      return errorPage(error, { backTo: REVIEW_PATH, logger: c.get('logger'), event: 'mcp.review' });
+      return errorPage(error, { backTo: REVIEW_PATH, logger: c.get('logger'), event: 'mcp.review', request: c.req.raw });
     }
   };
 }

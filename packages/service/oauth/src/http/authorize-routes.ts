@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { type BrowserSession, listWorkspacesForUser, readBrowserSession } from '@sess/accounts';
 import { checkCsrfToken, csrfToken } from '@sess/core';
-import { type ConsentView, type MessageKey, OAUTH_FORM_FIELDS, renderConsentPage, renderOAuthErrorPage } from '@sess/web';
+import {
+  type ConsentView,
+  type MessageKey,
+  OAUTH_FORM_FIELDS,
+  renderConsentPage,
+  renderOAuthErrorPage,
+  withoutPicker,
+} from '@sess/web';
 import type { Context, Hono } from 'hono';
 import {
   type AuthorizationRequest,
@@ -19,7 +26,7 @@ import { describeScope, formatScope } from '../scope.ts';
 import type { OAuthEnv } from './deps.ts';
 import { readFormBody } from './form-body.ts';
 import { clientView, type OAuthServer, redirectView } from './oauth-server.ts';
-import { oauthPageLanguage, seeOther, sendPage, signedInPageLanguage, withoutPicker } from './respond.ts';
+import { oauthPageLanguage, seeOther, sendPage, signedInPageLanguage } from './respond.ts';
 
 const CONSENT_ACTION = '/oauth/authorize';
 const MAX_FORM_BYTES = 32 * 1024;

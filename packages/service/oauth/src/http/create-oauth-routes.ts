@@ -68,7 +68,7 @@ export function createOAuthRoutes(deps: OAuthRoutesDeps): Hono<OAuthEnv> {
     const logger = c.get('logger') ?? deps.logger;
     if (pages.has(c.req.path)) {
       const backTo = c.req.path.startsWith('/account/') ? '/account/apps' : undefined;
-      return errorPage(error, { ...(backTo ? { backTo } : {}), logger, event: 'oauth.http' });
+      return errorPage(error, { ...(backTo ? { backTo } : {}), logger, event: 'oauth.http', request: c.req.raw });
     }
     logger.error({ event: 'oauth.http.unhandled', err: error }, 'unhandled error');
     return internalErrorJson(error);

@@ -1,6 +1,6 @@
 import { accountPageLanguage } from '@sess/accounts';
 import { classifyDatabaseError, type DbOrTx, UNAVAILABLE_RETRY_AFTER_SECONDS, UNSTORABLE_INPUT_MESSAGE } from '@sess/db';
-import { htmlPage, messagesFor, type PageLanguage, pageLanguage, seeOther } from '@sess/web';
+import { htmlPage, type PageLanguage, pageLanguage, seeOther } from '@sess/web';
 import type { Context } from 'hono';
 import { OAuthError } from '../errors/oauth-error.ts';
 
@@ -100,8 +100,3 @@ function pageRequest(c: Context, requestPath: string | undefined): Request {
 }
 
 export { seeOther };
-
-/** The same language with no picker links (a page whose address must not be linked to again). */
-export function withoutPicker(language: PageLanguage): PageLanguage {
-  return { ...language, messages: messagesFor(language.messages.tag, { timeZone: language.messages.timeZone }) };
-}

@@ -10,5 +10,6 @@ export {
   type PageLanguageHints,
   pageLanguage,
   TIME_ZONE_COOKIE,
+  withoutPicker,
 } from './page-language.ts';
 export { inLanguage, useMessages } from './render-scope.ts';

@@ -63,3 +63,11 @@ function decodeZone(value: string | undefined): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The same language with no picker links: for a page whose own address must not be linked to
+ * again (a failure page, a refused OAuth request, a post's answer).
+ */
+export function withoutPicker(language: PageLanguage): PageLanguage {
+  return { ...language, messages: messagesFor(language.messages.tag, { timeZone: language.messages.timeZone }) };
+}

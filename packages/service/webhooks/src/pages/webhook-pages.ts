@@ -35,7 +35,7 @@ function withFailurePage(handler: Handler<PagesEnv>): Handler<PagesEnv> {
     try {
       return await handler(c, next);
     } catch (error) {
-      return errorPage(error, { backTo: WEBHOOKS_PATH, logger: c.get('logger'), event: 'webhooks.page' });
+      return errorPage(error, { backTo: WEBHOOKS_PATH, logger: c.get('logger'), event: 'webhooks.page', request: c.req.raw });
     }
   };
 }
