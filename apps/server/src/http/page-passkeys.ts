@@ -1,4 +1,4 @@
-import { listPasskeys, PASSKEY_REFUSALS, relyingPartyOf, startAnswerCeremony, verifyAnswerAssertion } from '@sess/accounts';
+import { listPasskeys, relyingPartyOf, startAnswerCeremony, verifyAnswerAssertion } from '@sess/accounts';
 import type { PagePasskeys } from '@sess/answer-pages';
 import type { DbOrTx } from '@sess/db';
 
@@ -17,7 +17,7 @@ export function createPagePasskeys(db: DbOrTx, publicUrl: string, now: () => Dat
     async verify(userId, boundTo, response) {
       const verified = await verifyAnswerAssertion(db, rp, { userId, boundTo, response, now: now() });
       if (verified.ok) return verified;
-      return { ok: false, reason: verified.reason, message: PASSKEY_REFUSALS[verified.reason] };
+      return { ok: false, reason: verified.reason };
     },
   };
 }

@@ -37,7 +37,7 @@ export interface PagePasskeys {
     userId: string,
     boundTo: string,
     response: unknown,
-  ): Promise<{ ok: true; credentialId: string; assertionSha256: string } | { ok: false; reason: string; message: string }>;
+  ): Promise<{ ok: true; credentialId: string; assertionSha256: string } | { ok: false; reason: string }>;
 }
 
 /** Without accounts wired (tests of the pages alone): nobody is ever signed in. */

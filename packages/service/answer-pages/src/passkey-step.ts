@@ -54,7 +54,7 @@ export async function answerWithPasskey(
       { event: 'pages.passkey.refused', code: 'PASSKEY_REFUSED', reason: verified.reason },
       'passkey refused',
     );
-    return showConfirm(c, kit, token, form, bound, userId, passkeys, verified.message);
+    return showConfirm(c, kit, token, form, bound, userId, passkeys, verified.reason);
   }
   const passkey = { credentialId: verified.credentialId, assertionSha256: verified.assertionSha256 };
   const outcome = await answerLink(kit.runtime, token, input, { via: 'link', userId, passkey });
@@ -70,7 +70,7 @@ function parseAssertion(posted: string | undefined): unknown {
   }
 }
 
-/** The confirm step with a fresh ceremony for `bound` (403 with `error` after a refusal), or the add-a-passkey page. */
+/** The confirm step with a fresh ceremony for `bound` (403 with the `refusal` reason after one), or the add-a-passkey page. */
 async function showConfirm(
   c: PageContext,
   kit: PageKit,
@@ -79,7 +79,7 @@ async function showConfirm(
   bound: PasskeyBinding,
   userId: string,
   passkeys: PagePasskeys,
-  error?: string,
+  refusal?: string,
 ): Promise<Response> {
   const options = await passkeys.start(userId, bound.boundTo);
   if (options === null) return kit.sendPage(c, { state: 'no_passkey', accountPath: PASSKEY_PATHS.page }, 403);
@@ -92,7 +92,7 @@ async function showConfirm(
     posted: form.values,
     actionId: form.control.action,
     options,
-    error,
+    refusal,
   } as const;
-  return kit.sendPage(c, view, error === undefined ? 200 : 403);
+  return kit.sendPage(c, view, refusal === undefined ? 200 : 403);
 }

@@ -21,6 +21,7 @@ export {
   PasskeysPage,
   type PasskeysView,
   type PasskeyView,
+  passkeyRefusalText,
   RETIRE_PATH,
   REVIEW_FORM_FIELDS,
   REVIEW_PATH,

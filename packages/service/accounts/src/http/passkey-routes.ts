@@ -1,12 +1,19 @@
 import { checkCsrfToken, createRateLimiter, csrfToken, isSessError, type RateLimiter } from '@sess/core';
-import { CSRF_HEADER, PASSKEY_PATHS, type PasskeysView, renderMessagePage, renderPasskeysPage } from '@sess/web';
+import {
+  CSRF_HEADER,
+  PASSKEY_PATHS,
+  type PasskeysView,
+  passkeyRefusalText,
+  renderMessagePage,
+  renderPasskeysPage,
+} from '@sess/web';
 import type { Context, Hono } from 'hono';
 import { createBrowserSession } from '../browser-sessions/create-browser-session.ts';
 import { readBrowserSession } from '../browser-sessions/read-browser-session.ts';
 import { sessionCookie } from '../browser-sessions/session-cookie.ts';
 import { listPasskeys, PASSKEY_NAME_MAX, removePasskey, renamePasskey } from '../passkeys/credentials.ts';
 import { finishPasskeySignIn, startPasskeySignIn } from '../passkeys/passkey-sign-in.ts';
-import { PASSKEY_REFUSALS, type PasskeyRefusal } from '../passkeys/refusals.ts';
+import type { PasskeyRefusal } from '../passkeys/refusals.ts';
 import { finishPasskeyRegistration, startPasskeyRegistration } from '../passkeys/registration.ts';
 import { relyingPartyOf } from '../passkeys/relying-party.ts';
 import { safeReturnTo } from '../return-to/safe-return-to.ts';
@@ -37,9 +44,9 @@ function refusal(c: Context<AccountsEnv>, ceremony: string, refused: PasskeyRefu
   c.get('logger').info({ event: 'accounts.passkey.refused', ceremony, reason: refused.reason }, 'passkey refused');
   if (refused.reason === 'rate_limited') {
     const retryAfterSeconds = refused.retryAfterSeconds ?? 60;
-    return jsonError(c, 429, 'RATE_LIMITED', PASSKEY_REFUSALS.rate_limited, { retryAfterSeconds });
+    return jsonError(c, 429, 'RATE_LIMITED', passkeyRefusalText(messagesOf(c), 'rate_limited'), { retryAfterSeconds });
   }
-  return jsonError(c, 403, 'PASSKEY_REFUSED', PASSKEY_REFUSALS[refused.reason], { reason: refused.reason });
+  return jsonError(c, 403, 'PASSKEY_REFUSED', passkeyRefusalText(messagesOf(c), refused.reason), { reason: refused.reason });
 }
 
 /** The posted JSON object, or the 415/400 answer. */
@@ -58,7 +65,9 @@ function overIpLimit(c: Context<AccountsEnv>, perIp: RateLimiter, ip: string): R
   const hit = perIp.hit(ip);
   if (hit.ok) return null;
   c.get('logger').warn({ event: 'accounts.passkey.rate_limited', scope: 'ip' }, 'passkey rate limited');
-  return jsonError(c, 429, 'RATE_LIMITED', PASSKEY_REFUSALS.rate_limited, { retryAfterSeconds: hit.retryAfterSeconds });
+  return jsonError(c, 429, 'RATE_LIMITED', passkeyRefusalText(messagesOf(c), 'rate_limited'), {
+    retryAfterSeconds: hit.retryAfterSeconds,
+  });
 }
 
 /**
@@ -104,9 +113,9 @@ export function mountPasskeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDe
   /** The signed-in session of a JSON ceremony post with a valid token, or the 401/403 answer. */
   async function ceremonySession(c: Context<AccountsEnv>) {
     const session = await readBrowserSession(deps.db, c.req.header('cookie'), deps.now());
-    if (!session) return jsonError(c, 401, 'UNAUTHORIZED', 'Sign in to Sess first.');
+    if (!session) return jsonError(c, 401, 'UNAUTHORIZED', passkeyRefusalText(messagesOf(c), 'sign_in_first'));
     if (!checkCsrfToken(deps.secret, session.sessionId, PURPOSE.register, c.req.header(CSRF_HEADER))) {
-      return jsonError(c, 403, 'FORBIDDEN', 'This page had expired. Reload it and try again.');
+      return jsonError(c, 403, 'FORBIDDEN', passkeyRefusalText(messagesOf(c), 'page_expired'));
     }
     return session;
   }
@@ -186,7 +195,7 @@ export function mountPasskeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDe
     const limited = overIpLimit(c, perIp, clientIp(c));
     if (limited) return limited;
     if (!checkAnonymousCsrf(c, deps.secret, PURPOSE.signIn, c.req.header(CSRF_HEADER))) {
-      return jsonError(c, 403, 'FORBIDDEN', 'This page had expired. Reload it and try again.');
+      return jsonError(c, 403, 'FORBIDDEN', passkeyRefusalText(messagesOf(c), 'page_expired'));
     }
     return c.json(await startPasskeySignIn(deps.db, rp, deps.now()), 200, { 'Cache-Control': 'no-store' });
   });
@@ -195,7 +204,7 @@ export function mountPasskeyRoutes(app: Hono<AccountsEnv>, deps: AccountRoutesDe
     const limited = overIpLimit(c, perIp, clientIp(c));
     if (limited) return limited;
     if (!checkAnonymousCsrf(c, deps.secret, PURPOSE.signIn, c.req.header(CSRF_HEADER))) {
-      return jsonError(c, 403, 'FORBIDDEN', 'This page had expired. Reload it and try again.');
+      return jsonError(c, 403, 'FORBIDDEN', passkeyRefusalText(messagesOf(c), 'page_expired'));
     }
     const body = await readJson(c);
     if (body instanceof Response) return body;

@@ -9,6 +9,7 @@ export {
 } from './assurance-page.tsx';
 export { MessagePage, renderMessagePage } from './message-page.tsx';
 export { formatWhen, SignOutForm } from './parts.tsx';
+export { passkeyRefusalText } from './passkey-refusal.ts';
 export { PASSKEY_SCRIPT } from './passkey-script.ts';
 export { PasskeysPage, renderPasskeysPage } from './passkeys-page.tsx';
 export { RETIRE_PATH, REVIEW_FORM_FIELDS, REVIEW_PATH, ReviewPage, renderReviewPage } from './review-page.tsx';

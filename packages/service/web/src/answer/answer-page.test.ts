@@ -562,7 +562,7 @@ describe('bidi isolation: nothing an agent or a person wrote can reorder the pag
 });
 
 describe('the passkey confirm step', () => {
-  const confirm = (error?: string): AnswerPageView => ({
+  const confirm = (refusal?: string): AnswerPageView => ({
     state: 'passkey_confirm',
     surface: commitSurface(),
     revision: 2,
@@ -571,7 +571,7 @@ describe('the passkey confirm step', () => {
     posted: { message: 'Ship it', tags: ['a', 'b"'] },
     actionId: 'approve',
     options: { challenge: 'Y2hhbGxlbmdl', allowCredentials: [{ id: 'Y3JlZA', type: 'public-key' }] },
-    error,
+    refusal,
   });
 
   it('carries the same values, button, CSRF token and revision hidden, and the request options; nothing to retype', () => {
@@ -594,7 +594,7 @@ describe('the passkey confirm step', () => {
   });
 
   it('says why the last confirmation was refused, and that nothing was sent', () => {
-    const html = render(confirm('This passkey belongs to another account.'));
+    const html = render(confirm('other_user_credential'));
     expect(html).toContain('<title>Error: Confirm with your passkey: Approve this commit? · Sess</title>');
     expect(html).toContain('Your answer was not sent');
     expect(html).toContain('This passkey belongs to another account.');

@@ -19,7 +19,7 @@ function documentTitle(view: AnswerPageView, m: Messages): string {
     }
     case 'passkey_confirm': {
       const title = isolateText(view.surface.title);
-      return m.t(view.error === undefined ? 'answer.title.passkey' : 'answer.title.passkeyError', { title });
+      return m.t(view.refusal === undefined ? 'answer.title.passkey' : 'answer.title.passkeyError', { title });
     }
     case 'answered':
       return m.t('answer.title.answered', { title: isolateText(view.title) });

@@ -1,3 +1,4 @@
+import { passkeyRefusalText } from '../account/passkey-refusal.ts';
 import { useMessages } from '../i18n/render-scope.ts';
 import { textDir } from '../isolate.tsx';
 import { FORM_FIELDS } from './answer-form.tsx';
@@ -28,10 +29,10 @@ export function PasskeyConfirm({ view }: { view: PasskeyConfirmPageView }) {
   const locale = view.surface.locale;
   return (
     <div class="card">
-      {view.error === undefined ? null : (
+      {view.refusal === undefined ? null : (
         <div class="banner error" role="alert" id="error-summary" tabindex={-1}>
           <p class="status">{m.t('answer.passkey.notSent')}</p>
-          <p>{view.error}</p>
+          <p>{passkeyRefusalText(m, view.refusal)}</p>
         </div>
       )}
       <p class="context" dir={textDir(view.surface.title)} lang={locale}>

@@ -84,8 +84,8 @@ export interface PasskeyConfirmPageView {
   readonly actionId?: string | undefined;
   /** The WebAuthn request options (JSON, base64url strings) of the ceremony bound to this answer. */
   readonly options: unknown;
-  /** Why the last confirmation was refused (nothing was sent). */
-  readonly error?: string | undefined;
+  /** Why the last confirmation was refused (nothing was sent): a passkey refusal's reason. */
+  readonly refusal?: string | undefined;
 }
 
 /** The answer this link already holds, as the person gave it, with where to download its receipt. */

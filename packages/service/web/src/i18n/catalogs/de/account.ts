@@ -278,4 +278,21 @@ export const account = {
   'account.timeline.event.withdrawn': 'Zurückgezogen',
   'account.timeline.event.expired': 'Unbeantwortet abgelaufen',
   'account.timeline.event.closed': 'Geschlossen',
+  'account.passkeyRefusal.malformed':
+    'Ihr Browser hat eine Passkey-Antwort gesendet, die Sess nicht lesen konnte. Versuchen Sie es noch einmal.',
+  'account.passkeyRefusal.expired': 'Diese Passkey-Anfrage ist abgelaufen oder wurde schon verwendet. Beginnen Sie neu.',
+  'account.passkeyRefusal.wrongBinding': 'Diese Passkey-Anfrage war für etwas anderes gedacht. Beginnen Sie neu.',
+  'account.passkeyRefusal.unknownCredential':
+    'Sess kennt diesen Passkey nicht. Verwenden Sie einen Passkey, den Sie auf Ihrer Kontoseite hinzugefügt haben, oder melden Sie sich mit Ihrem Passwort an.',
+  'account.passkeyRefusal.otherUser': 'Dieser Passkey gehört zu einem anderen Konto.',
+  'account.passkeyRefusal.noUserVerification':
+    'Ihr Gerät hat Sie nicht bestätigt (per Fingerabdruck, Gesicht, PIN oder Displaysperre). Sess braucht das für jeden Passkey; richten Sie es auf dem Gerät ein und versuchen Sie es noch einmal.',
+  'account.passkeyRefusal.badSignature': 'Die Signatur des Passkeys war nicht gültig. Versuchen Sie es noch einmal.',
+  'account.passkeyRefusal.replayed':
+    'Diese Passkey-Antwort wurde schon verwendet (oder der Zähler des Passkeys ging zurück). Beginnen Sie neu.',
+  'account.passkeyRefusal.exists': 'Dieser Passkey gehört bereits zu einem Konto.',
+  'account.passkeyRefusal.rateLimited':
+    'Zu viele Passkey-Versuche. Warten Sie einige Minuten und versuchen Sie es dann noch einmal.',
+  'account.passkeyRefusal.signInFirst': 'Melden Sie sich zuerst bei Sess an.',
+  'account.passkeyRefusal.pageExpired': 'Diese Seite war abgelaufen. Laden Sie sie neu und versuchen Sie es noch einmal.',
 } as const satisfies Translation<typeof en>;

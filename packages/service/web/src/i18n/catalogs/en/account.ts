@@ -260,4 +260,19 @@ export const account = {
   'account.timeline.event.withdrawn': 'Withdrawn',
   'account.timeline.event.expired': 'Expired unanswered',
   'account.timeline.event.closed': 'Closed',
+  'account.passkeyRefusal.malformed': 'Your browser sent a passkey response Sess could not read. Try again.',
+  'account.passkeyRefusal.expired': 'This passkey request has expired or was already used. Start again.',
+  'account.passkeyRefusal.wrongBinding': 'This passkey request was made for something else. Start again.',
+  'account.passkeyRefusal.unknownCredential':
+    'Sess does not know this passkey. Use a passkey you added on your account page, or sign in with your password.',
+  'account.passkeyRefusal.otherUser': 'This passkey belongs to another account.',
+  'account.passkeyRefusal.noUserVerification':
+    'Your device did not verify you (with a fingerprint, face, PIN or screen lock). Sess needs that for every passkey; set one up on the device and try again.',
+  'account.passkeyRefusal.badSignature': 'The passkey’s signature did not check out. Try again.',
+  'account.passkeyRefusal.replayed':
+    'This passkey response was already used (or the passkey’s counter went backwards). Start again.',
+  'account.passkeyRefusal.exists': 'This passkey is already on an account.',
+  'account.passkeyRefusal.rateLimited': 'Too many passkey attempts. Wait a few minutes and try again.',
+  'account.passkeyRefusal.signInFirst': 'Sign in to Sess first.',
+  'account.passkeyRefusal.pageExpired': 'This page had expired. Reload it and try again.',
 } as const;

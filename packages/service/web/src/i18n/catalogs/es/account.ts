@@ -276,4 +276,20 @@ export const account = {
   'account.timeline.event.withdrawn': 'Retirada',
   'account.timeline.event.expired': 'Caducada sin respuesta',
   'account.timeline.event.closed': 'Cerrada',
+  'account.passkeyRefusal.malformed':
+    'Su navegador envió una respuesta de llave de acceso que Sess no pudo leer. Inténtelo de nuevo.',
+  'account.passkeyRefusal.expired': 'Esta solicitud de llave de acceso ha caducado o ya se usó. Empiece de nuevo.',
+  'account.passkeyRefusal.wrongBinding': 'Esta solicitud de llave de acceso era para otra cosa. Empiece de nuevo.',
+  'account.passkeyRefusal.unknownCredential':
+    'Sess no conoce esta llave de acceso. Use una que haya añadido en la página de su cuenta o inicie sesión con su contraseña.',
+  'account.passkeyRefusal.otherUser': 'Esta llave de acceso pertenece a otra cuenta.',
+  'account.passkeyRefusal.noUserVerification':
+    'Su dispositivo no lo verificó (con huella, rostro, PIN o bloqueo de pantalla). Sess lo necesita para toda llave de acceso; configúrelo en el dispositivo e inténtelo de nuevo.',
+  'account.passkeyRefusal.badSignature': 'La firma de la llave de acceso no es válida. Inténtelo de nuevo.',
+  'account.passkeyRefusal.replayed':
+    'Esta respuesta de llave de acceso ya se usó (o el contador de la llave retrocedió). Empiece de nuevo.',
+  'account.passkeyRefusal.exists': 'Esta llave de acceso ya está en una cuenta.',
+  'account.passkeyRefusal.rateLimited': 'Demasiados intentos con llave de acceso. Espere unos minutos e inténtelo de nuevo.',
+  'account.passkeyRefusal.signInFirst': 'Inicie sesión en Sess primero.',
+  'account.passkeyRefusal.pageExpired': 'Esta página había caducado. Vuelva a cargarla e inténtelo de nuevo.',
 } as const satisfies Translation<typeof en>;

@@ -276,4 +276,19 @@ export const account = {
   'account.timeline.event.withdrawn': 'Retirée',
   'account.timeline.event.expired': 'Expirée sans réponse',
   'account.timeline.event.closed': 'Fermée',
+  'account.passkeyRefusal.malformed': 'Votre navigateur a envoyé une réponse de clé d’accès que Sess n’a pas pu lire. Réessayez.',
+  'account.passkeyRefusal.expired': 'Cette demande de clé d’accès a expiré ou a déjà servi. Recommencez.',
+  'account.passkeyRefusal.wrongBinding': 'Cette demande de clé d’accès était destinée à autre chose. Recommencez.',
+  'account.passkeyRefusal.unknownCredential':
+    'Sess ne connaît pas cette clé d’accès. Utilisez une clé ajoutée sur la page de votre compte, ou connectez-vous avec votre mot de passe.',
+  'account.passkeyRefusal.otherUser': 'Cette clé d’accès appartient à un autre compte.',
+  'account.passkeyRefusal.noUserVerification':
+    'Votre appareil ne vous a pas vérifié (empreinte, visage, code PIN ou verrouillage d’écran). Sess en a besoin pour chaque clé d’accès ; configurez-le sur l’appareil et réessayez.',
+  'account.passkeyRefusal.badSignature': 'La signature de la clé d’accès n’est pas valide. Réessayez.',
+  'account.passkeyRefusal.replayed':
+    'Cette réponse de clé d’accès a déjà servi (ou le compteur de la clé a reculé). Recommencez.',
+  'account.passkeyRefusal.exists': 'Cette clé d’accès est déjà liée à un compte.',
+  'account.passkeyRefusal.rateLimited': 'Trop de tentatives avec une clé d’accès. Patientez quelques minutes, puis réessayez.',
+  'account.passkeyRefusal.signInFirst': 'Connectez-vous d’abord à Sess.',
+  'account.passkeyRefusal.pageExpired': 'Cette page avait expiré. Rechargez-la et réessayez.',
 } as const satisfies Translation<typeof en>;

@@ -271,4 +271,20 @@ export const account = {
   'account.timeline.event.withdrawn': 'Umaknjeno',
   'account.timeline.event.expired': 'Poteklo brez odgovora',
   'account.timeline.event.closed': 'Zaprto',
+  'account.passkeyRefusal.malformed':
+    'Vaš brskalnik je poslal odgovor ključa za dostop, ki ga Sess ni mogel prebrati. Poskusite znova.',
+  'account.passkeyRefusal.expired': 'Ta zahteva za ključ za dostop je potekla ali je bila že uporabljena. Začnite znova.',
+  'account.passkeyRefusal.wrongBinding': 'Ta zahteva za ključ za dostop je bila narejena za nekaj drugega. Začnite znova.',
+  'account.passkeyRefusal.unknownCredential':
+    'Sess tega ključa za dostop ne pozna. Uporabite ključ, ki ste ga dodali na strani računa, ali se prijavite z geslom.',
+  'account.passkeyRefusal.otherUser': 'Ta ključ za dostop pripada drugemu računu.',
+  'account.passkeyRefusal.noUserVerification':
+    'Vaša naprava vas ni preverila (s prstnim odtisom, obrazom, kodo PIN ali zaklepom zaslona). Sess to potrebuje za vsak ključ za dostop; nastavite ga v napravi in poskusite znova.',
+  'account.passkeyRefusal.badSignature': 'Podpis ključa za dostop ni bil veljaven. Poskusite znova.',
+  'account.passkeyRefusal.replayed':
+    'Ta odgovor ključa za dostop je bil že uporabljen (ali pa se je števec ključa vrnil nazaj). Začnite znova.',
+  'account.passkeyRefusal.exists': 'Ta ključ za dostop je že vezan na račun.',
+  'account.passkeyRefusal.rateLimited': 'Preveč poskusov s ključem za dostop. Počakajte nekaj minut in poskusite znova.',
+  'account.passkeyRefusal.signInFirst': 'Najprej se prijavite v Sess.',
+  'account.passkeyRefusal.pageExpired': 'Ta stran je potekla. Znova jo naložite in poskusite znova.',
 } as const satisfies Translation<typeof en>;
