@@ -1,4 +1,4 @@
-import { match } from '@formatjs/intl-localematcher';
+import { match as matchLocale } from '@formatjs/intl-localematcher';
 import { shippedLanguages } from './languages.ts';
 
 /** Where a page's language can come from, strongest first (see `chooseLanguage`). */
@@ -19,8 +19,25 @@ const NONE = 'und';
 /** More than this many languages in a header are not read (a huge header costs nothing). */
 const MAX_ACCEPTED = 12;
 
+/**
+ * Answers already worked out, by the tags asked for: matching is the costly part of choosing
+ * (tens of microseconds), and browsers send few distinct headers. At most MATCHES_KEPT kept.
+ */
+const matches = new Map<string, string | undefined>();
+const MATCHES_KEPT = 1_000;
+
 /** The shipped language closest to any of `tags` (`de-AT` → `de`), or undefined. */
 function closest(tags: readonly string[]): string | undefined {
+  // The count of languages in the key: a language added at run time (a test's) asks again.
+  const key = `${shippedLanguages().length}|${tags.join(',')}`;
+  if (matches.has(key)) return matches.get(key);
+  const found = match(tags);
+  if (matches.size >= MATCHES_KEPT) matches.clear();
+  matches.set(key, found);
+  return found;
+}
+
+function match(tags: readonly string[]): string | undefined {
   const valid = tags.flatMap((tag) => {
     try {
       return Intl.getCanonicalLocales(tag);
@@ -30,7 +47,7 @@ function closest(tags: readonly string[]): string | undefined {
   });
   if (valid.length === 0) return undefined;
   const available = shippedLanguages().map((language) => language.tag);
-  const found = match(valid, available, NONE);
+  const found = matchLocale(valid, available, NONE);
   return found === NONE ? undefined : found;
 }
 
