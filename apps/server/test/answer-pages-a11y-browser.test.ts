@@ -7,7 +7,7 @@
 
 import { readSession } from '@sess/forms';
 import { onlyOn } from '@sess/testkit';
-import { axeViolations, fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES } from '@sess/testkit/browser';
+import { axeViolations, fitsWidth, launchTestBrowser, openWatchedContext, SCREEN_SIZES, screenshot } from '@sess/testkit/browser';
 import {
   commitInteraction,
   completeLink,
@@ -181,7 +181,7 @@ describe.runIf(onlyOn('server: the answer pages in two languages, to WCAG AA'))(
         await page.getByLabel('Your name (Pflichtfeld)').waitFor();
         expect(await page.locator('#f-budget').inputValue()).toBe('250,5');
         expect(await page.locator('#f-nights-format').textContent()).toBe('Eine ganze Zahl von 1 bis 14.');
-        await page.screenshot({ path: 'docs/screenshots/answer-de.png' });
+        await screenshot(page, 'answer-de');
         await page.locator('#f-budget').fill('3,5');
         await page.getByRole('radio', { name: '4' }).check();
         await page.getByRole('combobox', { name: /Month/ }).selectOption('feb');
@@ -209,7 +209,7 @@ describe.runIf(onlyOn('server: the answer pages in two languages, to WCAG AA'))(
           expect(await page.getAttribute('html', 'lang')).toBe('sl');
           await page.getByLabel('Your name (obvezno)').waitFor();
           expect(await page.getByRole('heading', { level: 1 }).getAttribute('lang')).toBe('sl');
-          await page.screenshot({ path: 'docs/screenshots/answer-sl.png' });
+          await screenshot(page, 'answer-sl');
         } finally {
           await english.close();
         }
@@ -224,6 +224,78 @@ describe.runIf(onlyOn('server: the answer pages in two languages, to WCAG AA'))(
         expect(await page.getAttribute('html', 'lang')).toBe('fr');
         await page.getByRole('button', { name: 'Envoyer' }).waitFor();
       });
+    });
+
+    describe('README screenshots', () => {
+      /** A form the agent wrote in the person's language, as the README shows it. */
+      const written = {
+        de: {
+          mode: 'interactive',
+          locale: 'de',
+          title: 'Diesen Commit freigeben?',
+          description: 'Die Tests laufen durch. Passen Sie die Nachricht an, wenn Sie möchten.',
+          source: {
+            kind: 'sess_surface',
+            components: [
+              {
+                type: 'field',
+                name: 'message',
+                label: 'Commit-Nachricht',
+                multiline: true,
+                schema: { type: 'string' },
+                value: 'Begrüßung mit Vornamen',
+              },
+              {
+                type: 'field',
+                name: 'nights',
+                label: 'Wie sicher sind Sie?',
+                schema: { type: 'integer', minimum: 1, maximum: 5 },
+              },
+            ],
+          },
+          actions: [
+            { id: 'approve', label: 'Freigeben', intent: 'approve' },
+            { id: 'reject', label: 'Ablehnen', intent: 'reject' },
+          ],
+        },
+        sl: {
+          mode: 'interactive',
+          locale: 'sl',
+          title: 'Kam gremo v soboto?',
+          description: 'Preverim vremensko napoved in predlagam načrt.',
+          source: {
+            kind: 'sess_surface',
+            components: [
+              {
+                type: 'field',
+                name: 'place',
+                label: 'Kam?',
+                schema: { type: 'string', enum: ['morje', 'gore'], option_labels: ['Na morje', 'V gore'] },
+              },
+              { type: 'field', name: 'budget', label: 'Proračun (EUR)', schema: { type: 'number', minimum: 0 }, value: 120.5 },
+            ],
+          },
+        },
+      } as const;
+
+      it.skipIf(process.env.SESS_UPDATE_DOCS_SCREENSHOTS !== '1')(
+        'writes docs/screenshots/answer-de.png and answer-sl.png',
+        SLOW,
+        async () => {
+          for (const [tag, interaction] of Object.entries(written)) {
+            const link = await createLink(h, interaction);
+            const { context } = await openWatchedContext(browser, { ...SCREEN_SIZES.phone, deviceScaleFactor: 1 });
+            try {
+              const page = await context.newPage();
+              await page.goto(link.pageUrl);
+              expect(await page.getAttribute('html', 'lang')).toBe(tag);
+              await page.screenshot({ path: `docs/screenshots/answer-${tag}.png`, fullPage: true });
+            } finally {
+              await context.close();
+            }
+          }
+        },
+      );
     });
 
     describe('with the keyboard alone', () => {
