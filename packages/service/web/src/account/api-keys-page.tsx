@@ -1,3 +1,4 @@
+import { CopyButton } from '../connect/copy-button.tsx';
 import { COPY_SCRIPT } from '../connect/copy-script.ts';
 import { useMessages } from '../i18n/render-scope.ts';
 import { Isolate, textDir } from '../isolate.tsx';
@@ -111,16 +112,7 @@ export function ApiKeysPage({ view, nonce }: { view: ApiKeysView; nonce: string 
               {view.createdKey.key}
             </textarea>
             <div class="actions">
-              <button
-                type="button"
-                class="secondary copy"
-                data-copy={NEW_KEY_ID}
-                data-copied={m.t('home.connect.copied')}
-                data-copy-failed={m.t('home.connect.copyFailed')}
-                hidden
-              >
-                {m.t('account.keys.copy')}
-              </button>
+              <CopyButton target={NEW_KEY_ID} label={m.t('account.keys.copy')} />
             </div>
           </div>
         ) : null}

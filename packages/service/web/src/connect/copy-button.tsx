@@ -3,9 +3,9 @@ import { useMessages } from '../i18n/render-scope.ts';
 /**
  * The Copy button of `COPY_SCRIPT` for the element `target` (hidden until the script shows it),
  * carrying the status words the script writes, in the page's language. Put the status line
- * (`<p id="<target>-status" role="status">`) beside it.
+ * (`<p id="<target>-status" role="status">`) beside it. `label` names what is copied ("Copy key").
  */
-export function CopyButton({ target }: { target: string }) {
+export function CopyButton({ target, label }: { target: string; label?: string }) {
   const m = useMessages();
   return (
     <button
@@ -16,7 +16,7 @@ export function CopyButton({ target }: { target: string }) {
       data-copy-failed={m.t('home.connect.copyFailed')}
       hidden
     >
-      {m.t('home.connect.copy')}
+      {label ?? m.t('home.connect.copy')}
     </button>
   );
 }
