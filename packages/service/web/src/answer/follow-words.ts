@@ -6,6 +6,18 @@ import type { Messages } from '../i18n/messages.ts';
  * button's label. Sess's own words only.
  */
 export function followWords(m: Messages): string {
+  let json = byLanguage.get(m.tag);
+  if (json === undefined) {
+    json = build(m);
+    byLanguage.set(m.tag, json);
+  }
+  return json;
+}
+
+/** The same words for every page in a language: built once per language. */
+const byLanguage = new Map<string, string>();
+
+function build(m: Messages): string {
   const show = m.t('answer.follow.show');
   return JSON.stringify({
     open: [m.t('answer.follow.newStep'), m.t('answer.follow.loadNewStep')],

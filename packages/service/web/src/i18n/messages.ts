@@ -23,15 +23,19 @@ function compile(language: Language, key: MessageKey): IntlMessageFormat {
 }
 
 /** A message without values, formatted once: most of a page's words are plain sentences. */
-const plainTexts = new Map<string, string>();
+const plainTexts = new WeakMap<Language, Map<MessageKey, string>>();
 
 function plain(language: Language, key: MessageKey): string {
-  const id = `${language.tag}|${key}`;
-  let text = plainTexts.get(id);
+  let texts = plainTexts.get(language);
+  if (!texts) {
+    texts = new Map();
+    plainTexts.set(language, texts);
+  }
+  let text = texts.get(key);
   if (text === undefined) {
     const result = compile(language, key).format();
     text = typeof result === 'string' ? result : String(result);
-    plainTexts.set(id, text);
+    texts.set(key, text);
   }
   return text;
 }
