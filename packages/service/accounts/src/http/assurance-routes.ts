@@ -53,7 +53,7 @@ export function mountAssuranceRoutes(app: Hono<AccountsEnv>, deps: AccountRoutes
     if (!isFloorChoice(floor)) return page(c, 400, { error: messagesOf(c).t('account.assurance.invalid') });
     await setPersonAssuranceFloor(deps.db, session.userId, floor);
     c.get('logger').info({ event: 'accounts.assurance_floor.set', userId: session.userId, floor }, 'assurance floor set');
-    return page(c, 200, { notice: messagesOf(c).t('account.assurance.saved') });
+    return page(c, 200, { notice: messagesOf(c).t('account.assurance.savedPerson', { floor }) });
   });
 
   app.post(WORKSPACE_ASSURANCE_PATH, async (c) => {
@@ -83,6 +83,6 @@ export function mountAssuranceRoutes(app: Hono<AccountsEnv>, deps: AccountRoutes
       { event: 'accounts.api_key_assurance_floor.set', userId: session.userId, workspaceId, floor },
       'API-key assurance floor set',
     );
-    return page(c, 200, { notice: messagesOf(c).t('account.assurance.saved') });
+    return page(c, 200, { notice: messagesOf(c).t('account.assurance.savedWorkspace') });
   });
 }

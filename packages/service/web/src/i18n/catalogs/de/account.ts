@@ -121,7 +121,10 @@ export const account = {
     'Formulare, die mit seinen API-Schlüsseln erstellt werden, erfordern: {level, select, link {jede Person mit dem Link} account {die Anmeldung des Mitglieds, für das es bestimmt ist} passkey {den Passkey des Mitglieds, für das es bestimmt ist} other {{level}}}. Das legen seine Inhaber fest.',
   'account.assurance.save': 'Speichern',
   'account.assurance.saveFor': 'Für {workspace} speichern',
-  'account.assurance.saved': 'Gespeichert.',
+  'account.assurance.savedPerson':
+    '{floor, select, link {Gespeichert: Ihre Agenten wählen, wer antworten darf.} other {Gespeichert: Formulare Ihrer Agenten verlangen Ihre Anmeldung.}}',
+  'account.assurance.savedWorkspace':
+    'Gespeichert für Formulare, die mit den API-Schlüsseln dieses Arbeitsbereichs erstellt werden.',
   'account.assurance.invalid': 'Wählen Sie eine der Möglichkeiten.',
   'account.assurance.notOwner':
     'Nur die Inhaber eines Arbeitsbereichs legen fest, wer auf die Formulare seiner API-Schlüssel antworten darf.',

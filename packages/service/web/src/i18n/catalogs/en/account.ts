@@ -113,7 +113,9 @@ export const account = {
     'Forms made with its API keys need: {level, select, link {anyone with the link} account {the sign-in of the member it is for} passkey {the passkey of the member it is for} other {{level}}}. Its owners set this.',
   'account.assurance.save': 'Save',
   'account.assurance.saveFor': 'Save for {workspace}',
-  'account.assurance.saved': 'Saved.',
+  'account.assurance.savedPerson':
+    '{floor, select, link {Saved: your agents choose who may answer.} other {Saved: forms your agents make need your sign-in.}}',
+  'account.assurance.savedWorkspace': 'Saved for forms made with that workspace’s API keys.',
   'account.assurance.invalid': 'Choose one of the options.',
   'account.assurance.notOwner': 'Only the owners of a workspace set who may answer the forms its API keys make.',
 

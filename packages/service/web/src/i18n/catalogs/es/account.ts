@@ -122,7 +122,9 @@ export const account = {
     'Los formularios creados con sus claves de API requieren: {level, select, link {cualquiera con el enlace} account {el inicio de sesión del miembro al que van dirigidos} passkey {la llave de acceso del miembro al que van dirigidos} other {{level}}}. Lo deciden sus propietarios.',
   'account.assurance.save': 'Guardar',
   'account.assurance.saveFor': 'Guardar para {workspace}',
-  'account.assurance.saved': 'Guardado.',
+  'account.assurance.savedPerson':
+    '{floor, select, link {Guardado: sus agentes eligen quién puede responder.} other {Guardado: los formularios de sus agentes requieren que usted inicie sesión.}}',
+  'account.assurance.savedWorkspace': 'Guardado para los formularios creados con las claves API de ese espacio de trabajo.',
   'account.assurance.invalid': 'Elija una de las opciones.',
   'account.assurance.notOwner':
     'Solo los propietarios de un espacio de trabajo deciden quién puede responder los formularios de sus claves de API.',

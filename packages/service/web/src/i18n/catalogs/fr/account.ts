@@ -122,7 +122,9 @@ export const account = {
     'Les formulaires créés avec ses clés d’API exigent : {level, select, link {toute personne ayant le lien} account {la connexion du membre à qui ils sont destinés} passkey {la clé d’accès du membre à qui ils sont destinés} other {{level}}}. Ce sont ses propriétaires qui le décident.',
   'account.assurance.save': 'Enregistrer',
   'account.assurance.saveFor': 'Enregistrer pour {workspace}',
-  'account.assurance.saved': 'Enregistré.',
+  'account.assurance.savedPerson':
+    '{floor, select, link {Enregistré : vos agents choisissent qui peut répondre.} other {Enregistré : les formulaires de vos agents exigent votre connexion.}}',
+  'account.assurance.savedWorkspace': 'Enregistré pour les formulaires créés avec les clés API de cet espace de travail.',
   'account.assurance.invalid': 'Choisissez l’une des options.',
   'account.assurance.notOwner':
     'Seuls les propriétaires d’un espace de travail décident qui peut répondre aux formulaires de ses clés d’API.',

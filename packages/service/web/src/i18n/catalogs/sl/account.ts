@@ -120,7 +120,9 @@ export const account = {
     'Obrazci, ustvarjeni z njegovimi ključi API, zahtevajo: {level, select, link {kdorkoli s povezavo} account {prijavo člana, ki mu je obrazec namenjen} passkey {ključ za dostop člana, ki mu je obrazec namenjen} other {{level}}}. To nastavijo njegovi lastniki.',
   'account.assurance.save': 'Shrani',
   'account.assurance.saveFor': 'Shrani za {workspace}',
-  'account.assurance.saved': 'Shranjeno.',
+  'account.assurance.savedPerson':
+    '{floor, select, link {Shranjeno: vaši agenti izberejo, kdo lahko odgovori.} other {Shranjeno: obrazci vaših agentov zahtevajo vašo prijavo.}}',
+  'account.assurance.savedWorkspace': 'Shranjeno za obrazce, ustvarjene s ključi API tega delovnega prostora.',
   'account.assurance.invalid': 'Izberite eno od možnosti.',
   'account.assurance.notOwner': 'Kdo lahko odgovori na obrazce ključev API delovnega prostora, določajo samo njegovi lastniki.',
 
