@@ -24,9 +24,19 @@ describe.runIf(onOneDriver)('findUpgradeUnderTest', () => {
     if (!found.ok) throw new Error(`this checkout has no history to test: ${found.reason}`);
     expect(found.migration).toBe(journalTags(readFileSync(join(ROOT, 'migrations/meta/_journal.json'), 'utf8')).at(-1));
     if (found.migrationCommit) {
-      expect(git('log', '-1', '--diff-filter=A', '--format=%H', '--', `migrations/${found.migration}.sql`)).toBe(
-        found.migrationCommit,
-      );
+      // Along main's first parents: a migration merged in with a branch was added by the merge.
+      expect(
+        git(
+          'log',
+          '-1',
+          '--first-parent',
+          '--diff-merges=first-parent',
+          '--diff-filter=A',
+          '--format=%H',
+          '--',
+          `migrations/${found.migration}.sql`,
+        ).split('\n')[0],
+      ).toBe(found.migrationCommit);
       expect(found.previous).toBe(git('rev-parse', `${found.migrationCommit}^`));
       expect(git('ls-tree', '--name-only', found.previous, `migrations/${found.migration}.sql`)).toBe('');
     } else {

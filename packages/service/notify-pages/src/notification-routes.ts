@@ -80,6 +80,8 @@ const NOTICES: Record<string, (m: Messages) => string> = {
 
 /** A device step's `INVALID_ARGUMENTS` in the person's language, by the field notify named. */
 function deviceProblem(m: Messages, field: string, details: { limit?: unknown }): string {
+  // The endpoint the egress policy refuses: say so (a push service must be at a public address).
+  if (field === '/subscription/endpoint') return m.t('notify.error.endpointNotPublic');
   if (field.startsWith('/subscription')) return m.t('notify.error.subscription');
   if (field === '/name') return m.t('notify.error.deviceName');
   if (typeof details.limit === 'number') return m.t('notify.error.tooManyDevices', { max: details.limit });

@@ -114,4 +114,6 @@ export const notify = {
   'notify.script.refused': 'Sess konnte dieses Gerät nicht hinzufügen. Laden Sie die Seite neu und versuchen Sie es noch einmal.',
   'notify.script.failed':
     'Beim Hinzufügen dieses Geräts ist etwas schiefgegangen. Laden Sie die Seite neu und versuchen Sie es noch einmal.',
+  'notify.error.endpointNotPublic':
+    'Der Push-Dienst dieses Browsers liegt nicht unter einer öffentlichen Adresse, an die Sess senden darf; dieses Gerät wurde daher nicht hinzugefügt. Versuchen Sie einen anderen Browser.',
 } as const satisfies Translation<typeof en>;

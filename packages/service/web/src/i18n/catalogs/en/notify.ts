@@ -113,4 +113,6 @@ export const notify = {
   'notify.script.unreachable': 'Sess could not be reached, so this device was not added. Check your connection and try again.',
   'notify.script.refused': 'Sess could not add this device. Reload the page and try again.',
   'notify.script.failed': 'Something went wrong while adding this device. Reload the page and try again.',
+  'notify.error.endpointNotPublic':
+    'This browser’s push service is not at a public address Sess may send to, so this device was not added. Try another browser.',
 } as const;

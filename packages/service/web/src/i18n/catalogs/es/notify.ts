@@ -112,4 +112,6 @@ export const notify = {
     'No se pudo contactar con Sess, así que este dispositivo no se ha añadido. Compruebe su conexión e inténtelo de nuevo.',
   'notify.script.refused': 'Sess no pudo añadir este dispositivo. Vuelva a cargar la página e inténtelo de nuevo.',
   'notify.script.failed': 'Algo salió mal al añadir este dispositivo. Vuelva a cargar la página e inténtelo de nuevo.',
+  'notify.error.endpointNotPublic':
+    'El servicio push de este navegador no está en una dirección pública a la que Sess pueda enviar, así que este dispositivo no se añadió. Pruebe con otro navegador.',
 } as const satisfies Translation<typeof en>;

@@ -112,4 +112,6 @@ export const notify = {
     'Sess est injoignable, cet appareil n’a donc pas été ajouté. Vérifiez votre connexion et réessayez.',
   'notify.script.refused': 'Sess n’a pas pu ajouter cet appareil. Rechargez la page et réessayez.',
   'notify.script.failed': 'Un problème est survenu pendant l’ajout de cet appareil. Rechargez la page et réessayez.',
+  'notify.error.endpointNotPublic':
+    'Le service push de ce navigateur n’est pas à une adresse publique à laquelle Sess peut envoyer ; cet appareil n’a donc pas été ajouté. Essayez un autre navigateur.',
 } as const satisfies Translation<typeof en>;

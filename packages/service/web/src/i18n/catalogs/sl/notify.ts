@@ -111,4 +111,6 @@ export const notify = {
   'notify.script.unreachable': 'Sess ni bil dosegljiv, zato ta naprava ni bila dodana. Preverite povezavo in poskusite znova.',
   'notify.script.refused': 'Sess te naprave ni mogel dodati. Znova naložite stran in poskusite še enkrat.',
   'notify.script.failed': 'Pri dodajanju te naprave je šlo nekaj narobe. Znova naložite stran in poskusite še enkrat.',
+  'notify.error.endpointNotPublic':
+    'Storitev potisnih obvestil tega brskalnika ni na javnem naslovu, na katerega Sess sme pošiljati, zato ta naprava ni bila dodana. Poskusite z drugim brskalnikom.',
 } as const satisfies Translation<typeof en>;
