@@ -1,5 +1,14 @@
 import { RESPONDENT_COOKIE } from '@sess/answer-pages';
-import { htmlPage, pageLanguage, readCookieValues, renderMessagePage, STYLESHEET_PATH, withoutPicker } from '@sess/web';
+import {
+  htmlPage,
+  LANGUAGE_COOKIE,
+  pageLanguage,
+  readCookieValues,
+  renderMessagePage,
+  STYLESHEET_PATH,
+  TIME_ZONE_COOKIE,
+  withoutPicker,
+} from '@sess/web';
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
@@ -56,9 +65,14 @@ function servedOnLinkHost(method: string, path: string): boolean {
  * origin can read a session, whatever it calls.
  */
 function keepOnlyAnswerPageCookie(headers: Headers): void {
-  const own = readCookieValues(headers.get('cookie') ?? undefined, RESPONDENT_COOKIE);
-  if (own.length === 0) headers.delete('cookie');
-  else headers.set('cookie', own.map((value) => `${RESPONDENT_COOKIE}=${value}`).join('; '));
+  const cookie = headers.get('cookie') ?? undefined;
+  // The answer page's own cookie, and the two preferences every page reads (language, time zone):
+  // none of them signs anyone in.
+  const kept = [RESPONDENT_COOKIE, LANGUAGE_COOKIE, TIME_ZONE_COOKIE].flatMap((name) =>
+    readCookieValues(cookie, name).map((value) => `${name}=${value}`),
+  );
+  if (kept.length === 0) headers.delete('cookie');
+  else headers.set('cookie', kept.join('; '));
 }
 
 /**
