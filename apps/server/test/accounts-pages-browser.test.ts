@@ -164,7 +164,7 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await key.inputValue());
       // The list of keys: each one's name, prefix, workspace and use, readable at phone width.
       const row = page.getByRole('listitem').filter({ hasText: 'phone test' });
-      expect(await row.textContent()).toMatch(/phone test sess_\S+….*Created .* UTC · Last used Never/);
+      expect(await row.textContent()).toMatch(/phone test sess_\S+….*Created \S.* · Last used Never/);
       await page.goto(`${server.url}/account/keys`);
       expect(await page.getByLabel('New API key').count()).toBe(0);
       await page.getByRole('button', { name: /^Revoke phone test/ }).click();

@@ -111,7 +111,7 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await addPasskey(page, `${size} passkey`);
       await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Your passkey is added.');
       const row = page.getByRole('listitem').filter({ hasText: `${size} passkey` });
-      expect(await row.textContent()).toMatch(/Added .* UTC · Last used Never/);
+      expect(await row.textContent()).toMatch(/Added \S.* · Last used Never/);
       const { credentials } = await device.cdp.send('WebAuthn.getCredentials', { authenticatorId: device.authenticatorId });
       expect(credentials).toHaveLength(1);
       expect(credentials[0]!.isResidentCredential).toBe(true);
