@@ -35,7 +35,8 @@ function flipOne(jws: string, segment: 1 | 2): string {
 }
 
 const onDriver = onlyOn('server: sess receipt verify');
-describe.runIf(onDriver)('sess receipt verify (child process)', () => {
+// Each test starts the CLI (a Node process) one or more times: 30 s is not enough on a loaded 2-core box.
+describe.runIf(onDriver)('sess receipt verify (child process)', { timeout: 120_000 }, () => {
   let server: AppServer;
   let receipt: string;
   let dir: string;
