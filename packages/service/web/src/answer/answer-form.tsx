@@ -1,8 +1,8 @@
-import { textDirection } from '../i18n/languages.ts';
 import type { Messages } from '../i18n/messages.ts';
 import { useMessages } from '../i18n/render-scope.ts';
 import { Isolate, textDir } from '../isolate.tsx';
 import { DisplayBlock } from './blocks.tsx';
+import { contentLanguage } from './content-language.ts';
 import { errorText } from './error-text.ts';
 import { FieldInput, fieldId } from './field-input.tsx';
 import { followWords } from './follow-words.ts';
@@ -109,7 +109,7 @@ export function AnswerForm({ view, chat }: { view: OpenPageView; chat?: ChatFram
   const actions = orderActions(surface.actions ?? defaultActions(m));
   const closing = view.expiresAt && view.now ? closesIn(m, view.expiresAt, view.now) : undefined;
   // The agent's own words are in the form's language (its `locale`), which may differ from the page's.
-  const content = surface.locale ? { lang: surface.locale, dir: textDirection(surface.locale) } : {};
+  const content = contentLanguage(surface.locale);
   return (
     <>
       {chat?.link ? <PhoneHandoff link={chat.link} inChat /> : view.link && !chat ? <PhoneHandoff link={view.link} /> : null}

@@ -1,9 +1,9 @@
 import type { Child } from 'hono/jsx';
-import { textDirection } from '../i18n/languages.ts';
 import type { Messages } from '../i18n/messages.ts';
 import { useMessages } from '../i18n/render-scope.ts';
 import { textDir } from '../isolate.tsx';
 import { FORM_FIELDS } from './answer-form.tsx';
+import { contentLanguage } from './content-language.ts';
 import { OwnAnswer } from './own-answer.tsx';
 import { OpenLinkButton, PageLink } from './page-link.tsx';
 import { PhoneHandoff } from './phone-handoff.tsx';
@@ -19,11 +19,6 @@ import type {
 
 /** Each status takes `chat` when drawn in the agent's chat (see ChatFrame). */
 type InChat = { chat?: ChatFrame | undefined };
-
-/** `lang` and `dir` for the agent's own words, when the form says which language they are in. */
-function contentLanguage(locale: string | undefined): { lang?: string; dir?: 'ltr' | 'rtl' } {
-  return locale ? { lang: locale, dir: textDirection(locale) } : {};
-}
 
 /** The question the page was about, shown small above the status so the person knows which link this is. */
 function Context({ title, locale }: { title?: string | undefined; locale?: string | undefined }) {
